@@ -1,0 +1,1 @@
+"""Adapters: one module per real component behind a port."""

@@ -1,0 +1,1 @@
+"""Conversion: Docling with a weight-free layout stage, and plain-text formats."""

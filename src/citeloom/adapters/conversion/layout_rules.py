@@ -1,0 +1,560 @@
+"""Weight-free page layout: label the text lines of a PDF page from font, size and position.
+
+Docling's trained layout model needs weights from the Hugging Face hub, which these machines
+cannot reach. This module replaces it with explicit rules over the lines docling-parse
+extracts (text, bounding box, font name). It is pure Python with no Docling import, so every
+rule is unit-tested on hand-built lines; ``heuristic_layout`` adapts it to Docling's layout
+plugin interface.
+
+What the rules decide, per line and then per region:
+- furniture (running heads, page numbers, margin stamps set vertically) stays out of the text;
+- the title is the largest text in the top half of page 1;
+- a section header is short, alone on its row in its column, and set apart by weight, size,
+  capitals or numbering; captions, formulas and figure labels never are;
+- lines group into paragraphs that never cross a column gutter, so Docling's reading order
+  reads two-column pages column by column;
+- on page 1, the front matter (authors, affiliations) between title and abstract forms
+  full-width blocks, so side-by-side author columns do not pull the reading order sideways.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class Label(StrEnum):
+    TITLE = "title"
+    SECTION_HEADER = "section_header"
+    TEXT = "text"
+    LIST_ITEM = "list_item"
+    CAPTION = "caption"
+    FOOTNOTE = "footnote"
+    FORMULA = "formula"
+    CODE = "code"
+    PAGE_HEADER = "page_header"
+    PAGE_FOOTER = "page_footer"
+    PICTURE = "picture"
+
+
+FURNITURE = {Label.PAGE_HEADER, Label.PAGE_FOOTER}
+
+KNOWN_SECTIONS = {
+    "abstract",
+    "introduction",
+    "background",
+    "related work",
+    "related works",
+    "prior work",
+    "previous work",
+    "preliminaries",
+    "motivation",
+    "overview",
+    "method",
+    "methods",
+    "methodology",
+    "materials and methods",
+    "methods and materials",
+    "experimental",
+    "experimental setup",
+    "experiments",
+    "experimental results",
+    "evaluation",
+    "results",
+    "results and discussion",
+    "discussion",
+    "analysis",
+    "conclusion",
+    "conclusions",
+    "concluding remarks",
+    "summary",
+    "future work",
+    "limitations",
+    "acknowledgment",
+    "acknowledgments",
+    "acknowledgement",
+    "acknowledgements",
+    "references",
+    "bibliography",
+    "literature",
+    "literature cited",
+    "appendix",
+    "appendices",
+    "supplementary material",
+    "data availability",
+    "author contributions",
+    "competing interests",
+    "conflict of interest",
+    "contents",
+    "table of contents",
+    "keywords",
+    "index terms",
+    "notation",
+    "implementation",
+    "case study",
+    "zusammenfassung",
+    "einleitung",
+    "literatur",
+    "literaturverzeichnis",
+    "danksagung",
+}
+
+_BOLD = re.compile(
+    r"(bold|black|heavy|semibold|demi|medi|[-,]bd\b|\bbd\b|cmbx|cmb\d|cmssbx|\+b\b|,b\b|-b\b)",
+    re.IGNORECASE,
+)
+_MONO = re.compile(r"(courier|mono|cmtt|consolas|menlo|inconsolata|sourcecodepro|lmmono)", re.I)
+_NUMBERING = re.compile(
+    r"^(?:(?:chapter|section|part|appendix|anhang)\s+)?"
+    r"(?:\d{1,2}(?:\.\d{1,2}){0,4}\.?|[IVXLC]{1,6}\.|[A-H]\.(?:\d{1,2}\.?)*|[A-H]\d?(?=\s))"
+    r"\s+(?=\S)",
+    re.IGNORECASE,
+)
+_CAPTION = re.compile(
+    r"^(?:fig\.?|figure|table|tab\.|algorithm|listing|scheme|chart|abb\.|abbildung|tabelle)"
+    r"\s*[A-Z]?\d+[a-z]?\s*[.:|—–-]?",
+    re.IGNORECASE,
+)
+_BULLET = re.compile(r"^(?:[•◦▪‣∙·●○■□➢►–—*]|\(?[a-z0-9ivx]{1,3}\))\s+\S")
+_PAGE_NUMBER = re.compile(
+    r"^(?:[-–—]?\s*\d{1,4}\s*[-–—]?|page\s+\d+(?:\s+(?:of|/)\s+\d+)?|\d+\s*/\s*\d+|[ivxlc]{1,6})$",
+    re.IGNORECASE,
+)
+_MATH = set("=+−×·∑∫∏√≤≥≈≠∞∂∆∇^_{}|<>∈∉⊂⊃∪∩∀∃→←↔⇒⇔±∓⊗⊕〈〉")
+
+
+@dataclass
+class Line:
+    """One text line as docling-parse (or OCR) reports it; coordinates from the top-left."""
+
+    text: str
+    l: float
+    t: float
+    r: float
+    b: float
+    font: str = ""
+    from_ocr: bool = False
+    vertical: bool = False
+    size: float = 0.0  # font size from the characters' em boxes; 0 when unknown (OCR)
+    bold: float = 0.0  # share of characters set in a bold face
+    run_in: bool = False  # starts bold and goes on in another face ("Methods. We ...")
+    label: Label = Label.TEXT
+    id: int = -1
+
+    @property
+    def height(self) -> float:
+        return max(self.b - self.t, 0.1)
+
+    @property
+    def font_size(self) -> float:
+        return self.size or self.height
+
+    @property
+    def width(self) -> float:
+        return max(self.r - self.l, 0.1)
+
+    @property
+    def words(self) -> list[str]:
+        return self.text.split()
+
+
+@dataclass
+class Region:
+    label: Label
+    lines: list[Line]
+    level_hint: int = 0
+
+    @property
+    def l(self) -> float:
+        return min(x.l for x in self.lines)
+
+    @property
+    def t(self) -> float:
+        return min(x.t for x in self.lines)
+
+    @property
+    def r(self) -> float:
+        return max(x.r for x in self.lines)
+
+    @property
+    def b(self) -> float:
+        return max(x.b for x in self.lines)
+
+    @property
+    def text(self) -> str:
+        return " ".join(x.text for x in self.lines)
+
+
+@dataclass
+class PageStats:
+    """Font statistics of one page: what its body text looks like (by characters)."""
+
+    sizes: Counter[float] = field(default_factory=Counter)
+    fonts: Counter[str] = field(default_factory=Counter)
+
+    def add(self, lines: Iterable[Line]) -> None:
+        for line in lines:
+            if line.vertical or len(line.text) < 12:
+                continue
+            self.sizes[round(line.font_size * 2) / 2] += len(line.text)
+            self.fonts[line.font] += len(line.text)
+
+    @property
+    def body_size(self) -> float:
+        return self.sizes.most_common(1)[0][0] if self.sizes else 10.0
+
+    @property
+    def body_font(self) -> str:
+        return self.fonts.most_common(1)[0][0] if self.fonts else ""
+
+
+# ---------------------------------------------------------------------- line features
+def is_bold(font: str) -> bool:
+    return bool(_BOLD.search(font or ""))
+
+
+def strip_numbering(text: str) -> str:
+    return _NUMBERING.sub("", text, count=1).strip()
+
+
+def section_key(text: str) -> str:
+    """``"2. Related Work:"`` -> ``"related work"`` (for the known-section list)."""
+    key = strip_numbering(text).rstrip(" .:").casefold()
+    return re.sub(r"\s+", " ", key)
+
+
+def letter_ratio(text: str) -> float:
+    chars = [c for c in text if not c.isspace()]
+    return sum(c.isalpha() for c in chars) / len(chars) if chars else 0.0
+
+
+def looks_like_formula(text: str) -> bool:
+    chars = [c for c in text if not c.isspace()]
+    if not chars:
+        return False
+    math = sum(c in _MATH or "\u0370" <= c <= "\u03ff" for c in chars)
+    if math == 0:
+        return False
+    words = re.findall(r"[A-Za-z]{3,}", text)
+    return (math / len(chars) >= 0.12 and len(words) <= 3) or (
+        letter_ratio(text) < 0.35 and len(chars) >= 4
+    )
+
+
+def looks_like_caption(text: str) -> bool:
+    return bool(_CAPTION.match(text.strip()))
+
+
+def is_page_number(text: str) -> bool:
+    return bool(_PAGE_NUMBER.match(text.strip()))
+
+
+def row_neighbours(line: Line, lines: Sequence[Line], max_gap: float) -> list[Line]:
+    """Lines on the same row that sit close to ``line`` (run-in heads, table rows)."""
+    out = []
+    for other in lines:
+        if other is line or other.vertical:
+            continue
+        overlap = min(line.b, other.b) - max(line.t, other.t)
+        if overlap < 0.5 * min(line.height, other.height):
+            continue
+        gap = max(other.l - line.r, line.l - other.r)
+        if gap < max_gap:
+            out.append(other)
+    return out
+
+
+# ---------------------------------------------------------------------- classification
+@dataclass
+class PageContext:
+    width: float
+    height: float
+    page_no: int
+    body_size: float
+    body_font: str
+
+
+def _furniture(line: Line, ctx: PageContext) -> Label | None:
+    if line.vertical:
+        return Label.PAGE_HEADER
+    top_band, bottom_band = 0.075 * ctx.height, 0.925 * ctx.height
+    short = len(line.words) <= 15
+    if is_page_number(line.text) and (line.t < 0.1 * ctx.height or line.b > 0.9 * ctx.height):
+        return Label.PAGE_HEADER if line.t < ctx.height / 2 else Label.PAGE_FOOTER
+    big_on_first = ctx.page_no == 1 and line.font_size >= 1.3 * ctx.body_size
+    if short and not big_on_first:
+        if line.b <= top_band:
+            return Label.PAGE_HEADER
+        if line.t >= bottom_band:
+            return Label.PAGE_FOOTER
+    return None
+
+
+_MASTHEAD = re.compile(
+    r"^(the\s+)?(journal|proceedings|transactions|letters|annals|bulletin|review|advances)\b"
+    r"|\bjournal of\b|\bvol(ume)?\.?\s*\d|\bissn\b|\bpreprint\b",
+    re.IGNORECASE,
+)
+
+
+def _bold(line: Line, ctx: PageContext) -> bool:
+    """Set in a bold face that body text does not use."""
+    if line.size:
+        return line.bold >= 0.75 and not is_bold(ctx.body_font)
+    return is_bold(line.font) and line.font != ctx.body_font
+
+
+def _heading(line: Line, lines: Sequence[Line], ctx: PageContext) -> bool:
+    text = line.text.strip()
+    words = text.split()
+    if not words or len(words) > 14 or len(text) > 120:
+        return False
+    if not re.search(r"[^\W\d_]{2}", text) or letter_ratio(text) < 0.55:
+        return False
+    if looks_like_caption(text) or looks_like_formula(text) or _MASTHEAD.search(text):
+        return False
+    if line.run_in or text.endswith((",", ";")) or (text.endswith(":") and len(words) > 4):
+        return False
+    if re.search(r"[a-z]{2}[.:;]\s+\S", text):  # a sentence ends inside: run-in text
+        return False
+    numbered = bool(_NUMBERING.match(text)) and len(words) > 1
+    body = strip_numbering(text) if numbered else text
+    if not body or (body[0].islower() and not numbered):
+        return False
+    if text.endswith(".") and not numbered and len(words) > 4:
+        return False
+    if row_neighbours(line, lines, max_gap=0.06 * ctx.width):
+        return False  # run-in head or table row: part of the text around it
+    bold = _bold(line, ctx)
+    big = line.font_size >= 1.12 * ctx.body_size
+    small = line.font_size < 0.85 * ctx.body_size
+    caps = body.isupper() and sum(c.isalpha() for c in body) >= 4 and len(words) <= 8
+    known = section_key(text) in KNOWN_SECTIONS
+    if small and not (bold and known):
+        return False
+    if known:
+        return True
+    if numbered and (bold or big or caps):
+        return True
+    if (bold or big) and (caps or body[0].isupper() or body[0].isdigit()):
+        return len(words) <= 12
+    if caps and len(words) <= 6:
+        return True
+    # numbered heading set in the body font: short, capitalised, no sentence punctuation
+    return numbered and len(words) <= 8 and not text.endswith(".") and body[0].isupper()
+
+
+def classify_lines(lines: list[Line], ctx: PageContext) -> None:
+    """Set ``line.label`` for every line of one page."""
+    for line in lines:
+        furniture = _furniture(line, ctx)
+        if furniture:
+            line.label = furniture
+            continue
+        text = line.text.strip()
+        if looks_like_caption(text):
+            line.label = Label.CAPTION
+        elif _MONO.search(line.font or "") and _MONO.search(ctx.body_font or "") is None:
+            line.label = Label.CODE
+        elif _heading(line, lines, ctx):
+            line.label = Label.SECTION_HEADER
+        elif _figure_label(line, ctx):
+            line.label = Label.PICTURE
+        elif looks_like_formula(text):
+            line.label = Label.FORMULA
+        elif _BULLET.match(text):
+            line.label = Label.LIST_ITEM
+        else:
+            line.label = Label.TEXT
+    if ctx.page_no == 1:
+        _mark_title(lines, ctx)
+        _demote_front_matter(lines)
+
+
+def _starts_body(line: Line) -> bool:
+    if line.label is Label.SECTION_HEADER and section_key(line.text) in KNOWN_SECTIONS:
+        return True
+    return bool(re.match(r"^\s*(abstract|summary|keywords|index terms)\b", line.text, re.I))
+
+
+def _demote_front_matter(lines: list[Line]) -> None:
+    """Author names and affiliations between title and abstract are set big or bold too; they
+    are front matter, not section headers."""
+    title = [x for x in lines if x.label is Label.TITLE]
+    if not title:
+        return
+    top = max(x.b for x in title)
+    starts = [x.t for x in lines if x.t > top and _starts_body(x)]
+    bottom = min(starts) if starts else top
+    for line in lines:
+        if line.label is Label.SECTION_HEADER and top < line.t < bottom:
+            line.label = Label.TEXT
+
+
+def _figure_label(line: Line, ctx: PageContext) -> bool:
+    """Axis ticks and legends inside figures: small, short, mostly not words."""
+    text = line.text.strip()
+    small = line.font_size <= 0.8 * ctx.body_size
+    return small and (len(text.split()) <= 3 or letter_ratio(text) < 0.5) and len(text) < 40
+
+
+def _mark_title(lines: list[Line], ctx: PageContext) -> None:
+    """The title: the run of consecutive lines in the largest font on the top half of page 1,
+    leaving out journal mastheads and short display text in teaser figures."""
+    candidates = sorted(
+        (
+            x
+            for x in lines
+            if x.label not in FURNITURE
+            and x.t < 0.55 * ctx.height
+            and x.font_size >= 1.2 * ctx.body_size
+            and re.search(r"[^\W\d_]{3}", x.text)
+            and letter_ratio(x.text) >= 0.6
+            and section_key(x.text) not in KNOWN_SECTIONS
+            and not looks_like_caption(x.text)
+            and not _MASTHEAD.search(x.text)
+        ),
+        key=lambda x: (x.t, x.l),
+    )
+    runs: list[list[Line]] = []
+    for x in candidates:
+        run = runs[-1] if runs else None
+        if (
+            run
+            and abs(x.font_size - run[-1].font_size) <= 0.6
+            and x.t - max(y.b for y in run) <= 2.0 * x.font_size
+        ):
+            run.append(x)
+        else:
+            runs.append([x])
+    runs = [run for run in runs if sum(len(x.words) for x in run) <= 30]
+    runs = [run for run in runs if not re.search(r"\[\d", " ".join(x.text for x in run))]
+    pool = [run for run in runs if sum(len(x.words) for x in run) >= 3] or runs
+    if not pool:
+        return
+    best = max(pool, key=lambda run: (round(run[0].font_size, 1), -run[0].t))
+    for x in best:
+        x.label = Label.TITLE
+
+
+# ---------------------------------------------------------------------- grouping
+_JOINABLE = {
+    Label.TEXT: {Label.TEXT},
+    Label.LIST_ITEM: {Label.TEXT},
+    Label.CAPTION: {Label.TEXT},
+    Label.SECTION_HEADER: {Label.SECTION_HEADER},
+    Label.TITLE: {Label.TITLE},
+    Label.FORMULA: {Label.FORMULA},
+    Label.CODE: {Label.CODE},
+    Label.PICTURE: {Label.PICTURE},
+    Label.FOOTNOTE: {Label.FOOTNOTE, Label.TEXT},
+}
+
+
+def _continues(region: Region, line: Line, ctx: PageContext) -> bool:
+    last = region.lines[-1]
+    if line.label not in _JOINABLE.get(region.label, set()):
+        return False
+    if region.label is Label.PICTURE:
+        near = line.t - region.b < 3 * ctx.body_size and (
+            min(line.r, region.r) - max(line.l, region.l) > -3 * ctx.body_size
+        )
+        return near
+    gap = line.t - last.b
+    size = max(line.height, last.height)
+    spacing = 2.0 if region.label is Label.TITLE else 0.9  # titles are set with wide leading
+    if gap < -0.5 * size or gap > spacing * max(line.font_size, last.font_size):
+        return False
+    overlap = min(line.r, last.r) - max(line.l, last.l)
+    if overlap < 0.5 * min(line.width, last.width):
+        return False
+    if (
+        abs(line.font_size - last.font_size) > 0.2 * last.font_size
+        and region.label is not Label.TEXT
+    ):
+        return False
+    if region.label is Label.SECTION_HEADER:
+        # a wrapped heading goes on in the same face and size; a numbered line starts anew
+        same_face = line.font == last.font and abs(line.font_size - last.font_size) < 0.5
+        return same_face and not _NUMBERING.match(line.text)
+    if region.label is Label.TITLE:
+        return line.font == last.font or abs(line.font_size - last.font_size) < 0.5
+    # a new paragraph: first-line indent under a flush-left block
+    indent = line.l - region.l
+    if region.label is Label.TEXT and ctx.body_size * 0.8 < indent < ctx.body_size * 4:
+        return False
+    # the previous line ended a paragraph well before the right margin
+    ended = last.text.rstrip().endswith((".", "!", "?", ":"))
+    if ended and last.r < region.r - 3 * ctx.body_size and len(region.lines) > 1:
+        return False
+    # a line much narrower and shifted away is a new column, not a wrapped line
+    return not (line.width < 0.6 * region_width(region) and abs(line.l - region.l) > 2 * size)
+
+
+def region_width(region: Region) -> float:
+    return region.r - region.l
+
+
+def group_lines(lines: list[Line], ctx: PageContext) -> list[Region]:
+    """Group labelled lines into regions; each region becomes one Docling cluster."""
+    regions: list[Region] = []
+    open_regions: list[Region] = []
+    for line in sorted(lines, key=lambda x: (round(x.t, 1), x.l)):
+        if line.label in FURNITURE:
+            regions.append(Region(line.label, [line]))
+            continue
+        target = None
+        for region in reversed(open_regions):
+            if _continues(region, line, ctx):
+                target = region
+                break
+        if target is None:
+            target = Region(line.label, [line])
+            regions.append(target)
+            open_regions.append(target)
+        else:
+            target.lines.append(line)
+        # regions whose bottom is far above the current line can no longer grow
+        open_regions = [r for r in open_regions if line.t - r.b < 4 * ctx.body_size]
+    if ctx.page_no == 1:
+        regions = _merge_front_matter(regions, ctx)
+    return regions
+
+
+def _merge_front_matter(regions: list[Region], ctx: PageContext) -> list[Region]:
+    """Between the title and the abstract (or first heading) of page 1, side-by-side author
+    and affiliation blocks become full-width rows, read top to bottom."""
+    title = [r for r in regions if r.label is Label.TITLE]
+    if not title:
+        return regions
+    top = max(r.b for r in title)
+    starts = [
+        r.t
+        for r in regions
+        if r.t > top
+        and (
+            r.label is Label.SECTION_HEADER
+            or (r.label is Label.TEXT and re.match(r"^\s*abstract\b", r.text, re.IGNORECASE))
+        )
+    ]
+    if not starts:
+        return regions
+    bottom = min(starts)
+    front = [r for r in regions if r.label is Label.TEXT and r.t >= top - 1 and r.b <= bottom + 1]
+    if len(front) < 2:
+        return regions
+    rows: list[list[Region]] = []
+    for region in sorted(front, key=lambda r: r.t):
+        if rows and region.t <= max(r.b for r in rows[-1]) + 0.5 * ctx.body_size:
+            rows[-1].append(region)
+        else:
+            rows.append([region])
+    merged = [
+        Region(Label.TEXT, sorted((x for r in row for x in r.lines), key=lambda x: (x.t, x.l)))
+        for row in rows
+    ]
+    keep = [r for r in regions if not any(r is f for f in front)]
+    return keep + merged

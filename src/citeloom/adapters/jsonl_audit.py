@@ -1,0 +1,60 @@
+"""The ingest audit: one JSONL file per run under ``audit_dir``, named by its correlation id.
+
+Each line is flushed as it is written, so a killed run still leaves every finished document's
+event on disk. Document text never goes into the audit, only paths, ids and counts.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from citeloom.domain.errors import ConfigError
+
+
+def new_correlation_id() -> str:
+    """Sortable by time, unique by a random tail: ``20261122T101500Z-3f9a1c2e``."""
+    return f"{datetime.now(UTC):%Y%m%dT%H%M%SZ}-{secrets.token_hex(4)}"
+
+
+class JsonlAuditLog:
+    def __init__(self, audit_dir: Path, correlation_id: str | None = None) -> None:
+        self._id = correlation_id or new_correlation_id()
+        self._path = audit_dir / f"{self._id}.jsonl"
+        try:
+            audit_dir.mkdir(parents=True, exist_ok=True)
+            self._handle = self._path.open("a", encoding="utf-8")
+        except OSError as error:
+            raise ConfigError(
+                f"{audit_dir}: cannot write the audit ({error.strerror}). Fix [paths] audit_dir "
+                "or its permissions."
+            ) from error
+
+    @property
+    def correlation_id(self) -> str:
+        return self._id
+
+    @property
+    def location(self) -> str:
+        return str(self._path)
+
+    def record(self, event: str, **fields: Any) -> None:
+        line = {
+            "ts": datetime.now(UTC).isoformat(timespec="milliseconds"),
+            "correlation_id": self._id,
+            "event": event,
+            **fields,
+        }
+        self._handle.write(json.dumps(line, ensure_ascii=False, default=str) + "\n")
+        self._handle.flush()
+
+    def close(self) -> None:
+        if not self._handle.closed:
+            self._handle.close()
+
+
+def read_audit(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]

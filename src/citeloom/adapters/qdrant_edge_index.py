@@ -1,0 +1,291 @@
+"""The embedded index: one Qdrant Edge shard per project collection, inside this process.
+
+Layout under ``index_dir``::
+
+    <collection>/collection.json   embedding model, dimensions, BM25 settings (the sidecar)
+    <collection>/shard/            the Qdrant Edge shard
+
+Only one process may open a shard (Qdrant Edge locks its WAL); a second opener gets a clear
+"index busy" error instead of a corrupt shard. Dense search is exact (HNSW ``m=0``): for a
+single researcher's library it is both faster to build and exact (see ADR 0001).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import uuid
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from qdrant_edge import (
+    CountRequest,
+    Distance,
+    EdgeConfig,
+    EdgeShard,
+    EdgeSparseVectorParams,
+    EdgeVectorParams,
+    FieldCondition,
+    Filter,
+    HasIdCondition,
+    HnswIndexConfig,
+    MatchAny,
+    MatchValue,
+    Modifier,
+    PayloadSchemaType,
+    Point,
+    Query,
+    QueryRequest,
+    RangeFloat,
+    ScrollRequest,
+    SparseVector,
+    UpdateOperation,
+)
+
+from citeloom.adapters import bm25
+from citeloom.adapters.collection_meta import guard, new_meta
+from citeloom.domain.errors import IndexUnavailable
+from citeloom.domain.models import CollectionInfo, DocumentSummary, IndexPoint, ScoredPoint
+from citeloom.domain.records import (
+    INDEXED_INTEGERS,
+    INDEXED_KEYWORDS,
+    SUMMARY_FIELDS,
+    summarise_documents,
+)
+from citeloom.ports.index import SearchFilter
+
+DENSE, SPARSE = "dense", "bm25"
+SIDECAR = "collection.json"
+
+
+def _edge_filter(filters: SearchFilter) -> Filter:
+    must: list[Any] = [FieldCondition(key="project", match=MatchValue(filters.project))]
+    if filters.citekeys:
+        must.append(FieldCondition(key="zotero.citekey", match=MatchAny(list(filters.citekeys))))
+    if filters.tags:
+        must.append(FieldCondition(key="zotero.tags", match=MatchAny(list(filters.tags))))
+    if filters.doc_ids:
+        must.append(FieldCondition(key="doc_id", match=MatchAny(list(filters.doc_ids))))
+    if filters.year_from is not None or filters.year_to is not None:
+        must.append(
+            FieldCondition(
+                key="doc.year",
+                range=RangeFloat(
+                    gte=None if filters.year_from is None else float(filters.year_from),
+                    lte=None if filters.year_to is None else float(filters.year_to),
+                ),
+            )
+        )
+    return Filter(must=must)
+
+
+def _scored(points: Sequence[Any]) -> list[ScoredPoint]:
+    return [ScoredPoint(id=str(p.id), score=float(p.score), payload=p.payload) for p in points]
+
+
+class EdgeIndex:
+    def __init__(self, index_dir: Path) -> None:
+        self.index_dir = index_dir
+        self._shards: dict[str, EdgeShard] = {}
+
+    # ------------------------------------------------------------------ plumbing
+    def _dir(self, collection: str) -> Path:
+        return self.index_dir / collection
+
+    def _meta(self, collection: str) -> dict[str, Any] | None:
+        path = self._dir(collection) / SIDECAR
+        if not path.is_file():
+            return None
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as error:
+            raise IndexUnavailable(
+                f"{path}: unreadable collection metadata ({error}). Restore it or remove the "
+                f"folder {self._dir(collection)} and ingest again."
+            ) from error
+
+    def _shard(self, collection: str) -> EdgeShard | None:
+        if collection in self._shards:
+            return self._shards[collection]
+        shard_dir = self._dir(collection) / "shard"
+        if not shard_dir.is_dir():
+            return None
+        try:
+            shard = EdgeShard.load(str(shard_dir))
+        except Exception as error:
+            raise _unavailable(shard_dir, error) from error
+        self._shards[collection] = shard
+        return shard
+
+    # ------------------------------------------------------------------ collections
+    def collection_info(self, collection: str) -> CollectionInfo | None:
+        meta = self._meta(collection)
+        if meta is None:
+            return None
+        shard = self._shard(collection)
+        points = shard.count(CountRequest(exact=True)) if shard is not None else 0
+        return CollectionInfo(
+            name=collection,
+            embed_model=str(meta.get("embed_model")),
+            dimensions=int(meta.get("dimensions", 0)),
+            points=points,
+        )
+
+    def check_model(self, collection: str, embed_model: str) -> None:
+        meta = self._meta(collection)
+        if meta is not None:
+            guard(collection, meta, embed_model)
+
+    def ensure_collection(self, collection: str, embed_model: str, dimensions: int) -> None:
+        meta = self._meta(collection)
+        if meta is not None:
+            guard(collection, meta, embed_model)
+        else:
+            meta = new_meta(collection, embed_model, dimensions)
+            folder = self._dir(collection)
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                tmp = folder / (SIDECAR + ".tmp")
+                tmp.write_text(json.dumps(meta, indent=2), encoding="utf-8")
+                os.replace(tmp, folder / SIDECAR)
+            except OSError as error:
+                raise IndexUnavailable(
+                    f"{folder}: cannot create the collection ({error.strerror}). Check "
+                    "[paths] index_dir and its permissions."
+                ) from error
+        if self._shard(collection) is None:
+            self._create_shard(collection, int(meta["dimensions"]))
+
+    def _create_shard(self, collection: str, dimensions: int) -> None:
+        shard_dir = self._dir(collection) / "shard"
+        config = EdgeConfig(
+            vectors={
+                DENSE: EdgeVectorParams(
+                    size=dimensions,
+                    distance=Distance.Cosine,
+                    hnsw_config=HnswIndexConfig(m=0, ef_construct=100, full_scan_threshold=10_000),
+                )
+            },
+            sparse_vectors={SPARSE: EdgeSparseVectorParams(modifier=Modifier.Idf)},
+        )
+        try:
+            shard = EdgeShard.create(str(shard_dir), config)
+        except Exception as error:
+            raise _unavailable(shard_dir, error) from error
+        for key in INDEXED_KEYWORDS:
+            shard.update(UpdateOperation.create_field_index(key, PayloadSchemaType.Keyword))
+        for key in INDEXED_INTEGERS:
+            shard.update(UpdateOperation.create_field_index(key, PayloadSchemaType.Integer))
+        self._shards[collection] = shard
+
+    def _require(self, collection: str) -> EdgeShard:
+        shard = self._shard(collection)
+        if shard is None:
+            raise IndexUnavailable(
+                f"collection '{collection}' does not exist under {self.index_dir}. Run "
+                "citeloom ingest first."
+            )
+        return shard
+
+    # ------------------------------------------------------------------ writing
+    def replace_document(
+        self, collection: str, doc_id: str, source_path: str, points: Sequence[IndexPoint]
+    ) -> None:
+        shard = self._require(collection)
+        edge_points = []
+        for point in points:
+            indices, values = bm25.encode_document(point.text)
+            edge_points.append(
+                Point(
+                    id=point.id,
+                    vector={
+                        DENSE: list(point.vector),
+                        SPARSE: SparseVector(indices=indices, values=values),
+                    },
+                    payload=point.payload,
+                )
+            )
+        # New chunks first, then whatever else belonged to this file or content: a crash in
+        # between leaves the new copy complete and the old one removable by the next run.
+        if edge_points:
+            shard.update(UpdateOperation.upsert_points(edge_points))
+        stale = Filter(
+            should=[
+                FieldCondition(key="doc_id", match=MatchValue(doc_id)),
+                FieldCondition(key="source.path", match=MatchValue(source_path)),
+            ],
+            must_not=[HasIdCondition({uuid.UUID(p.id) for p in points})] if points else None,
+        )
+        shard.update(UpdateOperation.delete_points_by_filter(stale))
+        shard.flush()
+
+    # ------------------------------------------------------------------ reading
+    def documents(self, collection: str, project: str) -> list[DocumentSummary]:
+        shard = self._shard(collection)
+        if shard is None:
+            return []
+        payloads: list[dict[str, Any]] = []
+        offset = None
+        project_filter = Filter(must=[FieldCondition(key="project", match=MatchValue(project))])
+        while True:
+            records, offset = shard.scroll(
+                ScrollRequest(
+                    offset=offset,
+                    limit=1024,
+                    filter=project_filter,
+                    with_payload=list(SUMMARY_FIELDS),
+                )
+            )
+            payloads.extend(record.payload or {} for record in records)
+            if offset is None:
+                break
+        return summarise_documents(payloads)
+
+    def dense_search(
+        self, collection: str, vector: Sequence[float], filters: SearchFilter, limit: int
+    ) -> list[ScoredPoint]:
+        shard = self._require(collection)
+        request = QueryRequest(
+            limit=limit,
+            query=Query.Nearest(list(vector), using=DENSE),
+            filter=_edge_filter(filters),
+            with_payload=True,
+        )
+        return _scored(shard.query(request))
+
+    def text_search(
+        self, collection: str, text: str, filters: SearchFilter, limit: int
+    ) -> list[ScoredPoint]:
+        indices, values = bm25.encode_query(text)
+        if not indices:
+            return []
+        shard = self._require(collection)
+        request = QueryRequest(
+            limit=limit,
+            query=Query.Nearest(SparseVector(indices=indices, values=values), using=SPARSE),
+            filter=_edge_filter(filters),
+            with_payload=True,
+        )
+        return _scored(shard.query(request))
+
+    def payloads(self, collection: str, ids: Sequence[str]) -> dict[str, dict]:
+        shard = self._require(collection)
+        records = shard.retrieve([uuid.UUID(i) for i in ids], with_payload=True, with_vector=False)
+        return {str(r.id): r.payload or {} for r in records}
+
+    def close(self) -> None:
+        for shard in self._shards.values():
+            shard.close()
+        self._shards.clear()
+
+
+def _unavailable(shard_dir: Path, error: Exception) -> IndexUnavailable:
+    message = str(error)
+    if "WouldBlock" in message or "lock" in message.lower():
+        return IndexUnavailable(
+            f"index busy: {shard_dir} is open in another citeloom process (the embedded engine "
+            "allows one at a time). Wait for it to finish, or use a Qdrant server for shared "
+            "access."
+        )
+    return IndexUnavailable(f"{shard_dir}: cannot open the index ({message}).")

@@ -1,0 +1,254 @@
+"""The server index: the same port over a Qdrant server (or cluster) through qdrant-client.
+
+Behaviour matches the embedded adapter point for point: the same vectors (dense + client-side
+BM25 with server IDF), the same payload indexes, the same replace semantics and the same write
+guard, with the embedding model kept in the collection's metadata. The congruence tests run
+both adapters through one suite (against ``QdrantClient(":memory:")`` here, and a real server
+when ``QDRANT_URL`` is set).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from citeloom.adapters import bm25
+from citeloom.adapters.collection_meta import guard, new_meta
+from citeloom.domain.errors import IndexUnavailable
+from citeloom.domain.models import CollectionInfo, DocumentSummary, IndexPoint, ScoredPoint
+from citeloom.domain.records import (
+    INDEXED_INTEGERS,
+    INDEXED_KEYWORDS,
+    SUMMARY_FIELDS,
+    summarise_documents,
+)
+from citeloom.ports.index import SearchFilter
+
+DENSE, SPARSE = "dense", "bm25"
+
+
+def _filter(filters: SearchFilter) -> Any:
+    from qdrant_client import models
+
+    must: list[Any] = [
+        models.FieldCondition(key="project", match=models.MatchValue(value=filters.project))
+    ]
+    if filters.citekeys:
+        must.append(
+            models.FieldCondition(
+                key="zotero.citekey", match=models.MatchAny(any=list(filters.citekeys))
+            )
+        )
+    if filters.tags:
+        must.append(
+            models.FieldCondition(key="zotero.tags", match=models.MatchAny(any=list(filters.tags)))
+        )
+    if filters.doc_ids:
+        must.append(
+            models.FieldCondition(key="doc_id", match=models.MatchAny(any=list(filters.doc_ids)))
+        )
+    if filters.year_from is not None or filters.year_to is not None:
+        must.append(
+            models.FieldCondition(
+                key="doc.year", range=models.Range(gte=filters.year_from, lte=filters.year_to)
+            )
+        )
+    return models.Filter(must=must)
+
+
+class QdrantServerIndex:
+    def __init__(
+        self,
+        url: str | None = None,
+        api_key: str | None = None,
+        timeout_ms: int = 15000,
+        client: Any = None,
+    ) -> None:
+        self.url = url or ":memory:"
+        if client is None:
+            from qdrant_client import QdrantClient
+
+            client = QdrantClient(
+                url=url,
+                api_key=api_key,
+                timeout=max(1, timeout_ms // 1000),
+                check_compatibility=False,  # one clear error if the server is down, not two
+            )
+        self._client = client
+
+    def _call(self, what: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        """Run a client call; connection trouble becomes ``IndexUnavailable`` (exit 3)."""
+        try:
+            return fn(*args, **kwargs)
+        except Exception as error:  # httpx, grpc and qdrant-client errors alike
+            name = type(error).__name__
+            raise IndexUnavailable(
+                f"Qdrant at {self.url} is unavailable while trying to {what} ({name}: {error}). "
+                "Check that the server runs (docker compose up -d) and [qdrant] url."
+            ) from error
+
+    # ------------------------------------------------------------------ collections
+    def _meta(self, collection: str) -> dict[str, Any] | None:
+        if not self._call("list collections", self._client.collection_exists, collection):
+            return None
+        info = self._call("read a collection", self._client.get_collection, collection)
+        return dict(info.config.metadata or {})
+
+    def collection_info(self, collection: str) -> CollectionInfo | None:
+        meta = self._meta(collection)
+        if meta is None:
+            return None
+        points = self._call("count points", self._client.count, collection, exact=True).count
+        return CollectionInfo(
+            name=collection,
+            embed_model=str(meta.get("embed_model")),
+            dimensions=int(meta.get("dimensions", 0)),
+            points=points,
+        )
+
+    def check_model(self, collection: str, embed_model: str) -> None:
+        meta = self._meta(collection)
+        if meta is not None:
+            guard(collection, meta, embed_model)
+
+    def ensure_collection(self, collection: str, embed_model: str, dimensions: int) -> None:
+        from qdrant_client import models
+
+        meta = self._meta(collection)
+        if meta is not None:
+            guard(collection, meta, embed_model)
+            return
+        self._call(
+            "create a collection",
+            self._client.create_collection,
+            collection,
+            vectors_config={
+                DENSE: models.VectorParams(size=dimensions, distance=models.Distance.COSINE)
+            },
+            sparse_vectors_config={SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)},
+            metadata=new_meta(collection, embed_model, dimensions),
+        )
+        for key in INDEXED_KEYWORDS:
+            self._call(
+                "create a payload index",
+                self._client.create_payload_index,
+                collection,
+                key,
+                field_schema=models.PayloadSchemaType.KEYWORD,
+            )
+        for key in INDEXED_INTEGERS:
+            self._call(
+                "create a payload index",
+                self._client.create_payload_index,
+                collection,
+                key,
+                field_schema=models.PayloadSchemaType.INTEGER,
+            )
+
+    # ------------------------------------------------------------------ writing
+    def replace_document(
+        self, collection: str, doc_id: str, source_path: str, points: Sequence[IndexPoint]
+    ) -> None:
+        from qdrant_client import models
+
+        structs = []
+        for point in points:
+            indices, values = bm25.encode_document(point.text)
+            structs.append(
+                models.PointStruct(
+                    id=point.id,
+                    vector={
+                        DENSE: list(point.vector),
+                        SPARSE: models.SparseVector(indices=indices, values=values),
+                    },
+                    payload=point.payload,
+                )
+            )
+        if structs:
+            self._call("store points", self._client.upsert, collection, points=structs, wait=True)
+        stale = models.Filter(
+            should=[
+                models.FieldCondition(key="doc_id", match=models.MatchValue(value=doc_id)),
+                models.FieldCondition(
+                    key="source.path", match=models.MatchValue(value=source_path)
+                ),
+            ],
+            must_not=[models.HasIdCondition(has_id=[p.id for p in points])] if points else None,
+        )
+        self._call(
+            "delete stale points",
+            self._client.delete,
+            collection,
+            points_selector=models.FilterSelector(filter=stale),
+            wait=True,
+        )
+
+    # ------------------------------------------------------------------ reading
+    def documents(self, collection: str, project: str) -> list[DocumentSummary]:
+        from qdrant_client import models
+
+        if self._meta(collection) is None:
+            return []
+        payloads: list[dict[str, Any]] = []
+        offset = None
+        project_filter = models.Filter(
+            must=[models.FieldCondition(key="project", match=models.MatchValue(value=project))]
+        )
+        while True:
+            records, offset = self._call(
+                "list documents",
+                self._client.scroll,
+                collection,
+                scroll_filter=project_filter,
+                limit=1024,
+                offset=offset,
+                with_payload=list(SUMMARY_FIELDS),
+            )
+            payloads.extend(r.payload or {} for r in records)
+            if offset is None:
+                break
+        return summarise_documents(payloads)
+
+    def _query(
+        self, collection: str, query: Any, using: str, filters: SearchFilter, limit: int
+    ) -> list[ScoredPoint]:
+        response = self._call(
+            "search",
+            self._client.query_points,
+            collection,
+            query=query,
+            using=using,
+            query_filter=_filter(filters),
+            limit=limit,
+            with_payload=True,
+        )
+        return [
+            ScoredPoint(id=str(p.id), score=float(p.score), payload=p.payload)
+            for p in response.points
+        ]
+
+    def dense_search(
+        self, collection: str, vector: Sequence[float], filters: SearchFilter, limit: int
+    ) -> list[ScoredPoint]:
+        return self._query(collection, list(vector), DENSE, filters, limit)
+
+    def text_search(
+        self, collection: str, text: str, filters: SearchFilter, limit: int
+    ) -> list[ScoredPoint]:
+        from qdrant_client import models
+
+        indices, values = bm25.encode_query(text)
+        if not indices:
+            return []
+        return self._query(
+            collection, models.SparseVector(indices=indices, values=values), SPARSE, filters, limit
+        )
+
+    def payloads(self, collection: str, ids: Sequence[str]) -> dict[str, dict]:
+        records = self._call(
+            "read points", self._client.retrieve, collection, ids=list(ids), with_payload=True
+        )
+        return {str(r.id): r.payload or {} for r in records}
+
+    def close(self) -> None:
+        self._call("close the connection", self._client.close)

@@ -1,0 +1,125 @@
+"""The one place that wires adapters to services.
+
+Every builder imports its adapter inside the function, so an entry point pays only for what
+it uses: ``citeloom query`` never imports Docling, and ``--help`` imports no adapter at all.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from citeloom.config import ProjectConfig, Settings, load_settings
+
+if TYPE_CHECKING:
+    from citeloom.adapters.fastembed_embedder import FastEmbedEmbedder
+    from citeloom.ports import AuditLog, Chunker, Converter, Index, MetadataResolver
+    from citeloom.services.ingest import IngestService
+    from citeloom.services.query import QueryService
+    from citeloom.services.validate import ProjectComponents
+
+
+def settings(config: Path | None) -> Settings:
+    return load_settings(config)
+
+
+def index(settings: Settings) -> Index:
+    if settings.qdrant.url:
+        from citeloom.adapters.qdrant_server_index import QdrantServerIndex
+
+        return QdrantServerIndex(
+            url=settings.qdrant.url,
+            api_key=settings.qdrant_api_key,
+            timeout_ms=settings.qdrant.timeout_ms,
+        )
+    from citeloom.adapters.qdrant_edge_index import EdgeIndex
+
+    return EdgeIndex(settings.paths.index_dir)
+
+
+def embedder(settings: Settings, project: ProjectConfig) -> FastEmbedEmbedder:
+    from citeloom.adapters.fastembed_embedder import FastEmbedEmbedder
+
+    return FastEmbedEmbedder(project.embedding_model, cache_dir=settings.paths.cache_dir)
+
+
+def chunker(settings: Settings, embedder: FastEmbedEmbedder) -> Chunker:
+    from citeloom.adapters.wordpiece_chunker import WordPieceChunker
+
+    return WordPieceChunker(
+        embedder.tokenizer_dir,
+        max_tokens=settings.chunking.max_tokens,
+        overlap_tokens=settings.chunking.overlap_tokens,
+        heading_context=settings.chunking.heading_context,
+    )
+
+
+def converter(settings: Settings) -> Converter:
+    from citeloom.adapters.conversion.docling_converter import DoclingConverter
+
+    conversion = settings.conversion
+    return DoclingConverter(
+        ocr=conversion.ocr,
+        ocr_languages=tuple(conversion.ocr_languages),
+        timeout_s=conversion.timeout_s,
+        max_pages=conversion.max_pages,
+    )
+
+
+def metadata(project: ProjectConfig) -> MetadataResolver:
+    from citeloom.adapters.csl_references import CslMetadataResolver
+
+    return CslMetadataResolver(project.references_json)
+
+
+def audit_log(settings: Settings) -> AuditLog:
+    from citeloom.adapters.jsonl_audit import JsonlAuditLog
+
+    return JsonlAuditLog(settings.paths.audit_dir)
+
+
+def ingest_service(settings: Settings, project_name: str, index: Index) -> IngestService:
+    from citeloom.services.ingest import IngestService
+
+    project = settings.get_project(project_name)
+    resolver = metadata(project)
+    resolver.references()  # a broken references file stops the run before anything else
+    emb = embedder(settings, project)
+    return IngestService(
+        project=project_name,
+        collection=project.collection,
+        converter=converter(settings),
+        chunker=chunker(settings, emb),
+        metadata=resolver,
+        embedder=emb,
+        index=index,
+        audit=audit_log(settings),
+    )
+
+
+def query_service(settings: Settings, project_name: str, index: Index) -> QueryService:
+    from citeloom.services.query import QueryService
+
+    project = settings.get_project(project_name)
+    return QueryService(
+        project=project_name,
+        collection=project.collection,
+        embedder=embedder(settings, project),
+        index=index,
+        hybrid=project.hybrid_enabled,
+    )
+
+
+def project_components(settings: Settings, project_name: str) -> ProjectComponents:
+    from citeloom.services.validate import ProjectComponents
+
+    project = settings.get_project(project_name)
+    return ProjectComponents(
+        collection=project.collection,
+        embed_model=project.embedding_model,
+        max_tokens=settings.chunking.max_tokens,
+        metadata=lambda: metadata(project),
+        embedder=lambda: embedder(settings, project),
+        chunker=lambda emb: chunker(settings, emb),  # type: ignore[arg-type]
+        index=lambda: index(settings),
+    )

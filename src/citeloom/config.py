@@ -1,0 +1,169 @@
+"""Typed configuration: ``citeloom.toml`` validated by pydantic-settings.
+
+Precedence: environment (``CITELOOM_SECTION__KEY``, e.g. ``CITELOOM_QDRANT__URL``) over the
+file over defaults. Relative paths resolve against the config file's folder, so a project
+folder works from any working directory. Unknown keys and bad values fail with the key's name.
+The Qdrant API key is read from ``CITELOOM_QDRANT_API_KEY`` only and never stored or logged.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+
+from citeloom.domain.errors import ConfigError
+
+DEFAULT_CONFIG = Path("citeloom.toml")
+DEFAULT_EMBED_MODEL = "fastembed/all-MiniLM-L6-v2"
+API_KEY_ENV = "CITELOOM_QDRANT_API_KEY"
+_COLLECTION_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$")
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class PathsConfig(_Section):
+    raw_dir: Path = Path("assets/raw")
+    audit_dir: Path = Path("var/audit")
+    index_dir: Path = Path("var/qdrant")
+    cache_dir: Path = Path("var/cache")
+
+
+class QdrantConfig(_Section):
+    url: str = ""
+    timeout_ms: int = Field(15000, gt=0)
+
+    @field_validator("url")
+    @classmethod
+    def _http_url(cls, value: str) -> str:
+        if value and not re.match(r"^https?://[^\s/]+", value):
+            raise ValueError("must be empty (embedded Qdrant Edge) or an http(s):// URL")
+        return value.rstrip("/")
+
+
+class ChunkingConfig(_Section):
+    max_tokens: int = Field(254, ge=16)
+    overlap_tokens: int = Field(40, ge=0)
+    heading_context: int = Field(2, ge=0, le=8)
+
+    @model_validator(mode="after")
+    def _overlap_below_half(self) -> ChunkingConfig:
+        if self.overlap_tokens * 2 > self.max_tokens:
+            raise ValueError("overlap_tokens must be at most half of max_tokens")
+        return self
+
+
+class ConversionConfig(_Section):
+    ocr: Literal["auto", "always", "never"] = "auto"
+    ocr_languages: list[str] = Field(default_factory=lambda: ["eng", "deu"])
+    timeout_s: float = Field(600.0, gt=0)
+    max_pages: int = Field(2000, gt=0)
+
+
+class ProjectConfig(_Section):
+    collection: str
+    references_json: Path
+    embedding_model: str = DEFAULT_EMBED_MODEL
+    hybrid_enabled: bool = True
+
+    @field_validator("collection")
+    @classmethod
+    def _collection_name(cls, value: str) -> str:
+        if not _COLLECTION_NAME.match(value):
+            raise ValueError("use letters, digits, '-', '_' or '.' (it names a folder)")
+        return value
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix="CITELOOM_", env_nested_delimiter="__", extra="forbid"
+    )
+
+    paths: PathsConfig = Field(default_factory=PathsConfig)
+    qdrant: QdrantConfig = Field(default_factory=QdrantConfig)
+    chunking: ChunkingConfig = Field(default_factory=ChunkingConfig)
+    conversion: ConversionConfig = Field(default_factory=ConversionConfig)
+    project: dict[str, ProjectConfig] = Field(default_factory=dict)
+
+    # Where the file was read from; relative paths were resolved against its folder.
+    config_path: Path | None = Field(default=None, exclude=True)
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        # The file's values arrive as init kwargs; the environment must win over them.
+        return (env_settings, init_settings)
+
+    @property
+    def qdrant_api_key(self) -> str | None:
+        return os.environ.get(API_KEY_ENV) or None
+
+    def get_project(self, name: str) -> ProjectConfig:
+        if name not in self.project:
+            known = ", ".join(sorted(self.project)) or "none"
+            where = self.config_path or DEFAULT_CONFIG
+            raise ConfigError(
+                f"{where}: unknown project '{name}' (configured: {known}). Add a "
+                f'[project."{name}"] table or pick a configured one.'
+            )
+        return self.project[name]
+
+
+def _format_errors(path: Path, error: ValidationError) -> str:
+    lines = [f"{path}: invalid configuration"]
+    for err in error.errors():
+        loc = ".".join(str(part) for part in err["loc"])
+        message = err["msg"]
+        if err["type"] == "extra_forbidden":
+            message = "unknown key (check the spelling; see README 'Configuration')"
+            if loc.endswith("api_key"):
+                message = f"api_key is not read from files; set the {API_KEY_ENV} env variable"
+        elif "input" in err and not isinstance(err["input"], dict):
+            message = f"{message} (got {err['input']!r})"
+        lines.append(f"  {loc}: {message}")
+    return "\n".join(lines)
+
+
+def _resolve(base: Path, path: Path) -> Path:
+    path = path.expanduser()
+    return path if path.is_absolute() else (base / path).resolve()
+
+
+def load_settings(path: Path | None = None) -> Settings:
+    """Read, validate and resolve a config file; every problem is a ``ConfigError``."""
+    path = path or DEFAULT_CONFIG
+    if not path.is_file():
+        raise ConfigError(
+            f"{path}: config file not found. Create one (see README 'Configuration') or pass "
+            "--config FILE."
+        )
+    try:
+        data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: not valid TOML ({error}). Fix the syntax there.") from error
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{path}: cannot be read ({error}).") from error
+    try:
+        settings = Settings(**data)
+    except ValidationError as error:
+        raise ConfigError(_format_errors(path, error)) from None
+    base = path.resolve().parent
+    settings.config_path = path
+    for name in ("raw_dir", "audit_dir", "index_dir", "cache_dir"):
+        setattr(settings.paths, name, _resolve(base, getattr(settings.paths, name)))
+    for project in settings.project.values():
+        project.references_json = _resolve(base, project.references_json)
+    return settings

@@ -1,0 +1,68 @@
+"""Errors a user can act on, each tied to the exit code the CLI documents.
+
+Entry points map these to exit codes and print ``str(error)``; nothing that subclasses
+``CiteloomError`` should ever surface as a traceback.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+
+class ExitCode(IntEnum):
+    OK = 0
+    DOCUMENTS_FAILED = 1
+    USAGE = 2
+    INDEX_UNAVAILABLE = 3
+    MODEL_MISMATCH = 4
+
+
+class CiteloomError(Exception):
+    """Base of all errors with a message meant for the user."""
+
+    exit_code: ExitCode = ExitCode.USAGE
+
+
+class ConfigError(CiteloomError):
+    """The config file, a referenced file or a command-line value is wrong."""
+
+    exit_code = ExitCode.USAGE
+
+
+class ReferencesError(ConfigError):
+    """The project's CSL-JSON file is missing or malformed."""
+
+
+class IndexUnavailable(CiteloomError):
+    """The index cannot be opened or reached (server down, shard held by another process)."""
+
+    exit_code = ExitCode.INDEX_UNAVAILABLE
+
+
+class EmbeddingModelMismatch(CiteloomError):
+    """The write guard: a collection only ever holds vectors of one embedding model."""
+
+    exit_code = ExitCode.MODEL_MISMATCH
+
+    def __init__(self, collection: str, stored: str, configured: str) -> None:
+        self.collection = collection
+        self.stored = stored
+        self.configured = configured
+        super().__init__(
+            f"collection '{collection}' holds vectors of embedding model '{stored}', but the "
+            f"project is configured for '{configured}'. Mixing models would make scores "
+            f'meaningless, so nothing was written. Set embedding_model = "{stored}" in the '
+            f"project config, or use a new collection name for '{configured}'."
+        )
+
+
+class EmbedderUnavailable(CiteloomError):
+    """The embedding model cannot be loaded offline."""
+
+    exit_code = ExitCode.USAGE
+
+
+class DocumentError(CiteloomError):
+    """One document of a batch cannot be ingested; the batch goes on without it."""
+
+    exit_code = ExitCode.DOCUMENTS_FAILED

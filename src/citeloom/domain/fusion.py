@@ -1,0 +1,98 @@
+"""Fusion of ranked candidate lists: pure functions, the same for every index adapter.
+
+Each retrieval signal (dense vectors, BM25) returns its own ranked list of ``ScoredPoint``;
+fusion turns them into one ranking. Doing it here rather than inside Qdrant keeps the embedded
+engine and a server congruent and lets one benchmark compare the policies.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from citeloom.domain.models import ScoredPoint
+
+RRF_K = 60
+
+
+def _first_payloads(lists: Sequence[Sequence[ScoredPoint]]) -> dict[str, ScoredPoint]:
+    seen: dict[str, ScoredPoint] = {}
+    for ranked in lists:
+        for point in ranked:
+            if point.id not in seen or (seen[point.id].payload is None and point.payload):
+                seen[point.id] = point
+    return seen
+
+
+def _ranked(scores: dict[str, float], lists: Sequence[Sequence[ScoredPoint]]) -> list[ScoredPoint]:
+    points = _first_payloads(lists)
+    order = sorted(scores, key=lambda pid: (-scores[pid], pid))
+    return [ScoredPoint(id=pid, score=scores[pid], payload=points[pid].payload) for pid in order]
+
+
+def _weights(weights: Sequence[float] | None, n: int) -> list[float]:
+    if weights is None:
+        return [1.0] * n
+    if len(weights) != n:
+        raise ValueError(f"{len(weights)} weights for {n} ranked lists")
+    return list(weights)
+
+
+def rrf(
+    lists: Sequence[Sequence[ScoredPoint]],
+    weights: Sequence[float] | None = None,
+    k: int = RRF_K,
+) -> list[ScoredPoint]:
+    """Weighted reciprocal rank fusion: ``sum_i w_i / (k + rank_i)``, ranks from 1.
+
+    Only ranks matter, so signals with incomparable score scales (cosine vs BM25) combine
+    without calibration.
+    """
+    w = _weights(weights, len(lists))
+    scores: dict[str, float] = {}
+    for weight, ranked in zip(w, lists, strict=True):
+        for rank, point in enumerate(ranked, start=1):
+            scores[point.id] = scores.get(point.id, 0.0) + weight / (k + rank)
+    return _ranked(scores, lists)
+
+
+def dbsf(
+    lists: Sequence[Sequence[ScoredPoint]],
+    weights: Sequence[float] | None = None,
+) -> list[ScoredPoint]:
+    """Distribution-based score fusion (as in Qdrant): each list's scores are scaled to [0, 1]
+    between mean - 3 sigma and mean + 3 sigma, then summed."""
+    w = _weights(weights, len(lists))
+    scores: dict[str, float] = {}
+    for weight, ranked in zip(w, lists, strict=True):
+        if not ranked:
+            continue
+        values = [p.score for p in ranked]
+        mean = sum(values) / len(values)
+        sigma = math.sqrt(sum((v - mean) ** 2 for v in values) / len(values))
+        low, high = mean - 3 * sigma, mean + 3 * sigma
+        for point in ranked:
+            norm = 0.5 if high == low else (point.score - low) / (high - low)
+            scores[point.id] = scores.get(point.id, 0.0) + weight * min(1.0, max(0.0, norm))
+    return _ranked(scores, lists)
+
+
+def linear(
+    lists: Sequence[Sequence[ScoredPoint]],
+    weights: Sequence[float] | None = None,
+) -> list[ScoredPoint]:
+    """``sum_i w_i * score_i`` on min-max normalised scores; a missing score counts as 0."""
+    w = _weights(weights, len(lists))
+    scores: dict[str, float] = {}
+    for weight, ranked in zip(w, lists, strict=True):
+        if not ranked:
+            continue
+        values = [p.score for p in ranked]
+        low, high = min(values), max(values)
+        for point in ranked:
+            norm = 1.0 if high == low else (point.score - low) / (high - low)
+            scores[point.id] = scores.get(point.id, 0.0) + weight * norm
+    return _ranked(scores, lists)
+
+
+FUSIONS = {"rrf": rrf, "dbsf": dbsf, "linear": linear}

@@ -1,0 +1,161 @@
+"""The things citeloom reasons about: converted documents, references, chunks, passages.
+
+Plain frozen dataclasses so that every layer can pass them around and tests can build them
+by hand. Pages are always 1-based physical PDF pages; ``None`` means the format has no pages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Literal
+
+
+class BlockKind(StrEnum):
+    """What a block of converted text is, as far as chunking and citing care."""
+
+    TITLE = "title"
+    HEADING = "heading"
+    TEXT = "text"
+    LIST_ITEM = "list_item"
+    CAPTION = "caption"
+    TABLE = "table"
+    FOOTNOTE = "footnote"
+    FORMULA = "formula"
+    CODE = "code"
+
+
+@dataclass(frozen=True)
+class Block:
+    """One paragraph-like unit of a document in reading order."""
+
+    text: str
+    kind: BlockKind
+    page: int | None
+    level: int = 0  # heading depth, 1 = top level; 0 for everything that is not a heading
+
+
+@dataclass(frozen=True)
+class ConvertedDocument:
+    """A document after conversion: reading-ordered blocks plus what metadata matching needs."""
+
+    source_path: str
+    sha256: str
+    title: str | None
+    page_count: int | None
+    blocks: tuple[Block, ...]
+    converter: str  # converter id and version; part of the conversion cache key
+    pdf_metadata: dict[str, str] = field(default_factory=dict)
+    ocr_pages: tuple[int, ...] = ()
+    warnings: tuple[str, ...] = ()
+    # Running heads, footers and margin stamps of the first pages: never chunked, but that is
+    # where publishers print DOIs and arXiv ids.
+    margin_text: str = ""
+
+    def front_text(self, pages: int = 2, max_chars: int = 20_000) -> str:
+        """Text of the first pages, where DOIs, arXiv ids and author lines are printed."""
+        parts = [b.text for b in self.blocks if b.page is None or b.page <= pages]
+        return "\n".join([*parts, self.margin_text])[:max_chars]
+
+
+@dataclass(frozen=True)
+class Reference:
+    """One entry of the project's CSL-JSON library, reduced to what citing needs."""
+
+    citekey: str
+    title: str
+    authors: tuple[str, ...] = ()  # family names first: "Curie, Marie"
+    year: int | None = None
+    doi: str | None = None  # normalised: lower case, no resolver prefix
+    url: str | None = None
+    arxiv_id: str | None = None
+    container_title: str | None = None
+    tags: tuple[str, ...] = ()
+    collections: tuple[str, ...] = ()
+
+    @property
+    def family_names(self) -> tuple[str, ...]:
+        return tuple(a.split(",", 1)[0].strip() for a in self.authors if a.strip())
+
+
+MatchKind = Literal["doi", "arxiv", "title", "hint"]
+
+
+@dataclass(frozen=True)
+class Candidate:
+    citekey: str
+    score: float
+
+
+@dataclass(frozen=True)
+class MetadataMatch:
+    """The outcome of matching a document to the library. No match is a valid outcome."""
+
+    reference: Reference | None
+    kind: MatchKind | None
+    score: float | None = None
+    candidates: tuple[Candidate, ...] = ()
+    problem: Literal["MetadataMissing", "MetadataAmbiguous"] | None = None
+
+    @property
+    def citekey(self) -> str | None:
+        return self.reference.citekey if self.reference else None
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A citable piece of a document, sized to the embedder's window."""
+
+    doc_id: str
+    index: int
+    text: str  # what the reader sees
+    embed_text: str  # what the embedder sees: heading context, then the text
+    section_path: tuple[str, ...]
+    page_start: int | None
+    page_end: int | None
+    token_count: int  # word pieces of embed_text, without [CLS]/[SEP]
+
+    @property
+    def section(self) -> str | None:
+        return self.section_path[-1] if self.section_path else None
+
+
+@dataclass(frozen=True)
+class IndexPoint:
+    """A chunk ready for the index: its id, dense vector, text for BM25 and payload."""
+
+    id: str
+    vector: list[float]
+    text: str
+    payload: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ScoredPoint:
+    """A candidate returned by one retrieval signal (dense or BM25)."""
+
+    id: str
+    score: float
+    payload: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class CollectionInfo:
+    name: str
+    embed_model: str
+    dimensions: int
+    points: int
+
+
+@dataclass(frozen=True)
+class DocumentSummary:
+    """What the index holds for one document (for inspect and incremental ingest)."""
+
+    doc_id: str
+    path: str
+    sha256: str
+    citekey: str | None
+    match: str | None
+    title: str | None
+    page_count: int | None
+    chunks: int

@@ -1,0 +1,164 @@
+"""The stored record of a chunk (the Qdrant payload) and the passage a query returns.
+
+One function writes the payload and one reads it back, so the layout the issue fixes
+(project, source, zotero, doc, embed_model, version, fulltext) lives in exactly one place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from citeloom.domain.citation import citation_label
+from citeloom.domain.models import Chunk, ConvertedDocument, DocumentSummary, MetadataMatch
+
+PAYLOAD_VERSION = 1
+
+# Payload keys the index adapters build keyword indexes on (filters stay fast).
+INDEXED_KEYWORDS = ("project", "doc_id", "source.path", "zotero.citekey", "zotero.tags")
+INDEXED_INTEGERS = ("doc.year",)
+
+
+def build_payload(
+    *,
+    project: str,
+    chunk: Chunk,
+    document: ConvertedDocument,
+    match: MetadataMatch,
+    embed_model: str,
+    ingest_id: str,
+) -> dict[str, Any]:
+    ref = match.reference
+    title = ref.title if ref else document.title
+    return {
+        "project": project,
+        "doc_id": chunk.doc_id,
+        "chunk_index": chunk.index,
+        "ingest_id": ingest_id,
+        "source": {"path": document.source_path, "sha256": document.sha256},
+        "zotero": {
+            "citekey": ref.citekey if ref else None,
+            "match": match.kind,
+            "tags": list(ref.tags) if ref else [],
+            "collections": list(ref.collections) if ref else [],
+        },
+        "doc": {
+            "title": title,
+            "authors": list(ref.authors) if ref else [],
+            "year": ref.year if ref else None,
+            "doi": ref.doi if ref else None,
+            "url": ref.url if ref else None,
+            "page_start": chunk.page_start,
+            "page_end": chunk.page_end,
+            "page_count": document.page_count,
+            "section": chunk.section,
+            "section_path": list(chunk.section_path),
+        },
+        "embed_model": embed_model,
+        "version": PAYLOAD_VERSION,
+        "fulltext": chunk.text,
+    }
+
+
+@dataclass(frozen=True)
+class Passage:
+    """A query result: a chunk with everything needed to cite it."""
+
+    rank: int
+    score: float
+    chunk_id: str
+    citekey: str | None
+    title: str | None
+    authors: tuple[str, ...]
+    year: int | None
+    doi: str | None
+    url: str | None
+    page_start: int | None
+    page_end: int | None
+    section: str | None
+    section_path: tuple[str, ...]
+    text: str
+    source: str
+    doc_id: str
+
+    @property
+    def label(self) -> str:
+        return citation_label(self.citekey, self.page_start, self.page_end)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rank": self.rank,
+            "score": round(self.score, 6),
+            "citekey": self.citekey,
+            "title": self.title,
+            "authors": list(self.authors),
+            "year": self.year,
+            "doi": self.doi,
+            "url": self.url,
+            "page_start": self.page_start,
+            "page_end": self.page_end,
+            "section": self.section,
+            "section_path": list(self.section_path),
+            "text": self.text,
+            "source": self.source,
+            "chunk_id": self.chunk_id,
+        }
+
+
+def passage_from_payload(
+    rank: int, score: float, chunk_id: str, payload: dict[str, Any]
+) -> Passage:
+    doc = payload.get("doc") or {}
+    zotero = payload.get("zotero") or {}
+    source = payload.get("source") or {}
+    return Passage(
+        rank=rank,
+        score=score,
+        chunk_id=chunk_id,
+        citekey=zotero.get("citekey"),
+        title=doc.get("title"),
+        authors=tuple(doc.get("authors") or ()),
+        year=doc.get("year"),
+        doi=doc.get("doi"),
+        url=doc.get("url"),
+        page_start=doc.get("page_start"),
+        page_end=doc.get("page_end"),
+        section=doc.get("section"),
+        section_path=tuple(doc.get("section_path") or ()),
+        text=payload.get("fulltext", ""),
+        source=source.get("path", ""),
+        doc_id=payload.get("doc_id", ""),
+    )
+
+
+# Payload keys a document summary needs; adapters fetch only these when listing documents.
+SUMMARY_FIELDS = ("doc_id", "source", "zotero", "doc")
+
+
+def summarise_documents(payloads: Iterable[dict[str, Any]]) -> list[DocumentSummary]:
+    """One summary per document from the payloads of its chunks, sorted by path."""
+    first: dict[str, dict[str, Any]] = {}
+    counts: dict[str, int] = {}
+    for payload in payloads:
+        doc_id = payload.get("doc_id", "")
+        counts[doc_id] = counts.get(doc_id, 0) + 1
+        first.setdefault(doc_id, payload)
+    summaries = []
+    for doc_id, payload in first.items():
+        source = payload.get("source") or {}
+        zotero = payload.get("zotero") or {}
+        doc = payload.get("doc") or {}
+        summaries.append(
+            DocumentSummary(
+                doc_id=doc_id,
+                path=source.get("path", ""),
+                sha256=source.get("sha256", ""),
+                citekey=zotero.get("citekey"),
+                match=zotero.get("match"),
+                title=doc.get("title"),
+                page_count=doc.get("page_count"),
+                chunks=counts[doc_id],
+            )
+        )
+    return sorted(summaries, key=lambda s: (s.path, s.doc_id))

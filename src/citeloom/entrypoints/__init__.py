@@ -1,0 +1,1 @@
+"""Entry points: the Typer CLI and the MCP server."""

@@ -1,0 +1,279 @@
+"""The ``citeloom`` command line.
+
+Exit codes (also in the README):
+  0  success
+  1  some documents failed (the others went in)
+  2  usage or configuration error
+  3  index unavailable (server down, or the embedded index is busy)
+  4  embedding-model mismatch (the write guard refused)
+ 70  internal error (a bug: run with -v and report it)
+130  interrupted (Ctrl-C)
+
+Heavy modules are imported inside the commands that need them: ``--help`` and ``query`` never
+import Docling or torch.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+
+from citeloom import __version__
+from citeloom.domain.errors import CiteloomError, ExitCode
+
+INTERNAL_ERROR = 70
+INTERRUPTED = 130
+
+app = typer.Typer(
+    name="citeloom",
+    help=(
+        "Citation-aware scholarly ingest and retrieval. Turns PDFs into citable chunks in a "
+        "per-project Qdrant collection, matched to your Zotero (Better BibTeX CSL-JSON) "
+        "library, and returns passages with [@citekey, p. N] labels."
+    ),
+    epilog="Exit codes: 0 ok, 1 some documents failed, 2 usage/config error, "
+    "3 index unavailable, 4 embedding-model mismatch.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+ConfigOpt = Annotated[
+    Path,
+    typer.Option(
+        "--config",
+        "-c",
+        help="Config file; relative paths inside it resolve against its folder.",
+        envvar="CITELOOM_CONFIG",
+    ),
+]
+ProjectOpt = Annotated[
+    str, typer.Option("--project", "-p", help='Project id, a [project."ID"] table in the config.')
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
+
+F = TypeVar("F", bound=Callable[..., Any])
+_state = {"verbose": 0}
+
+
+def _fail(message: str, code: int) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def handle_errors(command: F) -> F:
+    """One clear message and a documented exit code instead of a traceback."""
+
+    @wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except CiteloomError as error:
+            _fail(str(error), int(error.exit_code))
+        except KeyboardInterrupt:
+            _fail("interrupted", INTERRUPTED)
+        except typer.Exit:
+            raise
+        except Exception as error:
+            if _state["verbose"]:
+                raise
+            _fail(
+                f"internal error ({type(error).__name__}: {error}). Run again with -v for the "
+                "traceback and report it.",
+                INTERNAL_ERROR,
+            )
+        return None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _print_json(data: dict[str, Any]) -> None:
+    typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"citeloom {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(
+    verbose: Annotated[
+        int, typer.Option("--verbose", "-v", count=True, help="More log output (-vv: debug).")
+    ] = 0,
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Show the version."),
+    ] = False,
+) -> None:
+    from citeloom.entrypoints.logs import configure_logging
+
+    _state["verbose"] = verbose
+    configure_logging(verbose)
+
+
+@app.command()
+@handle_errors
+def ingest(
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(
+            help="PDF files or folders (searched recursively). Default: [paths] raw_dir.",
+            show_default=False,
+        ),
+    ] = None,
+    project: ProjectOpt = ...,  # type: ignore[assignment]
+    config: ConfigOpt = Path("citeloom.toml"),
+    as_json: JsonOpt = False,
+) -> None:
+    """Convert, chunk, embed and store documents in the project's collection.
+
+    Prints one line per document and a summary with the run's correlation id; the audit of
+    the run is written to [paths] audit_dir/<correlation id>.jsonl.
+    """
+    from citeloom import bootstrap
+    from citeloom.entrypoints import render
+
+    settings = bootstrap.settings(config)
+    settings.get_project(project)
+    index = bootstrap.index(settings)
+    try:
+        service = bootstrap.ingest_service(settings, project, index)
+
+        def progress(outcome: Any, number: int, total: int) -> None:
+            if not as_json:
+                typer.echo(f"[{number}/{total}] {render.document_line(outcome)}")
+
+        report = service.run(list(paths or [settings.paths.raw_dir]), progress=progress)
+    finally:
+        index.close()
+    if as_json:
+        _print_json(report.to_json())
+    else:
+        typer.echo(render.ingest_summary(report))
+    if report.totals["failed"]:
+        raise typer.Exit(int(ExitCode.DOCUMENTS_FAILED))
+
+
+@app.command()
+@handle_errors
+def query(
+    text: Annotated[str, typer.Argument(help="What you are looking for, in your own words.")],
+    project: ProjectOpt = ...,  # type: ignore[assignment]
+    top_k: Annotated[
+        int, typer.Option("--top-k", "-k", min=1, max=100, help="Passages to return.")
+    ] = 6,
+    config: ConfigOpt = Path("citeloom.toml"),
+    as_json: JsonOpt = False,
+) -> None:
+    """Return the best passages with citation labels ([@citekey, p. N]) and section paths.
+
+    Full-text (BM25) and vector candidates are fused; results never leave the project.
+    """
+    from citeloom import bootstrap
+    from citeloom.entrypoints import render
+
+    settings = bootstrap.settings(config)
+    settings.get_project(project)
+    index = bootstrap.index(settings)
+    try:
+        report = bootstrap.query_service(settings, project, index).search(text, top_k=top_k)
+    finally:
+        index.close()
+    if as_json:
+        _print_json(report.to_json())
+    else:
+        typer.echo(render.query_text(report))
+
+
+@app.command()
+@handle_errors
+def validate(
+    project: Annotated[
+        str | None,
+        typer.Option("--project", "-p", help="Check one project (default: all configured)."),
+    ] = None,
+    config: ConfigOpt = Path("citeloom.toml"),
+    as_json: JsonOpt = False,
+) -> None:
+    """Check the config and everything a run depends on, each with the fix when it fails.
+
+    Checks: config parses; references file is CSL-JSON; the embedding model loads offline; the
+    chunking tokenizer is the embedder's; max_tokens fits the model window; the index is
+    reachable; the collection's stored embedding model equals the configured one.
+    """
+    from citeloom import bootstrap
+    from citeloom.entrypoints import render
+    from citeloom.services.validate import Check, ValidationReport, validate_project
+
+    report = ValidationReport(project=project)
+    try:
+        settings = bootstrap.settings(config)
+    except CiteloomError as error:
+        report.checks.append(Check("config", False, str(error), "fix the file as the message says"))
+        settings = None
+    if settings is not None:
+        names = [project] if project else sorted(settings.project)
+        report.checks.append(
+            Check("config", True, f"{config} parses; projects: {', '.join(names) or 'none'}")
+        )
+        for name in names:
+            try:
+                parts = bootstrap.project_components(settings, name)
+            except CiteloomError as error:
+                report.checks.append(Check(f"project {name}", False, str(error)))
+                continue
+            for check in validate_project(name, parts):
+                report.checks.append(
+                    check
+                    if len(names) == 1
+                    else Check(
+                        f"{name}: {check.name}", check.ok, check.detail, check.fix, check.exit_code
+                    )
+                )
+    if as_json:
+        _print_json(report.to_json())
+    else:
+        typer.echo(render.validation_text(report))
+    if not report.ok:
+        raise typer.Exit(max(c.exit_code for c in report.checks if not c.ok))
+
+
+@app.command()
+@handle_errors
+def inspect(
+    project: ProjectOpt = ...,  # type: ignore[assignment]
+    config: ConfigOpt = Path("citeloom.toml"),
+    as_json: JsonOpt = False,
+) -> None:
+    """Show what the project's collection holds: points, documents, embedding model."""
+    from citeloom import bootstrap
+    from citeloom.entrypoints import render
+    from citeloom.services.inspection import inspect_project
+
+    settings = bootstrap.settings(config)
+    collection = settings.get_project(project).collection
+    index = bootstrap.index(settings)
+    try:
+        report = inspect_project(index, project, collection)
+    finally:
+        index.close()
+    if as_json:
+        _print_json(report.to_json())
+    else:
+        typer.echo(render.inspect_text(report))
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:  # pragma: no cover - outside a command
+        sys.exit(INTERRUPTED)

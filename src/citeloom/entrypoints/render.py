@@ -1,0 +1,88 @@
+"""Human-readable output of the CLI (``--json`` bypasses all of this)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from citeloom.domain.text import trim
+from citeloom.services.ingest import DocumentOutcome, IngestReport
+from citeloom.services.inspection import InspectReport
+from citeloom.services.query import QueryReport
+from citeloom.services.validate import ValidationReport
+
+
+def _short(path: str) -> str:
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return path
+
+
+def document_line(doc: DocumentOutcome) -> str:
+    name = _short(doc.path)
+    if doc.status == "failed":
+        return f"failed    {name}: {doc.error}"
+    ref = f"[@{doc.citekey}] ({doc.match})" if doc.citekey else "no reference match"
+    pages = f"{doc.pages} pages" if doc.pages is not None else "no pages"
+    return f"{doc.status:<9} {name}  {ref}  {pages}  {doc.chunks} chunks"
+
+
+def ingest_summary(report: IngestReport) -> str:
+    t = report.totals
+    lines = [
+        f"{t['documents']} documents: {t['ingested']} ingested, {t['skipped']} skipped, "
+        f"{t['failed']} failed; {t['chunks']} chunks written to '{report.collection}' "
+        f"({report.embed_model})",
+        f"correlation id: {report.correlation_id}",
+        f"audit: {_short(report.audit_path)}",
+    ]
+    return "\n".join(lines)
+
+
+def query_text(report: QueryReport) -> str:
+    if report.note:
+        return report.note
+    if not report.results:
+        return f"no passages found in project '{report.project}'"
+    out = []
+    for p in report.results:
+        who = p.authors[0].split(",")[0] if p.authors else None
+        byline = ", ".join(x for x in (who, str(p.year) if p.year else None) if x)
+        head = f"{p.rank}. {p.label}  {p.title or _short(p.source)}"
+        if byline:
+            head += f" ({byline})"
+        out.append(head)
+        if p.section_path:
+            out.append(f"   § {' > '.join(p.section_path)}")
+        out.append(f"   {trim(p.text, 400)}")
+        out.append("")
+    return "\n".join(out).rstrip()
+
+
+def validation_text(report: ValidationReport) -> str:
+    lines = []
+    for check in report.checks:
+        mark = "ok  " if check.ok else "FAIL"
+        lines.append(f"{mark} {check.name}: {check.detail}")
+        if not check.ok and check.fix:
+            lines.append(f"     fix: {check.fix}")
+    lines.append("all checks passed" if report.ok else "some checks failed")
+    return "\n".join(lines)
+
+
+def inspect_text(report: InspectReport) -> str:
+    if report.info is None:
+        return (
+            f"project '{report.project}': collection '{report.collection}' does not exist yet. "
+            f"Run: citeloom ingest --project {report.project}"
+        )
+    info = report.info
+    lines = [
+        f"project '{report.project}': collection '{info.name}', {info.points} points, "
+        f"{len(report.documents)} documents, {info.embed_model} ({info.dimensions} dimensions)",
+    ]
+    for d in report.documents:
+        ref = f"@{d.citekey} ({d.match})" if d.citekey else "no reference match"
+        pages = f"{d.page_count} pages" if d.page_count is not None else "no pages"
+        lines.append(f"  {d.doc_id}  {_short(d.path)}  {ref}  {pages}  {d.chunks} chunks")
+    return "\n".join(lines)

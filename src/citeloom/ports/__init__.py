@@ -1,0 +1,18 @@
+"""Ports: the interfaces services depend on. Adapters implement them; fakes stand in for tests."""
+
+from citeloom.ports.audit import AuditLog
+from citeloom.ports.chunker import Chunker
+from citeloom.ports.converter import Converter
+from citeloom.ports.embedder import Embedder
+from citeloom.ports.index import Index, SearchFilter
+from citeloom.ports.metadata import MetadataResolver
+
+__all__ = [
+    "AuditLog",
+    "Chunker",
+    "Converter",
+    "Embedder",
+    "Index",
+    "MetadataResolver",
+    "SearchFilter",
+]

@@ -1,0 +1,18 @@
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Protocol
+
+from citeloom.domain.models import ConvertedDocument
+
+
+class Converter(Protocol):
+    """Turns a file into reading-ordered blocks with pages and heading levels.
+
+    Raises ``DocumentError`` with a message naming the file and the fix when the file cannot
+    be converted; the batch goes on without it.
+    """
+
+    def supports(self, path: Path) -> bool: ...
+
+    def convert(self, path: Path, sha256: str) -> ConvertedDocument: ...

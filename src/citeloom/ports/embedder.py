@@ -1,0 +1,26 @@
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+
+class Embedder(Protocol):
+    """Dense text embeddings. ``model_id`` is what the index's write guard compares."""
+
+    @property
+    def model_id(self) -> str: ...
+
+    @property
+    def dimensions(self) -> int: ...
+
+    @property
+    def max_tokens(self) -> int:
+        """Word pieces the model sees, [CLS] and [SEP] included."""
+        ...
+
+    @property
+    def tokenizer_id(self) -> str: ...
+
+    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]: ...
+
+    def embed_query(self, text: str) -> list[float]: ...

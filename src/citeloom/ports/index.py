@@ -1,0 +1,56 @@
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from citeloom.domain.models import CollectionInfo, DocumentSummary, IndexPoint, ScoredPoint
+
+
+@dataclass(frozen=True)
+class SearchFilter:
+    """Restrictions every search applies. ``project`` is mandatory: no result ever crosses
+    projects, even if two projects were pointed at the same collection."""
+
+    project: str
+    citekeys: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    year_from: int | None = None
+    year_to: int | None = None
+    doc_ids: tuple[str, ...] = ()
+
+
+class Index(Protocol):
+    """Per-project collections holding a dense vector and a BM25 sparse vector per chunk.
+
+    The embedding model a collection was created with is stored with it; writing vectors of
+    another model raises ``EmbeddingModelMismatch`` before anything is written.
+    """
+
+    def collection_info(self, collection: str) -> CollectionInfo | None: ...
+
+    def ensure_collection(self, collection: str, embed_model: str, dimensions: int) -> None: ...
+
+    def check_model(self, collection: str, embed_model: str) -> None:
+        """Raise ``EmbeddingModelMismatch`` if the collection holds another model's vectors."""
+        ...
+
+    def replace_document(
+        self, collection: str, doc_id: str, source_path: str, points: Sequence[IndexPoint]
+    ) -> None:
+        """Store a document's chunks and remove any older chunks of the same doc_id or path."""
+        ...
+
+    def documents(self, collection: str, project: str) -> list[DocumentSummary]: ...
+
+    def dense_search(
+        self, collection: str, vector: Sequence[float], filters: SearchFilter, limit: int
+    ) -> list[ScoredPoint]: ...
+
+    def text_search(
+        self, collection: str, text: str, filters: SearchFilter, limit: int
+    ) -> list[ScoredPoint]: ...
+
+    def payloads(self, collection: str, ids: Sequence[str]) -> dict[str, dict]: ...
+
+    def close(self) -> None: ...

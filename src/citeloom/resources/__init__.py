@@ -1,0 +1,5 @@
+"""Package data: the MiniLM tokenizer files that chunking and embedding share."""
+
+from pathlib import Path
+
+MINILM_DIR = Path(__file__).parent / "minilm"

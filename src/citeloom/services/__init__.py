@@ -1,0 +1,1 @@
+"""Application services (use cases): ingest, query, validate, inspect. They speak only to ports."""

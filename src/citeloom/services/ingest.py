@@ -1,0 +1,269 @@
+"""The ingest use case: files in, citable chunks in the project's collection, an audit out.
+
+Speaks only to ports. One document failing never stops the batch; an unavailable index or a
+model mismatch stops it before anything is written.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from citeloom.domain.errors import CiteloomError, ConfigError, DocumentError
+from citeloom.domain.ids import chunk_id, doc_id_from_sha256, sha256_of_file
+from citeloom.domain.models import DocumentSummary, IndexPoint
+from citeloom.domain.records import build_payload
+from citeloom.ports import AuditLog, Chunker, Converter, Embedder, Index, MetadataResolver
+
+Status = Literal["ingested", "skipped", "failed"]
+
+
+@dataclass
+class DocumentOutcome:
+    path: str
+    status: Status
+    doc_id: str | None = None
+    citekey: str | None = None
+    match: str | None = None
+    title: str | None = None
+    pages: int | None = None
+    chunks: int = 0
+    error: str | None = None
+    metadata_problem: str | None = None
+    warnings: list[str] = field(default_factory=list)
+    durations: dict[str, float] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "doc_id": self.doc_id,
+            "status": self.status,
+            "citekey": self.citekey,
+            "match": self.match,
+            "pages": self.pages,
+            "chunks": self.chunks,
+            "error": self.error,
+        }
+
+
+@dataclass
+class IngestReport:
+    correlation_id: str
+    project: str
+    collection: str
+    embed_model: str
+    audit_path: str
+    documents: list[DocumentOutcome] = field(default_factory=list)
+
+    @property
+    def totals(self) -> dict[str, int]:
+        counts = {"documents": len(self.documents), "ingested": 0, "skipped": 0, "failed": 0}
+        for doc in self.documents:
+            counts[doc.status] += 1
+        counts["chunks"] = sum(d.chunks for d in self.documents if d.status == "ingested")
+        return counts
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "correlation_id": self.correlation_id,
+            "project": self.project,
+            "collection": self.collection,
+            "embed_model": self.embed_model,
+            "audit": self.audit_path,
+            "documents": [d.to_json() for d in self.documents],
+            "totals": self.totals,
+        }
+
+
+ProgressHook = Callable[[DocumentOutcome, int, int], None]
+
+
+def discover(paths: Sequence[Path], supports: Callable[[Path], bool]) -> list[Path]:
+    """Files named directly, plus supported files found recursively in folders, sorted and
+    without duplicates. A path that does not exist is a usage error, not a failed document."""
+    found: dict[Path, None] = {}
+    for path in paths:
+        if not path.exists():
+            raise ConfigError(f"{path}: no such file or folder. Check the path you passed.")
+        if path.is_dir():
+            for child in sorted(path.rglob("*")):
+                if child.is_file() and not child.name.startswith(".") and supports(child):
+                    found[child] = None
+        else:
+            found[path] = None
+    return list(found)
+
+
+class IngestService:
+    def __init__(
+        self,
+        *,
+        project: str,
+        collection: str,
+        converter: Converter,
+        chunker: Chunker,
+        metadata: MetadataResolver,
+        embedder: Embedder,
+        index: Index,
+        audit: AuditLog,
+        embed_batch_size: int = 16,
+    ) -> None:
+        self.project = project
+        self.collection = collection
+        self.converter = converter
+        self.chunker = chunker
+        self.metadata = metadata
+        self.embedder = embedder
+        self.index = index
+        self.audit = audit
+        self.embed_batch_size = embed_batch_size
+
+    def run(self, paths: Sequence[Path], progress: ProgressHook | None = None) -> IngestReport:
+        report = IngestReport(
+            correlation_id=self.audit.correlation_id,
+            project=self.project,
+            collection=self.collection,
+            embed_model=self.embedder.model_id,
+            audit_path=self.audit.location,
+        )
+        files = discover(paths, self.converter.supports)
+        self.audit.record(
+            "run_started",
+            project=self.project,
+            collection=self.collection,
+            embed_model=self.embedder.model_id,
+            inputs=[str(p) for p in paths],
+            files=len(files),
+        )
+        try:
+            # The write guard runs before any conversion: a mismatch writes nothing at all.
+            self.index.ensure_collection(
+                self.collection, self.embedder.model_id, self.embedder.dimensions
+            )
+            stored = {d.doc_id: d for d in self.index.documents(self.collection, self.project)}
+            for number, path in enumerate(files, start=1):
+                outcome = self._ingest_one(path, stored)
+                report.documents.append(outcome)
+                self.audit.record("document", **_audit_fields(outcome))
+                if progress:
+                    progress(outcome, number, len(files))
+        except CiteloomError as error:
+            self.audit.record("run_aborted", error=str(error), exit_code=int(error.exit_code))
+            raise
+        finally:
+            self.audit.record("run_finished", totals=report.totals)
+            self.audit.close()
+        return report
+
+    # ------------------------------------------------------------------ one document
+    def _ingest_one(self, path: Path, stored: dict[str, DocumentSummary]) -> DocumentOutcome:
+        outcome = DocumentOutcome(path=str(path), status="failed")
+        try:
+            with _timed(outcome.durations, "hash"):
+                sha256 = _hash(path)
+            doc_id = doc_id_from_sha256(sha256)
+            outcome.doc_id = doc_id
+            known = stored.get(doc_id)
+            if known is not None and known.chunks > 0 and known.path == str(path):
+                outcome.status = "skipped"
+                outcome.citekey, outcome.match = known.citekey, known.match
+                outcome.pages, outcome.chunks = known.page_count, known.chunks
+                return outcome
+            with _timed(outcome.durations, "convert"):
+                document = self.converter.convert(path, sha256)
+            outcome.pages = document.page_count
+            outcome.title = document.title
+            outcome.warnings.extend(document.warnings)
+            if document.ocr_pages:
+                outcome.warnings.append(f"OCR on pages {list(document.ocr_pages)}")
+            with _timed(outcome.durations, "match"):
+                match = self.metadata.resolve(document, hint=path.stem)
+            outcome.citekey, outcome.match = match.citekey, match.kind
+            outcome.metadata_problem = match.problem
+            if match.problem:
+                shown = ", ".join(f"{c.citekey} ({c.score:.2f})" for c in match.candidates[:3])
+                outcome.warnings.append(
+                    f"{match.problem}: best candidates {shown}" if shown else match.problem
+                )
+            with _timed(outcome.durations, "chunk"):
+                chunks = self.chunker.chunk(document, doc_id)
+            if not chunks:
+                raise DocumentError(
+                    f"{path}: no text found (not even by OCR). If it is a scan, check that "
+                    "Tesseract is installed and [conversion] ocr is not 'never'."
+                )
+            with _timed(outcome.durations, "embed"):
+                vectors = self._embed([c.embed_text for c in chunks])
+            points = [
+                IndexPoint(
+                    id=chunk_id(
+                        doc_id,
+                        c.section_path,
+                        c.page_start,
+                        c.page_end,
+                        self.embedder.model_id,
+                        c.index,
+                    ),
+                    vector=vector,
+                    text=c.embed_text,
+                    payload=build_payload(
+                        project=self.project,
+                        chunk=c,
+                        document=document,
+                        match=match,
+                        embed_model=self.embedder.model_id,
+                        ingest_id=self.audit.correlation_id,
+                    ),
+                )
+                for c, vector in zip(chunks, vectors, strict=True)
+            ]
+            with _timed(outcome.durations, "index"):
+                self.index.replace_document(self.collection, doc_id, str(path), points)
+            outcome.chunks = len(points)
+            outcome.status = "ingested"
+        except DocumentError as error:
+            outcome.error = str(error)
+        except CiteloomError:
+            raise
+        except Exception as error:  # one odd file must not sink the batch
+            outcome.error = f"{path}: unexpected {type(error).__name__}: {error}"
+        return outcome
+
+    def _embed(self, texts: Sequence[str]) -> list[list[float]]:
+        vectors: list[list[float]] = []
+        for start in range(0, len(texts), self.embed_batch_size):
+            vectors.extend(
+                self.embedder.embed_documents(texts[start : start + self.embed_batch_size])
+            )
+        return vectors
+
+
+def _hash(path: Path) -> str:
+    try:
+        return sha256_of_file(path)
+    except OSError as error:
+        raise DocumentError(
+            f"{path}: cannot be read ({error.strerror}). Check the file's permissions."
+        ) from error
+
+
+def _audit_fields(outcome: DocumentOutcome) -> dict[str, Any]:
+    fields = outcome.to_json()
+    fields["warnings"] = outcome.warnings
+    fields["durations_s"] = {k: round(v, 4) for k, v in outcome.durations.items()}
+    fields["metadata"] = outcome.metadata_problem
+    return fields
+
+
+@contextmanager
+def _timed(sink: dict[str, float], stage: str) -> Iterator[None]:
+    """Record how long one stage of one document took, for the audit."""
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        sink[stage] = time.perf_counter() - start

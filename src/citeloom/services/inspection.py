@@ -1,0 +1,34 @@
+"""The inspect use case: what a project's collection holds, document by document."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from citeloom.domain.models import CollectionInfo, DocumentSummary
+from citeloom.ports import Index
+
+
+@dataclass
+class InspectReport:
+    project: str
+    collection: str
+    info: CollectionInfo | None
+    documents: list[DocumentSummary] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "project": self.project,
+            "collection": self.collection,
+            "exists": self.info is not None,
+            "points": self.info.points if self.info else 0,
+            "embed_model": self.info.embed_model if self.info else None,
+            "dimensions": self.info.dimensions if self.info else None,
+            "documents": [asdict(d) for d in self.documents],
+        }
+
+
+def inspect_project(index: Index, project: str, collection: str) -> InspectReport:
+    info = index.collection_info(collection)
+    documents = index.documents(collection, project) if info else []
+    return InspectReport(project=project, collection=collection, info=info, documents=documents)

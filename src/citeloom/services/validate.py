@@ -1,0 +1,163 @@
+"""The validate use case: every check a run depends on, each with the fix when it fails.
+
+Checks run independently (a broken references file does not hide an unreachable index), and
+components are built lazily through factories so a failure to build one is itself a result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from citeloom.domain.errors import CiteloomError, ExitCode
+from citeloom.ports import Chunker, Embedder, Index, MetadataResolver
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    ok: bool
+    detail: str
+    fix: str | None = None
+    exit_code: int = int(ExitCode.USAGE)  # what ``validate`` exits with if this check fails
+
+    def to_json(self) -> dict[str, Any]:
+        return {"check": self.name, "ok": self.ok, "detail": self.detail, "fix": self.fix}
+
+
+@dataclass
+class ValidationReport:
+    project: str | None
+    checks: list[Check] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return all(c.ok for c in self.checks)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "project": self.project,
+            "ok": self.ok,
+            "checks": [c.to_json() for c in self.checks],
+        }
+
+
+@dataclass
+class ProjectComponents:
+    """Factories for what a project run needs; each may raise ``CiteloomError``."""
+
+    collection: str
+    embed_model: str
+    max_tokens: int
+    metadata: Callable[[], MetadataResolver]
+    embedder: Callable[[], Embedder]
+    chunker: Callable[[Embedder], Chunker]
+    index: Callable[[], Index]
+    extra_checks: list[Check] = field(default_factory=list)
+
+
+def _attempt(build: Callable[[], Any]) -> tuple[Any, str | None]:
+    try:
+        return build(), None
+    except CiteloomError as error:
+        return None, str(error)
+
+
+def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
+    checks: list[Check] = list(parts.extra_checks)
+
+    resolver, error = _attempt(parts.metadata)
+    if resolver is not None:
+        refs, error = _attempt(resolver.references)
+    if error:
+        checks.append(Check("references", False, error, "fix the CSL-JSON file or its path"))
+    else:
+        checks.append(Check("references", True, f"{len(refs)} CSL-JSON entries"))
+
+    embedder, error = _attempt(parts.embedder)
+    if embedder is None:
+        checks.append(
+            Check("embedding model", False, error or "", "reinstall citeloom (pip install -e .)")
+        )
+    else:
+        checks.append(
+            Check(
+                "embedding model",
+                True,
+                f"{embedder.model_id} loads offline ({embedder.dimensions} dimensions)",
+            )
+        )
+        chunker, error = _attempt(lambda: parts.chunker(embedder))
+        if chunker is None:
+            checks.append(Check("chunking tokenizer", False, error or "", None))
+        elif chunker.tokenizer_id == embedder.tokenizer_id:
+            checks.append(Check("chunking tokenizer", True, "same tokenizer as the embedder"))
+        else:
+            checks.append(
+                Check(
+                    "chunking tokenizer",
+                    False,
+                    f"chunker counts with {chunker.tokenizer_id}, embedder uses "
+                    f"{embedder.tokenizer_id}",
+                    "use the embedder's tokenizer for chunking",
+                )
+            )
+        window = embedder.max_tokens - 2
+        if parts.max_tokens <= window:
+            checks.append(
+                Check("chunk size", True, f"max_tokens {parts.max_tokens} fits the window {window}")
+            )
+        else:
+            checks.append(
+                Check(
+                    "chunk size",
+                    False,
+                    f"max_tokens {parts.max_tokens} exceeds the model window of {window} word "
+                    "pieces (plus [CLS] and [SEP]): the tail of every long chunk would be lost",
+                    f"set [chunking] max_tokens = {window} or less",
+                )
+            )
+
+    index, error = _attempt(parts.index)
+    info = None
+    if index is not None:
+        info, error = _attempt(lambda: index.collection_info(parts.collection))
+        index.close()
+    if error:
+        checks.append(
+            Check(
+                "index",
+                False,
+                error,
+                "start the Qdrant server or fix [qdrant] url; for the embedded engine, make "
+                "sure no other citeloom process holds the project",
+                int(ExitCode.INDEX_UNAVAILABLE),
+            )
+        )
+        return checks
+    checks.append(Check("index", True, "reachable"))
+    if info is None:
+        checks.append(
+            Check("collection model", True, f"collection '{parts.collection}' not created yet")
+        )
+    elif info.embed_model == parts.embed_model:
+        checks.append(
+            Check(
+                "collection model",
+                True,
+                f"'{parts.collection}' holds {info.points} points of {info.embed_model}",
+            )
+        )
+    else:
+        checks.append(
+            Check(
+                "collection model",
+                False,
+                f"'{parts.collection}' holds vectors of {info.embed_model}, config says "
+                f"{parts.embed_model}",
+                f'set embedding_model = "{info.embed_model}" or use a new collection',
+                int(ExitCode.MODEL_MISMATCH),
+            )
+        )
+    return checks

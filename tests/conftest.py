@@ -1,0 +1,90 @@
+"""Shared fixtures. The third-party corpus is read in place from ../shared (never copied)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("CITELOOM_SHARED", ROOT.parent / "shared")).resolve()
+CORPUS = SHARED / "corpus"
+PAPERS = CORPUS / "papers"
+DOCLING_GT = CORPUS / "docling-gt"
+CSL_FIXTURES = CORPUS / "csl-fixtures"
+EXAMPLES = ROOT / "examples" / "papers"
+DATA = Path(__file__).parent / "data"
+CITELOOM = str(Path(sys.executable).with_name("citeloom"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not CORPUS.is_dir():
+        raise pytest.UsageError(
+            f"the shared corpus is missing at {CORPUS}; tests read it in place "
+            "(set CITELOOM_SHARED to its parent folder)"
+        )
+
+
+@pytest.fixture(scope="session")
+def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("cache")
+
+
+@pytest.fixture(scope="session")
+def embedder(cache_dir: Path):
+    from citeloom.adapters.fastembed_embedder import FastEmbedEmbedder
+
+    return FastEmbedEmbedder("fastembed/all-MiniLM-L6-v2", cache_dir=cache_dir)
+
+
+@pytest.fixture(scope="session")
+def chunker(embedder):
+    from citeloom.adapters.wordpiece_chunker import WordPieceChunker
+
+    return WordPieceChunker(embedder.tokenizer_dir)
+
+
+@pytest.fixture(scope="session")
+def converter():
+    from citeloom.adapters.conversion.docling_converter import DoclingConverter
+
+    return DoclingConverter(ocr="auto", ocr_languages=("eng", "deu"))
+
+
+@pytest.fixture(scope="session")
+def converted(converter):
+    """Each shared paper converted once per session (Docling is the slow part)."""
+    cache: dict[str, object] = {}
+
+    def get(name: str):
+        if name not in cache:
+            path = PAPERS / name if (PAPERS / name).exists() else Path(name)
+            cache[name] = converter.convert(path, "0" * 64)
+        return cache[name]
+
+    return get
+
+
+def write_config(folder: Path, references: Path, *, url: str = "", extra: str = "") -> Path:
+    """A citeloom.toml for a throwaway project 'papers' in ``folder``."""
+    config = folder / "citeloom.toml"
+    config.write_text(
+        f"""
+[paths]
+audit_dir = "var/audit"
+index_dir = "var/qdrant"
+cache_dir = "var/cache"
+
+[qdrant]
+url = "{url}"
+
+[project."papers"]
+collection = "proj-papers"
+references_json = "{references}"
+{extra}
+""",
+        encoding="utf-8",
+    )
+    return config

@@ -1,0 +1,206 @@
+"""Fakes at the ports: fast, deterministic stand-ins for unit tests of the services."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from citeloom.domain.errors import DocumentError, EmbeddingModelMismatch
+from citeloom.domain.models import (
+    Block,
+    BlockKind,
+    Chunk,
+    CollectionInfo,
+    ConvertedDocument,
+    DocumentSummary,
+    IndexPoint,
+    MetadataMatch,
+    Reference,
+    ScoredPoint,
+)
+from citeloom.domain.records import summarise_documents
+from citeloom.ports.index import SearchFilter
+
+
+class FakeConverter:
+    """Reads 'PDFs' that are text files: '# ' lines are headings, '\f' starts a page."""
+
+    def supports(self, path: Path) -> bool:
+        return path.suffix == ".pdf"
+
+    def convert(self, path: Path, sha256: str) -> ConvertedDocument:
+        text = path.read_text(encoding="utf-8")
+        if text.startswith("BROKEN"):
+            raise DocumentError(f"{path}: the PDF is damaged")
+        blocks = []
+        for number, page in enumerate(text.split("\f"), start=1):
+            for line in filter(None, (x.strip() for x in page.splitlines())):
+                if line.startswith("# "):
+                    blocks.append(Block(line[2:], BlockKind.HEADING, number, 1))
+                elif line.startswith("TITLE "):
+                    blocks.append(Block(line[6:], BlockKind.TITLE, number))
+                else:
+                    blocks.append(Block(line, BlockKind.TEXT, number))
+        title = next((b.text for b in blocks if b.kind is BlockKind.TITLE), None)
+        return ConvertedDocument(
+            source_path=str(path),
+            sha256=sha256,
+            title=title,
+            page_count=text.count("\f") + 1,
+            blocks=tuple(blocks),
+            converter="fake",
+        )
+
+
+class FakeChunker:
+    """One chunk per text block."""
+
+    tokenizer_id = "fake"
+
+    def chunk(self, document: ConvertedDocument, doc_id: str) -> list[Chunk]:
+        chunks, path = [], ()
+        for block in document.blocks:
+            if block.kind is BlockKind.HEADING:
+                path = (block.text,)
+            elif block.kind is BlockKind.TEXT:
+                chunks.append(
+                    Chunk(
+                        doc_id, len(chunks), block.text, block.text, path, block.page, block.page, 1
+                    )
+                )
+        return chunks
+
+
+class FakeMetadata:
+    def __init__(self, refs: Sequence[Reference] = ()) -> None:
+        self.refs = list(refs)
+
+    def references(self) -> list[Reference]:
+        return self.refs
+
+    def resolve(self, document: ConvertedDocument, hint: str | None = None) -> MetadataMatch:
+        for ref in self.refs:
+            if document.title and ref.title.lower() == document.title.lower():
+                return MetadataMatch(ref, "title", 1.0)
+        return MetadataMatch(None, None, problem="MetadataMissing")
+
+
+class FakeEmbedder:
+    """Bag-of-words hashed into a small normalised vector: similar words, similar vectors."""
+
+    tokenizer_id = "fake"
+    max_tokens = 256
+
+    def __init__(self, model_id: str = "fake/bow-16", dimensions: int = 16) -> None:
+        self.model_id = model_id
+        self.dimensions = dimensions
+        self.calls = 0
+
+    def _vector(self, text: str) -> list[float]:
+        vector = [0.0] * self.dimensions
+        for word in re.findall(r"\w+", text.lower()):
+            vector[int(hashlib.md5(word.encode()).hexdigest(), 16) % self.dimensions] += 1.0
+        norm = math.sqrt(sum(v * v for v in vector)) or 1.0
+        return [v / norm for v in vector]
+
+    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
+        self.calls += 1
+        return [self._vector(t) for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._vector(text)
+
+
+class FakeIndex:
+    """In-memory index with the port's semantics: write guard, replace, project filter."""
+
+    def __init__(self) -> None:
+        self.collections: dict[str, dict[str, Any]] = {}
+
+    def collection_info(self, collection: str) -> CollectionInfo | None:
+        c = self.collections.get(collection)
+        if c is None:
+            return None
+        return CollectionInfo(collection, c["model"], c["dim"], len(c["points"]))
+
+    def check_model(self, collection: str, embed_model: str) -> None:
+        c = self.collections.get(collection)
+        if c is not None and c["model"] != embed_model:
+            raise EmbeddingModelMismatch(collection, c["model"], embed_model)
+
+    def ensure_collection(self, collection: str, embed_model: str, dimensions: int) -> None:
+        self.check_model(collection, embed_model)
+        self.collections.setdefault(
+            collection, {"model": embed_model, "dim": dimensions, "points": {}}
+        )
+
+    def replace_document(
+        self, collection: str, doc_id: str, source_path: str, points: Sequence[IndexPoint]
+    ) -> None:
+        stored = self.collections[collection]["points"]
+        keep = {p.id for p in points}
+        for pid in [
+            pid
+            for pid, p in stored.items()
+            if (p.payload["doc_id"] == doc_id or p.payload["source"]["path"] == source_path)
+            and pid not in keep
+        ]:
+            del stored[pid]
+        stored.update({p.id: p for p in points})
+
+    def documents(self, collection: str, project: str) -> list[DocumentSummary]:
+        c = self.collections.get(collection)
+        if c is None:
+            return []
+        return summarise_documents(
+            p.payload for p in c["points"].values() if p.payload["project"] == project
+        )
+
+    def _visible(self, collection: str, filters: SearchFilter) -> list[IndexPoint]:
+        return [
+            p
+            for p in self.collections[collection]["points"].values()
+            if p.payload["project"] == filters.project
+            and (not filters.citekeys or p.payload["zotero"]["citekey"] in filters.citekeys)
+        ]
+
+    def dense_search(self, collection, vector, filters, limit) -> list[ScoredPoint]:
+        scored = [
+            ScoredPoint(p.id, sum(a * b for a, b in zip(vector, p.vector, strict=True)), p.payload)
+            for p in self._visible(collection, filters)
+        ]
+        return sorted(scored, key=lambda s: -s.score)[:limit]
+
+    def text_search(self, collection, text, filters, limit) -> list[ScoredPoint]:
+        words = set(re.findall(r"\w+", text.lower()))
+        scored = [
+            ScoredPoint(
+                p.id, float(len(words & set(re.findall(r"\w+", p.text.lower())))), p.payload
+            )
+            for p in self._visible(collection, filters)
+        ]
+        return sorted((s for s in scored if s.score > 0), key=lambda s: -s.score)[:limit]
+
+    def payloads(self, collection: str, ids: Sequence[str]) -> dict[str, dict]:
+        points = self.collections[collection]["points"]
+        return {i: points[i].payload for i in ids if i in points}
+
+    def close(self) -> None:
+        pass
+
+
+class MemoryAudit:
+    def __init__(self) -> None:
+        self.events: list[dict[str, Any]] = []
+        self.correlation_id = "test-run"
+        self.location = "memory"
+
+    def record(self, event: str, **fields: Any) -> None:
+        self.events.append({"event": event, **fields})
+
+    def close(self) -> None:
+        pass

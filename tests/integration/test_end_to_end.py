@@ -1,0 +1,186 @@
+"""The CLI end to end on real PDFs from ../shared: real Docling, FastEmbed and Qdrant Edge."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from citeloom.entrypoints.cli import app
+from tests.conftest import DATA, PAPERS, write_config
+
+pytestmark = pytest.mark.real
+
+SUBSET = [
+    "grobid_0807.3577.pdf",  # DOI printed on page 1
+    "grobid_test_Grobid_1_05452615.pdf",  # DOI printed, IEEE two-column
+    "grobid_Wang-paperAVE2008.pdf",  # title only
+    "paperqa_pasa.pdf",  # title only, arXiv stamp in the margin
+    "paperqa_duplicate_media.pdf",  # a template with no reference entry
+]
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(app, list(args))
+    return result.exit_code, result.output
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory) -> dict:
+    folder = tmp_path_factory.mktemp("project")
+    inbox = folder / "inbox"
+    inbox.mkdir()
+    for name in SUBSET:
+        (inbox / name).symlink_to(PAPERS / name)
+    (inbox / "broken.pdf").write_bytes(b"%PDF-1.4\n% truncated before any object")
+    config = write_config(folder, DATA / "papers.csl.json")
+    code, out = run("ingest", str(inbox), "--project", "papers", "--config", str(config), "--json")
+    return {
+        "folder": folder,
+        "inbox": inbox,
+        "config": config,
+        "code": code,
+        "report": json.loads(out),
+    }
+
+
+def test_ingest_reports_citekeys_and_match_kinds(project):
+    docs = {Path(d["path"]).name: d for d in project["report"]["documents"]}
+    expected = {
+        "grobid_0807.3577.pdf": ("bolejko2008apparent", "doi"),
+        "grobid_test_Grobid_1_05452615.pdf": ("iqbal2010new", "doi"),
+        "grobid_Wang-paperAVE2008.pdf": ("wang2008information", "title"),
+        "paperqa_pasa.pdf": ("he2025pasa", "title"),
+        "paperqa_duplicate_media.pdf": (None, None),
+    }
+    for name, (citekey, match) in expected.items():
+        assert docs[name]["status"] == "ingested", docs[name]
+        assert (docs[name]["citekey"], docs[name]["match"]) == (citekey, match), name
+        assert docs[name]["chunks"] > 0
+    assert docs["grobid_0807.3577.pdf"]["pages"] == 15
+
+
+def test_a_broken_file_fails_alone_with_exit_1(project):
+    assert project["code"] == 1
+    broken = next(d for d in project["report"]["documents"] if d["path"].endswith("broken.pdf"))
+    assert broken["status"] == "failed"
+    assert "broken.pdf" in broken["error"] and "damaged" in broken["error"]
+    assert project["report"]["totals"]["ingested"] == len(SUBSET)
+
+
+def test_audit_file_is_named_by_the_correlation_id(project):
+    cid = project["report"]["correlation_id"]
+    audit = project["folder"] / "var" / "audit" / f"{cid}.jsonl"
+    events = [json.loads(line) for line in audit.read_text().splitlines()]
+    documents = [e for e in events if e["event"] == "document"]
+    assert len(documents) == len(SUBSET) + 1
+    assert all(e["correlation_id"] == cid for e in events)
+    assert events[-1]["event"] == "run_finished"
+    template = next(e for e in documents if e["path"].endswith("duplicate_media.pdf"))
+    assert template["metadata"] == "MetadataMissing"
+    ingested = next(e for e in documents if e["status"] == "ingested")
+    assert {"convert", "match", "chunk", "embed", "index"} <= set(ingested["durations_s"])
+
+
+def test_query_returns_the_right_paper_page_and_section(project):
+    code, out = run(
+        "query",
+        "Buchert averaging of the Einstein equations",
+        "--project",
+        "papers",
+        "--config",
+        str(project["config"]),
+        "--json",
+    )
+    assert code == 0
+    result = json.loads(out)
+    top = result["results"][0]
+    assert set(top) == {
+        "rank",
+        "score",
+        "citekey",
+        "title",
+        "authors",
+        "year",
+        "doi",
+        "url",
+        "page_start",
+        "page_end",
+        "section",
+        "section_path",
+        "text",
+        "source",
+        "chunk_id",
+    }
+    assert top["citekey"] == "bolejko2008apparent"
+    assert 4 <= top["page_start"] <= top["page_end"] <= 5
+    assert top["section_path"][0] == "2. The Buchert scheme"
+    assert top["doi"] == "10.1088/1475-7516/2008/10/003"
+
+
+def test_query_text_output_has_citation_labels(project):
+    code, out = run(
+        "query",
+        "LLM agent that searches for academic papers",
+        "--project",
+        "papers",
+        "--config",
+        str(project["config"]),
+    )
+    assert code == 0
+    assert re.match(r"1\. \[@he2025pasa, (p\. \d+|pp\. \d+-\d+)\]", out.splitlines()[0])
+
+
+def test_inspect_lists_documents(project):
+    code, out = run("inspect", "--project", "papers", "--config", str(project["config"]), "--json")
+    assert code == 0
+    report = json.loads(out)
+    assert report["embed_model"] == "fastembed/all-MiniLM-L6-v2" and report["dimensions"] == 384
+    assert {d["citekey"] for d in report["documents"]} >= {
+        "bolejko2008apparent",
+        "he2025pasa",
+        None,
+    }
+    assert report["points"] == sum(d["chunks"] for d in report["documents"])
+
+
+def test_reingest_skips_unchanged_files(project):
+    before = json.loads(run("inspect", "-p", "papers", "-c", str(project["config"]), "--json")[1])
+    code, out = run(
+        "ingest",
+        str(project["inbox"] / SUBSET[2]),
+        "-p",
+        "papers",
+        "-c",
+        str(project["config"]),
+        "--json",
+    )
+    assert code == 0
+    assert [d["status"] for d in json.loads(out)["documents"]] == ["skipped"]
+    after = json.loads(run("inspect", "-p", "papers", "-c", str(project["config"]), "--json")[1])
+    assert after["points"] == before["points"]
+
+
+def test_write_guard_exits_4_and_writes_nothing(project):
+    sidecar = project["folder"] / "var" / "qdrant" / "proj-papers" / "collection.json"
+    original = sidecar.read_text()
+    before = json.loads(run("inspect", "-p", "papers", "-c", str(project["config"]), "--json")[1])
+    meta = json.loads(original)
+    meta["embed_model"] = "fastembed/some-other-model"
+    sidecar.write_text(json.dumps(meta))
+    try:
+        fresh = project["folder"] / "fresh"
+        fresh.mkdir()
+        (fresh / "w.pdf").symlink_to(PAPERS / "grobid_submission_363.pdf")
+        code, out = run("ingest", str(fresh), "-p", "papers", "-c", str(project["config"]))
+        assert code == 4
+        assert "fastembed/some-other-model" in out and "fastembed/all-MiniLM-L6-v2" in out
+        assert "Traceback" not in out
+    finally:
+        sidecar.write_text(original)
+    after = json.loads(run("inspect", "-p", "papers", "-c", str(project["config"]), "--json")[1])
+    assert after["points"] == before["points"]
+    assert not any(d["path"].endswith("w.pdf") for d in after["documents"])

@@ -1,0 +1,75 @@
+"""`citeloom query --help` and `citeloom query` must start fast: no Docling, no torch."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import DATA, write_config
+
+PROBE = """
+import json, sys
+from citeloom.entrypoints.cli import main
+sys.argv = ["citeloom", *json.loads(sys.argv[1])]
+try:
+    main()
+except SystemExit as exit:
+    code = exit.code
+heavy = sorted({m.split(".")[0] for m in sys.modules} & {"docling", "docling_core", "torch"})
+print("\\nHEAVY=" + json.dumps(heavy), file=sys.stderr)
+sys.exit(code or 0)
+"""
+
+
+def probe(args: list[str]) -> tuple[int, list[str], str]:
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE, json.dumps(args)], capture_output=True, text=True, check=False
+    )
+    heavy = json.loads(result.stderr.rsplit("HEAVY=", 1)[1])
+    return result.returncode, heavy, result.stdout
+
+
+def test_query_help_imports_neither_docling_nor_torch():
+    code, heavy, out = probe(["query", "--help"])
+    assert code == 0 and "--top-k" in out
+    assert heavy == []
+
+
+@pytest.mark.real
+def test_a_real_query_imports_neither_docling_nor_torch(tmp_path: Path, embedder):
+    from citeloom.adapters.qdrant_edge_index import EdgeIndex
+    from citeloom.domain.ids import chunk_id
+    from citeloom.domain.models import Chunk, ConvertedDocument, IndexPoint, MetadataMatch
+    from citeloom.domain.records import build_payload
+
+    config = write_config(tmp_path, DATA / "papers.csl.json")
+    index = EdgeIndex(tmp_path / "var" / "qdrant")
+    index.ensure_collection("proj-papers", embedder.model_id, embedder.dimensions)
+    text = "Restored marshes accreted sediment quickly after the breach."
+    chunk = Chunk("d", 0, text, text, ("3 Results",), 2, 2, 12)
+    payload = build_payload(
+        project="papers",
+        chunk=chunk,
+        document=ConvertedDocument("a.pdf", "0" * 64, "T", 3, (), "t"),
+        match=MetadataMatch(None, None),
+        embed_model=embedder.model_id,
+        ingest_id="x",
+    )
+    point_id = chunk_id("d", ("3 Results",), 2, 2, embedder.model_id, 0)
+    index.replace_document(
+        "proj-papers",
+        "d",
+        "a.pdf",
+        [IndexPoint(point_id, embedder.embed_documents([text])[0], text, payload)],
+    )
+    index.close()
+    code, heavy, out = probe(
+        ["query", "marsh sediment", "-p", "papers", "-c", str(config), "--json"]
+    )
+    assert code == 0, out
+    assert json.loads(out)["results"][0]["page_start"] == 2
+    assert heavy == []

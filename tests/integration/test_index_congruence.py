@@ -1,0 +1,177 @@
+"""One suite, every Index adapter: Qdrant Edge (embedded), qdrant-client against its local
+engine, and a real Qdrant server when QDRANT_URL is set. Same inputs, same answers."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from pathlib import Path
+
+import pytest
+
+from citeloom.adapters.qdrant_edge_index import EdgeIndex
+from citeloom.adapters.qdrant_server_index import QdrantServerIndex
+from citeloom.domain.errors import EmbeddingModelMismatch, IndexUnavailable
+from citeloom.domain.ids import chunk_id
+from citeloom.domain.models import Chunk, ConvertedDocument, IndexPoint, MetadataMatch, Reference
+from citeloom.domain.records import build_payload
+from citeloom.ports.index import SearchFilter
+
+pytestmark = pytest.mark.real
+
+BACKENDS = ["edge", "client-local"] + (["server"] if os.environ.get("QDRANT_URL") else [])
+
+
+@pytest.fixture(params=BACKENDS)
+def index(request, tmp_path: Path):
+    if request.param == "edge":
+        idx = EdgeIndex(tmp_path / "qdrant")
+    elif request.param == "client-local":
+        from qdrant_client import QdrantClient
+
+        idx = QdrantServerIndex(client=QdrantClient(":memory:"))
+    else:
+        idx = QdrantServerIndex(
+            url=os.environ["QDRANT_URL"], api_key=os.environ.get("QDRANT_API_KEY")
+        )
+    yield idx
+    idx.close()
+
+
+def collection() -> str:
+    return f"t-{uuid.uuid4().hex[:8]}"
+
+
+def vec(*xs: float) -> list[float]:
+    v = list(xs) + [0.0] * (4 - len(xs))
+    n = sum(x * x for x in v) ** 0.5
+    return [x / n for x in v]
+
+
+def points(doc_id: str, path: str, texts: list[str], vectors, project="p", ref=None, year=None):
+    document = ConvertedDocument(path, doc_id * 4, "T", 3, (), "test")
+    match = MetadataMatch(ref, "title" if ref else None)
+    out = []
+    for i, (text, vector) in enumerate(zip(texts, vectors, strict=True)):
+        chunk = Chunk(doc_id, i, text, text, ("1 Intro",), i + 1, i + 1, 5)
+        payload = build_payload(
+            project=project,
+            chunk=chunk,
+            document=document,
+            match=match,
+            embed_model="m",
+            ingest_id="run",
+        )
+        out.append(
+            IndexPoint(chunk_id(doc_id, ("1 Intro",), i + 1, i + 1, "m", i), vector, text, payload)
+        )
+    return out
+
+
+def test_write_guard_refuses_another_model(index):
+    name = collection()
+    index.ensure_collection(name, "m", 4)
+    index.ensure_collection(name, "m", 4)  # same model: fine
+    with pytest.raises(EmbeddingModelMismatch) as error:
+        index.ensure_collection(name, "other", 4)
+    assert "'m'" in str(error.value) and "'other'" in str(error.value)
+    info = index.collection_info(name)
+    assert (info.embed_model, info.dimensions, info.points) == ("m", 4, 0)
+
+
+def test_replace_document_keeps_exactly_one_copy(index):
+    name = collection()
+    index.ensure_collection(name, "m", 4)
+    index.replace_document(
+        name,
+        "d1",
+        "a.pdf",
+        points("d1", "a.pdf", ["x", "y", "z"], [vec(1), vec(0, 1), vec(0, 0, 1)]),
+    )
+    index.replace_document(
+        name,
+        "d1",
+        "a.pdf",
+        points("d1", "a.pdf", ["x", "y", "z"], [vec(1), vec(0, 1), vec(0, 0, 1)]),
+    )
+    assert index.collection_info(name).points == 3
+    # the file changed: new content hash, same path; old chunks must go
+    index.replace_document(name, "d2", "a.pdf", points("d2", "a.pdf", ["new"], [vec(1, 1)]))
+    docs = index.documents(name, "p")
+    assert [(d.doc_id, d.chunks) for d in docs] == [("d2", 1)]
+
+
+def test_searches_rank_and_stay_in_the_project(index):
+    name = collection()
+    index.ensure_collection(name, "m", 4)
+    index.replace_document(
+        name,
+        "d1",
+        "a.pdf",
+        points(
+            "d1", "a.pdf", ["salt marsh carbon burial", "quiet office hours"], [vec(1), vec(0, 1)]
+        ),
+    )
+    index.replace_document(
+        name,
+        "d9",
+        "z.pdf",
+        points("d9", "z.pdf", ["salt marsh carbon burial"], [vec(1)], project="other"),
+    )
+    dense = index.dense_search(name, vec(1, 0.1), SearchFilter(project="p"), 10)
+    assert [p.payload["fulltext"] for p in dense] == [
+        "salt marsh carbon burial",
+        "quiet office hours",
+    ]
+    assert dense[0].score > dense[1].score
+    sparse = index.text_search(name, "marsh burial", SearchFilter(project="p"), 10)
+    assert [p.payload["fulltext"] for p in sparse] == ["salt marsh carbon burial"]
+    assert all(p.payload["project"] == "p" for p in dense + sparse)
+    assert index.text_search(name, "the and of", SearchFilter(project="p"), 10) == []
+
+
+def test_filters_by_citekey_and_year(index):
+    name = collection()
+    index.ensure_collection(name, "m", 4)
+    old = Reference("old1999", "Old", year=1999)
+    new = Reference("new2020", "New", year=2020)
+    index.replace_document(
+        name, "d1", "a.pdf", points("d1", "a.pdf", ["carbon a"], [vec(1)], ref=old)
+    )
+    index.replace_document(
+        name, "d2", "b.pdf", points("d2", "b.pdf", ["carbon b"], [vec(1)], ref=new)
+    )
+    hits = index.dense_search(name, vec(1), SearchFilter(project="p", citekeys=("new2020",)), 10)
+    assert [h.payload["zotero"]["citekey"] for h in hits] == ["new2020"]
+    hits = index.text_search(name, "carbon", SearchFilter(project="p", year_to=2000), 10)
+    assert [h.payload["zotero"]["citekey"] for h in hits] == ["old1999"]
+
+
+def test_payloads_and_documents(index):
+    name = collection()
+    assert index.collection_info(name) is None
+    assert index.documents(name, "p") == []
+    index.ensure_collection(name, "m", 4)
+    pts = points("d1", "a.pdf", ["x", "y"], [vec(1), vec(0, 1)])
+    index.replace_document(name, "d1", "a.pdf", pts)
+    got = index.payloads(name, [pts[1].id])
+    assert got[pts[1].id]["fulltext"] == "y"
+    (doc,) = index.documents(name, "p")
+    assert (doc.path, doc.chunks, doc.page_count) == ("a.pdf", 2, 3)
+
+
+def test_embedded_shard_admits_one_process_at_a_time(tmp_path):
+    first = EdgeIndex(tmp_path / "q")
+    first.ensure_collection("c", "m", 4)
+    second = EdgeIndex(tmp_path / "q")
+    with pytest.raises(IndexUnavailable, match="index busy"):
+        second.collection_info("c")
+    first.close()
+    assert second.collection_info("c").embed_model == "m"
+    second.close()
+
+
+def test_unreachable_server_is_index_unavailable():
+    index = QdrantServerIndex(url="http://127.0.0.1:9", timeout_ms=1000)
+    with pytest.raises(IndexUnavailable, match=r"127\.0\.0\.1:9"):
+        index.collection_info("c")

@@ -1,0 +1,93 @@
+"""Checks on the project itself: layering, lint, the README's promises, pinned internals."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import subprocess
+import sys
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import CITELOOM, ROOT
+
+BIN = Path(sys.executable).parent
+
+
+def test_import_layers_hold():
+    result = subprocess.run(
+        [str(BIN / "lint-imports")], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_ruff_is_clean():
+    result = subprocess.run(
+        [str(BIN / "ruff"), "check", "src", "tests", "examples", "benchmarks"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout
+
+
+def readme_commands() -> list[list[str]]:
+    """Every citeloom invocation shown in a README code block, split into words."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    commands = []
+    for block in re.findall(r"```bash\n(.*?)```", text, flags=re.S):
+        for line in block.splitlines():
+            for part in line.split(" #")[0].split("&&"):
+                words = shlex.split(part.replace("...", "x"))
+                if words and words[0].endswith("citeloom"):
+                    commands.append(words[1:])
+    return commands
+
+
+def test_readme_shows_commands():
+    subcommands = {c[0] for c in readme_commands()}
+    assert {"ingest", "query", "validate", "inspect"} <= subcommands
+
+
+@pytest.mark.parametrize("words", readme_commands(), ids=lambda w: " ".join(w)[:50])
+def test_every_command_and_flag_in_the_readme_exists(words):
+    sub = words[0]
+    help_text = subprocess.run(
+        [CITELOOM, sub, "--help"], capture_output=True, text=True, check=True
+    ).stdout
+    for flag in (w.split("=")[0] for w in words[1:] if w.startswith("-")):
+        assert re.search(rf"(^|[\s,]){re.escape(flag)}\b", help_text), f"{sub} has no {flag}"
+
+
+def test_readme_documents_every_exit_code():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    for code in (0, 1, 2, 3, 4):
+        assert re.search(rf"^\| {code} \|", text, flags=re.M)
+
+
+def test_ci_runs_the_readme_test_command():
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "test-command" in ci and "tesseract-ocr-deu" in ci
+    assert "<!-- test-command -->" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_pinned_versions_hold():
+    # citeloom relies on internals of these exact releases (layout plugin, table plugins,
+    # char-cell materialisation); a silent upgrade must fail here first.
+    assert metadata.version("docling-slim") == "2.143.0"
+    assert metadata.version("qdrant-edge-py") == "0.9.0"
+    assert metadata.version("torch").startswith("2.13.0")
+    with pytest.raises(metadata.PackageNotFoundError):
+        metadata.version("torchvision")
+
+
+def test_tokenizer_ships_with_the_trained_window():
+    from citeloom.resources import MINILM_DIR
+
+    config = json.loads((MINILM_DIR / "tokenizer_config.json").read_text())
+    assert config["model_max_length"] == 256
+    assert (MINILM_DIR / "tokenizer.json").stat().st_size > 400_000

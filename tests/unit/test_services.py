@@ -1,0 +1,143 @@
+"""Ingest and query services over fakes at every port."""
+
+from pathlib import Path
+
+import pytest
+
+from citeloom.domain.errors import ConfigError, EmbeddingModelMismatch
+from citeloom.domain.models import Reference
+from citeloom.services.ingest import IngestService
+from citeloom.services.query import QueryService
+from tests.fakes import (
+    FakeChunker,
+    FakeConverter,
+    FakeEmbedder,
+    FakeIndex,
+    FakeMetadata,
+    MemoryAudit,
+)
+
+REFS = [Reference("smith2020", "Salt Marsh Carbon", ("Smith, Ann",), 2020)]
+
+
+def make(tmp_path: Path, index: FakeIndex, embedder: FakeEmbedder | None = None, project="p"):
+    audit = MemoryAudit()
+    service = IngestService(
+        project=project,
+        collection="c",
+        converter=FakeConverter(),
+        chunker=FakeChunker(),
+        metadata=FakeMetadata(REFS),
+        embedder=embedder or FakeEmbedder(),
+        index=index,
+        audit=audit,
+    )
+    return service, audit
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def library(tmp_path: Path) -> Path:
+    folder = tmp_path / "pdfs"
+    folder.mkdir()
+    write(
+        folder,
+        "a.pdf",
+        "TITLE Salt Marsh Carbon\n# 1 Intro\nMarshes bury carbon.\f# 2 Results\nBurial was fast.",
+    )
+    write(folder, "b.pdf", "TITLE Unknown Paper\nSome text about quiet offices.")
+    write(folder, "broken.pdf", "BROKEN")
+    write(folder, "notes.txt", "ignored: not a supported type")
+    return folder
+
+
+def test_ingest_reports_each_document_and_goes_on_after_a_failure(tmp_path, library):
+    index = FakeIndex()
+    service, audit = make(tmp_path, index)
+    report = service.run([library])
+    by_name = {Path(d.path).name: d for d in report.documents}
+    assert set(by_name) == {"a.pdf", "b.pdf", "broken.pdf"}
+    assert by_name["a.pdf"].status == "ingested" and by_name["a.pdf"].citekey == "smith2020"
+    assert by_name["a.pdf"].match == "title" and by_name["a.pdf"].chunks == 2
+    assert by_name["b.pdf"].status == "ingested" and by_name["b.pdf"].citekey is None
+    assert by_name["broken.pdf"].status == "failed" and "damaged" in by_name["broken.pdf"].error
+    assert report.totals == {"documents": 3, "ingested": 2, "skipped": 0, "failed": 1, "chunks": 3}
+    events = [e for e in audit.events if e["event"] == "document"]
+    assert len(events) == 3
+    assert {e["metadata"] for e in events if e["path"].endswith("b.pdf")} == {"MetadataMissing"}
+    assert audit.events[-1]["event"] == "run_finished"
+
+
+def test_reingesting_unchanged_files_skips_them_and_changes_nothing(tmp_path, library):
+    index = FakeIndex()
+    make(tmp_path, index)[0].run([library])
+    before = dict(index.collections["c"]["points"])
+    embedder = FakeEmbedder()
+    report = make(tmp_path, index, embedder)[0].run([library])
+    assert [d.status for d in report.documents if d.status != "failed"] == ["skipped", "skipped"]
+    assert embedder.calls == 0
+    assert index.collections["c"]["points"].keys() == before.keys()
+
+
+def test_a_changed_file_replaces_its_old_chunks(tmp_path, library):
+    index = FakeIndex()
+    make(tmp_path, index)[0].run([library])
+    write(library, "a.pdf", "TITLE Salt Marsh Carbon\n# 1 Intro\nRewritten text only.")
+    make(tmp_path, index)[0].run([library / "a.pdf"])
+    texts = [
+        p.payload["fulltext"]
+        for p in index.collections["c"]["points"].values()
+        if p.payload["source"]["path"].endswith("a.pdf")
+    ]
+    assert texts == ["Rewritten text only."]
+
+
+def test_write_guard_stops_before_anything_is_written(tmp_path, library):
+    index = FakeIndex()
+    make(tmp_path, index)[0].run([library])
+    before = dict(index.collections["c"]["points"])
+    service, audit = make(tmp_path, index, FakeEmbedder(model_id="other/model"))
+    with pytest.raises(EmbeddingModelMismatch, match="other/model"):
+        service.run([library])
+    assert index.collections["c"]["points"] == before
+    assert audit.events[-2]["event"] == "run_aborted"
+
+
+def test_missing_path_is_a_usage_error(tmp_path):
+    service, _ = make(tmp_path, FakeIndex())
+    with pytest.raises(ConfigError, match="no such file"):
+        service.run([tmp_path / "missing"])
+
+
+def test_query_fuses_and_labels_and_stays_in_its_project(tmp_path, library):
+    index = FakeIndex()
+    make(tmp_path, index, project="p")[0].run([library])
+    other = tmp_path / "other"
+    other.mkdir()
+    write(other, "c.pdf", "TITLE Salt Marsh Carbon\nBurial was fast in the other project too.")
+    make(tmp_path, index, project="q")[0].run([other])
+    service = QueryService(project="p", collection="c", embedder=FakeEmbedder(), index=index)
+    report = service.search("burial fast", top_k=3)
+    assert report.results, report
+    top = report.results[0]
+    assert top.label == "[@smith2020, p. 2]" and top.section_path == ("2 Results",)
+    assert all("other project" not in r.text for r in report.results)
+
+
+def test_query_on_an_empty_project_says_what_to_do(tmp_path):
+    service = QueryService(project="p", collection="c", embedder=FakeEmbedder(), index=FakeIndex())
+    report = service.search("anything")
+    assert report.results == [] and "citeloom ingest --project p" in report.note
+
+
+def test_query_refuses_a_collection_of_another_model(tmp_path, library):
+    index = FakeIndex()
+    make(tmp_path, index)[0].run([library])
+    service = QueryService(project="p", collection="c", embedder=FakeEmbedder("x/y"), index=index)
+    with pytest.raises(EmbeddingModelMismatch):
+        service.search("burial")
