@@ -62,6 +62,12 @@ class EmbedderUnavailable(CiteloomError):
     exit_code = ExitCode.USAGE
 
 
+class ConverterUnavailable(CiteloomError):
+    """The conversion stack itself cannot run (a broken install): every document would fail."""
+
+    exit_code = ExitCode.USAGE
+
+
 class DocumentError(CiteloomError):
     """One document of a batch cannot be ingested; the batch goes on without it."""
 

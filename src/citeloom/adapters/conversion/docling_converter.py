@@ -13,7 +13,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from citeloom.domain.errors import DocumentError
+from citeloom.domain.errors import ConverterUnavailable, DocumentError
 from citeloom.domain.models import Block, BlockKind, ConvertedDocument
 from citeloom.domain.text import fold_for_match, normalise_text
 
@@ -192,9 +192,15 @@ class DoclingConverter:
 
     def _docling(self) -> Any:
         if self._converter is None:
-            self._converter = build_pdf_converter(
-                ocr=self.ocr, ocr_languages=self.ocr_languages, timeout_s=self.timeout_s
-            )
+            try:
+                self._converter = build_pdf_converter(
+                    ocr=self.ocr, ocr_languages=self.ocr_languages, timeout_s=self.timeout_s
+                )
+            except ImportError as error:
+                raise ConverterUnavailable(
+                    f"the PDF converter cannot start ({error}). Reinstall citeloom with its "
+                    "pinned dependencies: pip install -c constraints.txt -e ."
+                ) from error
         return self._converter
 
     def convert(self, path: Path, sha256: str) -> ConvertedDocument:
@@ -214,8 +220,14 @@ class DoclingConverter:
             )
         from citeloom.adapters.conversion.heuristic_layout import pop_notes
 
+        docling = self._docling()
         try:
-            result = self._docling().convert(path, raises_on_error=False, page_range=(1, last_page))
+            result = docling.convert(path, raises_on_error=False, page_range=(1, last_page))
+        except ImportError as error:
+            raise ConverterUnavailable(
+                f"the PDF converter is missing a module ({error}). Reinstall citeloom with its "
+                "pinned dependencies: pip install -c constraints.txt -e ."
+            ) from error
         except Exception as error:  # Docling raises many types for broken input
             raise DocumentError(
                 f"{path}: conversion failed ({type(error).__name__}: {error}). The file may be "

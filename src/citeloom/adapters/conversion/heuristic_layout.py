@@ -28,6 +28,7 @@ from citeloom.adapters.conversion.layout_rules import (
     classify_lines,
     group_lines,
     is_bold,
+    is_italic,
 )
 
 PLUGIN_NAME = "citeloom"
@@ -131,6 +132,7 @@ class RulesLayoutModel(BaseLayoutModel):
                 page_no=page.page_no,
                 body_size=stats.body_size,
                 body_font=stats.body_font,
+                mono_body=stats.mono_body,
             )
             classify_lines(lines, ctx)
             regions = group_lines(lines, ctx)
@@ -198,23 +200,29 @@ def _lines(page: Page) -> list[Line]:
 
 
 def _read_chars(line: Line, rows: dict[int, list[Any]]) -> None:
-    inside: list[tuple[float, float, str]] = []  # x, em height, font
+    inside: list[tuple[float, float, float, str]] = []  # x, advance width, em height, font
     for key in range(int(line.t / 2) - 1, int(line.b / 2) + 2):
         for box, font in rows.get(key, ()):
             cx, cy = (box.l + box.r) / 2, (box.t + box.b) / 2
             if line.l - 1 <= cx <= line.r + 1 and line.t - 1 <= cy <= line.b + 1:
-                inside.append((box.l, box.b - box.t, font))
+                inside.append((box.l, box.r - box.l, box.b - box.t, font))
     if not inside:
         return
     inside.sort()
-    sizes = sorted(h for _, h, _ in inside)
-    fonts = Counter(font for _, _, font in inside)
-    bold = [is_bold(font) for _, _, font in inside]
+    sizes = sorted(h for _, _, h, _ in inside)
+    widths = [w for _, w, _, _ in inside]
+    fonts = Counter(font for _, _, _, font in inside)
+    bold = [is_bold(font) for _, _, _, font in inside]
     lead = next((i for i, flag in enumerate(bold) if not flag), len(bold))
     line.size = sizes[len(sizes) // 2]
     line.font = fonts.most_common(1)[0][0]
     line.bold = sum(bold) / len(bold)
+    line.italic = sum(is_italic(font) for _, _, _, font in inside) / len(inside)
     line.run_in = 3 <= lead < len(bold)
+    # Character boxes are advance widths: in a monospaced face they are all the same.
+    mean = sum(widths) / len(widths)
+    spread = (sum((w - mean) ** 2 for w in widths) / len(widths)) ** 0.5
+    line.mono = len(widths) >= 6 and mean > 0 and spread / mean < 0.02
 
 
 def merge_words(words: list[Line]) -> list[Line]:

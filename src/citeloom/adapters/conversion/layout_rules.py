@@ -106,7 +106,8 @@ _BOLD = re.compile(
     r"(bold|black|heavy|semibold|demi|medi|[-,]bd\b|\bbd\b|cmbx|cmb\d|cmssbx|\+b\b|,b\b|-b\b)",
     re.IGNORECASE,
 )
-_MONO = re.compile(r"(courier|mono|cmtt|consolas|menlo|inconsolata|sourcecodepro|lmmono)", re.I)
+_ITALIC = re.compile(r"(italic|oblique|[-,]it\b|\bit\b|cmti\d|cmsl\d|-ital)", re.IGNORECASE)
+_CODE_TEXT = re.compile(r"[_{};]|\|\||\w\(|\)\s*[;=]|\s=\s|<>|::|->|\w\s\.\s\w")
 _NUMBERING = re.compile(
     r"^(?:(?:chapter|section|part|appendix|anhang)\s+)?"
     r"(?:\d{1,2}(?:\.\d{1,2}){0,4}\.?|[IVXLC]{1,6}\.|[A-H]\.(?:\d{1,2}\.?)*|[A-H]\d?(?=\s))"
@@ -114,8 +115,8 @@ _NUMBERING = re.compile(
     re.IGNORECASE,
 )
 _CAPTION = re.compile(
-    r"^(?:fig\.?|figure|table|tab\.|algorithm|listing|scheme|chart|abb\.|abbildung|tabelle)"
-    r"\s*[A-Z]?\d+[a-z]?\s*[.:|—–-]?",
+    r"^(?:(?:fig\.?|figure|table|tab\.|algorithm|listing|scheme|chart|abb\.|abbildung|tabelle)"
+    r"\s*[A-Z]?\d+[a-z]?\s*[.:|—–-]?|example\s+\d+-\d+\s)",
     re.IGNORECASE,
 )
 _BULLET = re.compile(r"^(?:[•◦▪‣∙·●○■□➢►–—*]|\(?[a-z0-9ivx]{1,3}\))\s+\S")
@@ -140,6 +141,8 @@ class Line:
     vertical: bool = False
     size: float = 0.0  # font size from the characters' em boxes; 0 when unknown (OCR)
     bold: float = 0.0  # share of characters set in a bold face
+    italic: float = 0.0  # share of characters set in an italic or oblique face
+    mono: bool = False  # set in a monospaced face (code, listings)
     run_in: bool = False  # starts bold and goes on in another face ("Methods. We ...")
     label: Label = Label.TEXT
     id: int = -1
@@ -194,11 +197,17 @@ class PageStats:
 
     sizes: Counter[float] = field(default_factory=Counter)
     fonts: Counter[str] = field(default_factory=Counter)
+    mono_body: bool = False
 
     def add(self, lines: Iterable[Line]) -> None:
+        lines = [x for x in lines if not x.vertical and len(x.text) >= 12]
+        prose = [x for x in lines if not x.mono]
+        # a page of code listings with some prose: the prose is the body text
+        if sum(len(x.text) for x in prose) >= 200:
+            lines = prose
+        else:
+            self.mono_body = bool(lines) and len(prose) < len(lines) / 2
         for line in lines:
-            if line.vertical or len(line.text) < 12:
-                continue
             self.sizes[round(line.font_size * 2) / 2] += len(line.text)
             self.fonts[line.font] += len(line.text)
 
@@ -214,6 +223,15 @@ class PageStats:
 # ---------------------------------------------------------------------- line features
 def is_bold(font: str) -> bool:
     return bool(_BOLD.search(font or ""))
+
+
+def is_italic(font: str) -> bool:
+    return bool(_ITALIC.search(font or ""))
+
+
+def looks_like_code(text: str) -> bool:
+    """Identifiers, operators and statement ends that headings never contain."""
+    return bool(_CODE_TEXT.search(text))
 
 
 def strip_numbering(text: str) -> str:
@@ -253,10 +271,11 @@ def is_page_number(text: str) -> bool:
 
 
 def row_neighbours(line: Line, lines: Sequence[Line], max_gap: float) -> list[Line]:
-    """Lines on the same row that sit close to ``line`` (run-in heads, table rows)."""
+    """Lines on the same row within ``max_gap`` of ``line`` (run-in heads, table cells);
+    vertical text counts (rotated table headers sit on the rows they label)."""
     out = []
     for other in lines:
-        if other is line or other.vertical:
+        if other is line:
             continue
         overlap = min(line.b, other.b) - max(line.t, other.t)
         if overlap < 0.5 * min(line.height, other.height):
@@ -267,6 +286,17 @@ def row_neighbours(line: Line, lines: Sequence[Line], max_gap: float) -> list[Li
     return out
 
 
+def _gap(a: Line, b: Line) -> float:
+    return max(b.l - a.r, a.l - b.r)
+
+
+def in_table_row(line: Line, lines: Sequence[Line], width: float) -> bool:
+    """Short cells on the same row: two or more, or one close by. (In a two-column page the
+    other column's line is long and beyond the gutter, so it does not count.)"""
+    short = [n for n in row_neighbours(line, lines, width) if n.width < 0.25 * width or n.vertical]
+    return len(short) >= 2 or any(_gap(line, n) < 0.15 * width for n in short)
+
+
 # ---------------------------------------------------------------------- classification
 @dataclass
 class PageContext:
@@ -275,9 +305,10 @@ class PageContext:
     page_no: int
     body_size: float
     body_font: str
+    mono_body: bool = False
 
 
-def _furniture(line: Line, ctx: PageContext) -> Label | None:
+def _furniture(line: Line, lines: Sequence[Line], ctx: PageContext) -> Label | None:
     if line.vertical:
         return Label.PAGE_HEADER
     top_band, bottom_band = 0.075 * ctx.height, 0.925 * ctx.height
@@ -285,12 +316,26 @@ def _furniture(line: Line, ctx: PageContext) -> Label | None:
     if is_page_number(line.text) and (line.t < 0.1 * ctx.height or line.b > 0.9 * ctx.height):
         return Label.PAGE_HEADER if line.t < ctx.height / 2 else Label.PAGE_FOOTER
     big_on_first = ctx.page_no == 1 and line.font_size >= 1.3 * ctx.body_size
-    if short and not big_on_first:
+    if short and not big_on_first and not _in_paragraph(line, lines):
         if line.b <= top_band:
             return Label.PAGE_HEADER
         if line.t >= bottom_band:
             return Label.PAGE_FOOTER
     return None
+
+
+def _in_paragraph(line: Line, lines: Sequence[Line]) -> bool:
+    """Set like body text directly above or below: the first or last line of a paragraph,
+    not a running head or footer (those stand apart)."""
+    for other in lines:
+        if other is line or other.vertical:
+            continue
+        gap = max(other.t - line.b, line.t - other.b)
+        overlap = min(line.r, other.r) - max(line.l, other.l)
+        same_size = abs(other.font_size - line.font_size) < 0.15 * line.font_size
+        if -1 < gap < 0.6 * line.font_size and overlap > 0.8 * line.width and same_size:
+            return True
+    return False
 
 
 _MASTHEAD = re.compile(
@@ -316,6 +361,8 @@ def _heading(line: Line, lines: Sequence[Line], ctx: PageContext) -> bool:
         return False
     if looks_like_caption(text) or looks_like_formula(text) or _MASTHEAD.search(text):
         return False
+    if line.mono:
+        return False
     if line.run_in or text.endswith((",", ";")) or (text.endswith(":") and len(words) > 4):
         return False
     if re.search(r"[a-z]{2}[.:;]\s+\S", text):  # a sentence ends inside: run-in text
@@ -326,8 +373,10 @@ def _heading(line: Line, lines: Sequence[Line], ctx: PageContext) -> bool:
         return False
     if text.endswith(".") and not numbered and len(words) > 4:
         return False
-    if row_neighbours(line, lines, max_gap=0.06 * ctx.width):
-        return False  # run-in head or table row: part of the text around it
+    if any(n.l > line.r for n in row_neighbours(line, lines, max_gap=0.8 * line.font_size)):
+        return False  # a run-in head: part of the text it starts
+    if in_table_row(line, lines, ctx.width):
+        return False
     bold = _bold(line, ctx)
     big = line.font_size >= 1.12 * ctx.body_size
     small = line.font_size < 0.85 * ctx.body_size
@@ -337,27 +386,38 @@ def _heading(line: Line, lines: Sequence[Line], ctx: PageContext) -> bool:
         return False
     if known:
         return True
+    if line.from_ocr:  # OCR gives no font: only numbering can tell a heading
+        return numbered and len(words) <= 8 and not text.endswith(".")
+    if looks_like_code(text) and not (numbered and (bold or big)):
+        return False
     if numbered and (bold or big or caps):
         return True
     if (bold or big) and (caps or body[0].isupper() or body[0].isdigit()):
         return len(words) <= 12
-    if caps and len(words) <= 6:
+    italic = line.italic >= 0.75 and not is_italic(ctx.body_font)
+    if italic and len(words) <= 8 and _title_case(body) and not text.endswith((".", ":")):
         return True
     # numbered heading set in the body font: short, capitalised, no sentence punctuation
     return numbered and len(words) <= 8 and not text.endswith(".") and body[0].isupper()
 
 
+def _title_case(text: str) -> bool:
+    """Most longer words capitalised, as in 'Stainless Steel Self-Locking Nut'."""
+    words = [w for w in re.findall(r"[^\W\d_][\w'-]*", text) if len(w) > 3]
+    return bool(words) and sum(w[0].isupper() for w in words) >= 0.6 * len(words)
+
+
 def classify_lines(lines: list[Line], ctx: PageContext) -> None:
     """Set ``line.label`` for every line of one page."""
     for line in lines:
-        furniture = _furniture(line, ctx)
+        furniture = _furniture(line, lines, ctx)
         if furniture:
             line.label = furniture
             continue
         text = line.text.strip()
         if looks_like_caption(text):
             line.label = Label.CAPTION
-        elif _MONO.search(line.font or "") and _MONO.search(ctx.body_font or "") is None:
+        elif line.mono and not ctx.mono_body:
             line.label = Label.CODE
         elif _heading(line, lines, ctx):
             line.label = Label.SECTION_HEADER
@@ -445,7 +505,7 @@ _JOINABLE = {
     Label.TEXT: {Label.TEXT},
     Label.LIST_ITEM: {Label.TEXT},
     Label.CAPTION: {Label.TEXT},
-    Label.SECTION_HEADER: {Label.SECTION_HEADER},
+    Label.SECTION_HEADER: {Label.SECTION_HEADER, Label.TEXT},
     Label.TITLE: {Label.TITLE},
     Label.FORMULA: {Label.FORMULA},
     Label.CODE: {Label.CODE},
@@ -478,8 +538,10 @@ def _continues(region: Region, line: Line, ctx: PageContext) -> bool:
         return False
     if region.label is Label.SECTION_HEADER:
         # a wrapped heading goes on in the same face and size; a numbered line starts anew
-        same_face = line.font == last.font and abs(line.font_size - last.font_size) < 0.5
-        return same_face and not _NUMBERING.match(line.text)
+        same_face = line.font == last.font and abs(line.font_size - last.font_size) < 0.12 * size
+        if same_face and line.label is Label.TEXT and len(line.words) <= 8:
+            line.label = Label.SECTION_HEADER  # "... IBM DB2" / "data": the heading's last line
+        return same_face and line.label is Label.SECTION_HEADER and not _NUMBERING.match(line.text)
     if region.label is Label.TITLE:
         return line.font == last.font or abs(line.font_size - last.font_size) < 0.5
     # a new paragraph: first-line indent under a flush-left block

@@ -1,0 +1,220 @@
+"""Conversion quality against Docling's own ground truth, and titles of real papers.
+
+For every PDF in ../shared/corpus/docling-gt/ with a ``.groundtruth.json`` beside it (the
+DoclingDocument Docling's trained layout model produced), citeloom's converter runs and the
+output is compared with it:
+
+- section headers: precision, recall, F1 (folded text, same page, one-to-one);
+- page attribution: of the ground truth's body text (by characters) that citeloom's output
+  contains, the share found on the same page;
+- coverage: the share of ground-truth body characters found at all.
+
+With ``--papers`` it also converts ../shared/corpus/papers/ and reports whether the title found
+on page 1 equals the title of the paper's CSL entry (tests/data/papers.csl.json), and lists the
+headings for a check by eye. Run:
+
+    .venv/bin/python benchmarks/conversion_quality.py [--papers] [--show-headers]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from rapidfuzz import fuzz
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared" / "corpus"
+sys.path.insert(0, str(ROOT / "src"))
+
+from citeloom.adapters.conversion.docling_converter import DoclingConverter  # noqa: E402
+from citeloom.domain.models import BlockKind, ConvertedDocument  # noqa: E402
+from citeloom.domain.text import fold_for_match  # noqa: E402
+
+HEADER_KINDS = {BlockKind.HEADING, BlockKind.TITLE}
+BODY_LABELS = {"text", "list_item", "paragraph", "caption", "footnote", "code"}
+
+
+@dataclass
+class Score:
+    name: str
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+    same_page_chars: int = 0
+    found_chars: int = 0
+    total_chars: int = 0
+    seconds: float = 0.0
+    pages: int = 0
+
+    @property
+    def precision(self) -> float:
+        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 1.0
+
+    @property
+    def recall(self) -> float:
+        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 1.0
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+    @property
+    def page_attribution(self) -> float:
+        return self.same_page_chars / self.found_chars if self.found_chars else 1.0
+
+    @property
+    def coverage(self) -> float:
+        return self.found_chars / self.total_chars if self.total_chars else 1.0
+
+
+def ground_truth(path: Path) -> tuple[list[tuple[str, int]], list[tuple[str, int]]]:
+    """(headers, body texts) of a ground-truth DoclingDocument, each with its page."""
+    from docling_core.types.doc import DoclingDocument
+
+    doc = DoclingDocument.load_from_json(path)
+    headers, body = [], []
+    for item, _ in doc.iterate_items():
+        label = str(item.label)
+        text = getattr(item, "text", "")
+        if not text or not item.prov:
+            continue
+        page = item.prov[0].page_no
+        if label in ("section_header", "title"):
+            headers.append((text, page))
+        elif label in BODY_LABELS:
+            body.append((text, page))
+    return headers, body
+
+
+def match_headers(
+    truth: list[tuple[str, int]], found: list[tuple[str, int]], score: Score
+) -> list[str]:
+    """One-to-one matching on folded text (fuzzy >= 90) and the same page."""
+    remaining = [(fold_for_match(t), p) for t, p in found]
+    misses = []
+    for text, page in truth:
+        key = fold_for_match(text)
+        best = max(
+            (i for i, (t, p) in enumerate(remaining) if p == page),
+            key=lambda i: fuzz.ratio(key, remaining[i][0]),
+            default=None,
+        )
+        if best is not None and fuzz.ratio(key, remaining[best][0]) >= 90:
+            score.tp += 1
+            remaining.pop(best)
+        else:
+            score.fn += 1
+            misses.append(f"  missed  p{page}: {text[:70]}")
+    score.fp += len(remaining)
+    misses.extend(f"  extra   p{p}: {t[:70]}" for t, p in remaining)
+    return misses
+
+
+def attribute_pages(body: list[tuple[str, int]], doc: ConvertedDocument, score: Score) -> None:
+    pages: dict[int, str] = {}
+    for block in doc.blocks:
+        if block.page is not None:
+            pages[block.page] = pages.get(block.page, "") + " " + fold_for_match(block.text)
+    for text, page in body:
+        key = fold_for_match(text)
+        if len(key) < 12:
+            continue
+        score.total_chars += len(key)
+        ranked = sorted(
+            ((fuzz.partial_ratio(key, content), p) for p, content in pages.items()), reverse=True
+        )
+        if not ranked or ranked[0][0] < 85:
+            continue
+        score.found_chars += len(key)
+        if page in {p for s, p in ranked if s >= ranked[0][0] - 0.5}:
+            score.same_page_chars += len(key)
+
+
+def docling_gt(converter: DoclingConverter, show: bool) -> list[Score]:
+    scores = []
+    for gt_path in sorted((SHARED / "docling-gt").glob("*.groundtruth.json")):
+        pdf = gt_path.with_name(gt_path.name.replace(".groundtruth.json", ".pdf"))
+        start = time.perf_counter()
+        doc = converter.convert(pdf, "0" * 64)
+        score = Score(pdf.name, seconds=time.perf_counter() - start, pages=doc.page_count or 0)
+        truth_headers, truth_body = ground_truth(gt_path)
+        found = [(b.text, b.page or 0) for b in doc.blocks if b.kind in HEADER_KINDS]
+        misses = match_headers(truth_headers, found, score)
+        attribute_pages(truth_body, doc, score)
+        scores.append(score)
+        if show and misses:
+            print(f"{pdf.name}:")
+            print("\n".join(misses))
+    return scores
+
+
+def print_table(scores: list[Score]) -> Score:
+    total = Score("micro-average")
+    for s in scores:
+        for field in ("tp", "fp", "fn", "same_page_chars", "found_chars", "total_chars", "pages"):
+            setattr(total, field, getattr(total, field) + getattr(s, field))
+        total.seconds += s.seconds
+    head = (
+        f"{'document':32} {'P':>5} {'R':>5} {'F1':>5} {'tp/fp/fn':>9} "
+        f"{'page':>6} {'cover':>6} {'s/page':>7}"
+    )
+    print(head)
+    print("-" * len(head))
+    for s in [*scores, total]:
+        per_page = s.seconds / s.pages if s.pages else 0.0
+        print(
+            f"{s.name[:32]:32} {s.precision:5.2f} {s.recall:5.2f} {s.f1:5.2f} "
+            f"{f'{s.tp}/{s.fp}/{s.fn}':>9} {s.page_attribution:6.3f} {s.coverage:6.3f} "
+            f"{per_page:7.2f}"
+        )
+    return total
+
+
+def papers(converter: DoclingConverter, show: bool) -> None:
+    refs = json.loads((ROOT / "tests" / "data" / "papers.csl.json").read_text())
+    titles = {fold_for_match(r["title"]): r["citation-key"] for r in refs}
+    print(f"\n{'paper':38} {'pages':>5} {'title':>6} {'s/page':>7}  title found")
+    found = 0
+    for pdf in sorted((SHARED / "papers").glob("*.pdf")):
+        start = time.perf_counter()
+        doc = converter.convert(pdf, "0" * 64)
+        seconds = time.perf_counter() - start
+        ok = bool(doc.title) and fold_for_match(doc.title) in titles
+        found += ok
+        print(
+            f"{pdf.name[:38]:38} {doc.page_count:5} {'yes' if ok else 'no':>6} "
+            f"{seconds / (doc.page_count or 1):7.2f}  {doc.title!r:.70}"
+        )
+        if show:
+            for block in doc.blocks:
+                if block.kind is BlockKind.HEADING:
+                    print(f"      p{block.page} L{block.level} {block.text[:80]}")
+    print(f"titles found: {found} of {len(titles)} papers with a reference entry")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--papers", action="store_true", help="also report titles of the papers")
+    parser.add_argument("--show-headers", action="store_true", help="list misses and headings")
+    args = parser.parse_args()
+    import logging
+
+    logging.getLogger("docling").setLevel(logging.ERROR)
+    converter = DoclingConverter()
+    total = print_table(docling_gt(converter, args.show_headers))
+    print(
+        f"\ntargets: section-header F1 >= 0.85 (got {total.f1:.3f}), "
+        f"page attribution >= 0.99 (got {total.page_attribution:.4f})"
+    )
+    if args.papers:
+        papers(converter, args.show_headers)
+
+
+if __name__ == "__main__":
+    main()
