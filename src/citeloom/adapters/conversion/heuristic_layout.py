@@ -8,10 +8,12 @@ layout before OCR, so on an image-only page a layout stage would otherwise see n
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any, ClassVar, Literal
 
 from docling.datamodel.base_models import Cluster, LayoutPrediction, Page
@@ -32,6 +34,7 @@ from citeloom.adapters.conversion.layout_rules import (
 )
 
 PLUGIN_NAME = "citeloom"
+_NUMBER_TOKEN = re.compile(r"^(?:[\dIVXLC]+|[A-Z])(?:\.\d+)*\.?$")
 
 _DOCLING_LABELS = {
     Label.TITLE: DocItemLabel.TITLE,
@@ -172,7 +175,9 @@ def _lines(page: Page) -> list[Line]:
     for char in chars:
         if char.text.strip():
             box = char.rect.to_bounding_box().to_top_left_origin(height)
-            rows.setdefault(int((box.t + box.b) / 4), []).append((box, char.font_name or ""))
+            rows.setdefault(int((box.t + box.b) / 4), []).append(
+                (box, char.font_name or "", char.text)
+            )
     lines = []
     for cell in page.cells:
         text = cell.text.strip()
@@ -200,29 +205,37 @@ def _lines(page: Page) -> list[Line]:
 
 
 def _read_chars(line: Line, rows: dict[int, list[Any]]) -> None:
-    inside: list[tuple[float, float, float, str]] = []  # x, advance width, em height, font
+    # x, advance width, em height, font, character
+    inside: list[tuple[float, float, float, str, str]] = []
     for key in range(int(line.t / 2) - 1, int(line.b / 2) + 2):
-        for box, font in rows.get(key, ()):
+        for box, font, char in rows.get(key, ()):
             cx, cy = (box.l + box.r) / 2, (box.t + box.b) / 2
             if line.l - 1 <= cx <= line.r + 1 and line.t - 1 <= cy <= line.b + 1:
-                inside.append((box.l, box.r - box.l, box.b - box.t, font))
+                inside.append((box.l, box.r - box.l, box.b - box.t, font, char))
     if not inside:
         return
     inside.sort()
-    sizes = sorted(h for _, _, h, _ in inside)
-    widths = [w for _, w, _, _ in inside]
-    fonts = Counter(font for _, _, _, font in inside)
-    bold = [is_bold(font) for _, _, _, font in inside]
+    sizes = sorted(h for _, _, h, _, _ in inside)
+    widths = [w for _, w, _, _, _ in inside]
+    fonts = Counter(font for _, _, _, font, _ in inside)
+    bold = [is_bold(font) for _, _, _, font, _ in inside]
     lead = next((i for i, flag in enumerate(bold) if not flag), len(bold))
     line.size = sizes[len(sizes) // 2]
     line.font = fonts.most_common(1)[0][0]
     line.bold = sum(bold) / len(bold)
-    line.italic = sum(is_italic(font) for _, _, _, font in inside) / len(inside)
+    line.italic = sum(is_italic(font) for _, _, _, font, _ in inside) / len(inside)
     line.run_in = 3 <= lead < len(bold)
     # Character boxes are advance widths: in a monospaced face they are all the same.
     mean = sum(widths) / len(widths)
     spread = (sum((w - mean) ** 2 for w in widths) / len(widths)) ** 0.5
     line.mono = len(widths) >= 6 and mean > 0 and spread / mean < 0.02
+    # the widest gap between neighbouring characters, in ems: table cells merged into one
+    # line. The gap after a leading number ("1   Introduction") is typesetting, not a cell.
+    gaps = [b[0] - (a[0] + a[1]) for a, b in pairwise(inside)]
+    first = next((i for i, gap in enumerate(gaps) if gap > 0.15 * line.size), None)
+    if first is not None and _NUMBER_TOKEN.match("".join(c[4] for c in inside[: first + 1])):
+        gaps[first] = 0.0
+    line.max_gap = max(gaps, default=0.0) / line.size if line.size else 0.0
 
 
 def merge_words(words: list[Line]) -> list[Line]:

@@ -143,6 +143,7 @@ class Line:
     bold: float = 0.0  # share of characters set in a bold face
     italic: float = 0.0  # share of characters set in an italic or oblique face
     mono: bool = False  # set in a monospaced face (code, listings)
+    max_gap: float = 0.0  # widest gap between neighbouring characters, in ems
     run_in: bool = False  # starts bold and goes on in another face ("Methods. We ...")
     label: Label = Label.TEXT
     id: int = -1
@@ -315,7 +316,10 @@ def _furniture(line: Line, lines: Sequence[Line], ctx: PageContext) -> Label | N
     short = len(line.words) <= 15
     if is_page_number(line.text) and (line.t < 0.1 * ctx.height or line.b > 0.9 * ctx.height):
         return Label.PAGE_HEADER if line.t < ctx.height / 2 else Label.PAGE_FOOTER
-    big_on_first = ctx.page_no == 1 and line.font_size >= 1.3 * ctx.body_size
+    # a title may sit high on page 1; a label of two words at the very edge is furniture
+    big_on_first = (
+        ctx.page_no == 1 and line.font_size >= 1.3 * ctx.body_size and len(line.words) >= 3
+    )
     if short and not big_on_first and not _in_paragraph(line, lines):
         if line.b <= top_band:
             return Label.PAGE_HEADER
@@ -361,8 +365,8 @@ def _heading(line: Line, lines: Sequence[Line], ctx: PageContext) -> bool:
         return False
     if looks_like_caption(text) or looks_like_formula(text) or _MASTHEAD.search(text):
         return False
-    if line.mono:
-        return False
+    if line.mono or line.max_gap > 1.5:
+        return False  # code, or table cells that docling-parse joined into one line
     if line.run_in or text.endswith((",", ";")) or (text.endswith(":") and len(words) > 4):
         return False
     if re.search(r"[a-z]{2}[.:;]\s+\S", text):  # a sentence ends inside: run-in text
@@ -375,19 +379,21 @@ def _heading(line: Line, lines: Sequence[Line], ctx: PageContext) -> bool:
         return False
     if any(n.l > line.r for n in row_neighbours(line, lines, max_gap=0.8 * line.font_size)):
         return False  # a run-in head: part of the text it starts
-    if in_table_row(line, lines, ctx.width):
+    if in_table_row(line, lines, ctx.width) or _toc_entry(line, lines, ctx.width):
         return False
     bold = _bold(line, ctx)
     big = line.font_size >= 1.12 * ctx.body_size
     small = line.font_size < 0.85 * ctx.body_size
     caps = body.isupper() and sum(c.isalpha() for c in body) >= 4 and len(words) <= 8
     known = section_key(text) in KNOWN_SECTIONS
-    if small and not (bold and known):
-        return False
+    if small and not ((bold or caps) and known) and not (caps and numbered):
+        return False  # small type is a heading only as small capitals: "II. RELATED WORK"
     if known:
         return True
-    if line.from_ocr:  # OCR gives no font: only numbering can tell a heading
-        return numbered and len(words) <= 8 and not text.endswith(".")
+    if len(words) >= 6 and _starts_paragraph(line, lines):
+        return False  # the first line of a paragraph set in bold, like an IEEE abstract
+    if line.from_ocr:  # OCR gives no font: only decimal numbering can tell a heading
+        return bool(re.match(r"^\d+(\.\d+)*\.?\s+[A-Z]", text)) and len(words) <= 8
     if looks_like_code(text) and not (numbered and (bold or big)):
         return False
     if numbered and (bold or big or caps):
@@ -395,10 +401,46 @@ def _heading(line: Line, lines: Sequence[Line], ctx: PageContext) -> bool:
     if (bold or big) and (caps or body[0].isupper() or body[0].isdigit()):
         return len(words) <= 12
     italic = line.italic >= 0.75 and not is_italic(ctx.body_font)
-    if italic and len(words) <= 8 and _title_case(body) and not text.endswith((".", ":")):
-        return True
+    if italic and len(words) <= 8 and _title_case(body) and not text.endswith((".", ":", ",")):
+        return _space_above(line, lines)
     # numbered heading set in the body font: short, capitalised, no sentence punctuation
     return numbered and len(words) <= 8 and not text.endswith(".") and body[0].isupper()
+
+
+def _toc_entry(line: Line, lines: Sequence[Line], width: float) -> bool:
+    """A table-of-contents line: a page number (or dot leaders) further right on the row."""
+    if re.search(r"(\.\s?){4,}\s*\d+$", line.text):
+        return True
+    return any(
+        n.l > line.r and re.fullmatch(r"[.\s]*\d{1,4}", n.text.strip())
+        for n in row_neighbours(line, lines, width)
+    )
+
+
+def _space_above(line: Line, lines: Sequence[Line]) -> bool:
+    """Not glued to a line directly above it (a heading is set off, a wrapped line is not)."""
+    for other in lines:
+        gap = line.t - other.b
+        overlap = min(line.r, other.r) - max(line.l, other.l)
+        if other is not line and -1 < gap < 0.35 * line.font_size and overlap > 0:
+            return False
+    return True
+
+
+def _starts_paragraph(line: Line, lines: Sequence[Line]) -> bool:
+    """Directly followed by a line in the same face and size, set to the same full measure."""
+    for other in lines:
+        gap = other.t - line.b
+        if (
+            other is not line
+            and -1 < gap < 0.6 * line.font_size
+            and abs(other.l - line.l) < 2 * line.font_size
+            and other.width >= 0.95 * line.width
+            and other.font == line.font
+            and abs(other.font_size - line.font_size) < 0.5
+        ):
+            return True
+    return False
 
 
 def _title_case(text: str) -> bool:
@@ -408,18 +450,18 @@ def _title_case(text: str) -> bool:
 
 
 def classify_lines(lines: list[Line], ctx: PageContext) -> None:
-    """Set ``line.label`` for every line of one page."""
+    """Set ``line.label`` for every line of one page: furniture first, so that margin stamps
+    and running heads never count as a heading's neighbours."""
     for line in lines:
-        furniture = _furniture(line, lines, ctx)
-        if furniture:
-            line.label = furniture
-            continue
+        line.label = _furniture(line, lines, ctx) or Label.TEXT
+    content = [x for x in lines if x.label not in FURNITURE]
+    for line in content:
         text = line.text.strip()
         if looks_like_caption(text):
             line.label = Label.CAPTION
         elif line.mono and not ctx.mono_body:
             line.label = Label.CODE
-        elif _heading(line, lines, ctx):
+        elif _heading(line, content, ctx):
             line.label = Label.SECTION_HEADER
         elif _figure_label(line, ctx):
             line.label = Label.PICTURE
@@ -427,8 +469,6 @@ def classify_lines(lines: list[Line], ctx: PageContext) -> None:
             line.label = Label.FORMULA
         elif _BULLET.match(text):
             line.label = Label.LIST_ITEM
-        else:
-            line.label = Label.TEXT
     if ctx.page_no == 1:
         _mark_title(lines, ctx)
         _demote_front_matter(lines)
@@ -457,7 +497,7 @@ def _demote_front_matter(lines: list[Line]) -> None:
 def _figure_label(line: Line, ctx: PageContext) -> bool:
     """Axis ticks and legends inside figures: small, short, mostly not words."""
     text = line.text.strip()
-    small = line.font_size <= 0.8 * ctx.body_size
+    small = line.font_size <= 0.82 * ctx.body_size
     return small and (len(text.split()) <= 3 or letter_ratio(text) < 0.5) and len(text) < 40
 
 
