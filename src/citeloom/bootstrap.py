@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from citeloom.ports import AuditLog, Chunker, Converter, Index, MetadataResolver
     from citeloom.services.ingest import IngestService
     from citeloom.services.query import QueryService
-    from citeloom.services.validate import ProjectComponents
+    from citeloom.services.validate import Check, ProjectComponents
 
 
 def settings(config: Path | None) -> Settings:
@@ -55,15 +55,22 @@ def chunker(settings: Settings, embedder: FastEmbedEmbedder) -> Chunker:
 
 
 def converter(settings: Settings) -> Converter:
+    """Docling for PDF/DOCX/HTML/Markdown, plain text as is, behind the conversion cache."""
+    from citeloom.adapters.conversion.cache import CachingConverter
     from citeloom.adapters.conversion.docling_converter import DoclingConverter
+    from citeloom.adapters.conversion.plain_text import PlainTextConverter
+    from citeloom.adapters.conversion.router import FormatRouter
 
     conversion = settings.conversion
-    return DoclingConverter(
+    docling = DoclingConverter(
         ocr=conversion.ocr,
         ocr_languages=tuple(conversion.ocr_languages),
         timeout_s=conversion.timeout_s,
         max_pages=conversion.max_pages,
+        layout=conversion.layout,
+        artifacts_path=conversion.artifacts_path,
     )
+    return CachingConverter(FormatRouter([docling, PlainTextConverter()]), settings.paths.cache_dir)
 
 
 def metadata(project: ProjectConfig) -> MetadataResolver:
@@ -108,6 +115,24 @@ def query_service(settings: Settings, project_name: str, index: Index) -> QueryS
         index=index,
         hybrid=project.hybrid_enabled,
     )
+
+
+def conversion_checks(settings: Settings) -> list[Check]:
+    """Which layout stage converts PDFs, and whether OCR can run."""
+    from citeloom.adapters.conversion.docling_converter import describe_layout
+    from citeloom.adapters.conversion.ocr_check import ocr_status
+    from citeloom.domain.errors import CiteloomError
+    from citeloom.services.validate import Check
+
+    conversion = settings.conversion
+    try:
+        layout = Check(
+            "layout", True, describe_layout(conversion.layout, conversion.artifacts_path)
+        )
+    except CiteloomError as error:
+        layout = Check("layout", False, str(error), 'set [conversion] layout = "auto"')
+    ok, detail, fix = ocr_status(conversion.ocr_languages, conversion.ocr)
+    return [layout, Check("ocr", ok, detail, fix)]
 
 
 def project_components(settings: Settings, project_name: str) -> ProjectComponents:

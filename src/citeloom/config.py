@@ -65,6 +65,18 @@ class ConversionConfig(_Section):
     ocr_languages: list[str] = Field(default_factory=lambda: ["eng", "deu"])
     timeout_s: float = Field(600.0, gt=0)
     max_pages: int = Field(2000, gt=0)
+    # "auto": Docling's trained layout model when its weights are on this machine, else the
+    # weight-free rules; "rules" or "trained" to force one.
+    layout: Literal["auto", "rules", "trained"] = "auto"
+    artifacts_path: Path | None = None
+
+    @field_validator("ocr_languages")
+    @classmethod
+    def _tesseract_codes(cls, value: list[str]) -> list[str]:
+        bad = [v for v in value if not re.fullmatch(r"[a-z]{3}(_[a-z]+)?", v)]
+        if bad or not value:
+            raise ValueError('use Tesseract language codes such as "eng", "deu", "fra"')
+        return value
 
 
 class ProjectConfig(_Section):
@@ -164,6 +176,8 @@ def load_settings(path: Path | None = None) -> Settings:
     settings.config_path = path
     for name in ("raw_dir", "audit_dir", "index_dir", "cache_dir"):
         setattr(settings.paths, name, _resolve(base, getattr(settings.paths, name)))
+    if settings.conversion.artifacts_path is not None:
+        settings.conversion.artifacts_path = _resolve(base, settings.conversion.artifacts_path)
     for project in settings.project.values():
         project.references_json = _resolve(base, project.references_json)
     return settings

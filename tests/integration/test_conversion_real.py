@@ -124,3 +124,26 @@ def test_conversion_is_deterministic(converter):
     path = PAPERS / "grobid_Wang-paperAVE2008.pdf"
     first = converter.convert(path, "0" * 64)
     assert all(converter.convert(path, "0" * 64).blocks == first.blocks for _ in range(2))
+
+
+def test_levels_from_font_size_when_there_is_no_numbering(converted):
+    doc = converted("paperqa_paper.pdf")
+    levels = {b.text: b.level for b in doc.blocks if b.kind is BlockKind.HEADING}
+    assert levels["Attribution methods"] > levels["Theory"]
+    assert levels["Discussion"] == levels["Theory"]
+
+
+def test_side_by_side_authors_do_not_pull_reading_order_into_a_column(converted):
+    doc = converted("grobid_test_Grobid_2_05982691.pdf")
+    texts = [b.text for b in doc.blocks if b.page == 1]
+    authors = next(i for i, t in enumerate(texts) if "Usama Ahmed" in t)
+    abstract = next(i for i, t in enumerate(texts) if t.startswith("Abstract"))
+    body = next(i for i, t in enumerate(texts) if "Wireless sensor networks offer unique" in t)
+    assert authors < abstract < body
+    assert "Faisal Bashir Hussain" in texts[authors]  # the second author's column, same block
+
+
+def test_publisher_footer_stays_out_of_the_text_but_its_doi_is_kept(converted):
+    doc = converted("grobid_test_Grobid_1_05452615.pdf")
+    assert not any("DOI 10.1109" in b.text for b in doc.blocks)
+    assert "10.1109/DSDE.2010.49" in doc.margin_text

@@ -108,6 +108,25 @@ def test_write_guard_stops_before_anything_is_written(tmp_path, library):
     assert audit.events[-2]["event"] == "run_aborted"
 
 
+def test_audit_records_ocr_pages_and_partial_conversions(tmp_path):
+    class Scanning(FakeConverter):
+        def convert(self, path, sha256):
+            from dataclasses import replace
+
+            doc = super().convert(path, sha256)
+            return replace(doc, ocr_pages=(1,), warnings=("partial: time limit",))
+
+    folder = tmp_path / "scans"
+    folder.mkdir()
+    write(folder, "scan.pdf", "TITLE Scanned\nOCR text of page one.")
+    service, audit = make(tmp_path, FakeIndex())
+    service.converter = Scanning()
+    service.run([folder])
+    (event,) = [e for e in audit.events if e["event"] == "document"]
+    assert event["ocr_pages"] == [1] and event["partial"] is True
+    assert event["warnings"][0] == "partial: time limit"
+
+
 def test_missing_path_is_a_usage_error(tmp_path):
     service, _ = make(tmp_path, FakeIndex())
     with pytest.raises(ConfigError, match="no such file"):

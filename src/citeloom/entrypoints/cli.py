@@ -206,9 +206,10 @@ def validate(
 ) -> None:
     """Check the config and everything a run depends on, each with the fix when it fails.
 
-    Checks: config parses; references file is CSL-JSON; the embedding model loads offline; the
-    chunking tokenizer is the embedder's; max_tokens fits the model window; the index is
-    reachable; the collection's stored embedding model equals the configured one.
+    Checks: config parses; which layout stage converts PDFs; Tesseract and its languages;
+    references file is CSL-JSON; the embedding model loads offline; the chunking tokenizer is
+    the embedder's; max_tokens fits the model window; the index is reachable; the collection's
+    stored embedding model equals the configured one.
     """
     from citeloom import bootstrap
     from citeloom.entrypoints import render
@@ -225,6 +226,7 @@ def validate(
         report.checks.append(
             Check("config", True, f"{config} parses; projects: {', '.join(names) or 'none'}")
         )
+        report.checks.extend(bootstrap.conversion_checks(settings))
         for name in names:
             try:
                 parts = bootstrap.project_components(settings, name)

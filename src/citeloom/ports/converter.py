@@ -13,6 +13,11 @@ class Converter(Protocol):
     be converted; the batch goes on without it.
     """
 
+    @property
+    def converter_id(self) -> str:
+        """Name and version of the conversion: a new one never reuses cached output."""
+        ...
+
     def supports(self, path: Path) -> bool: ...
 
     def convert(self, path: Path, sha256: str) -> ConvertedDocument: ...

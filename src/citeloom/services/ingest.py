@@ -34,6 +34,7 @@ class DocumentOutcome:
     chunks: int = 0
     error: str | None = None
     metadata_problem: str | None = None
+    ocr_pages: list[int] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     durations: dict[str, float] = field(default_factory=dict)
 
@@ -178,8 +179,7 @@ class IngestService:
             outcome.pages = document.page_count
             outcome.title = document.title
             outcome.warnings.extend(document.warnings)
-            if document.ocr_pages:
-                outcome.warnings.append(f"OCR on pages {list(document.ocr_pages)}")
+            outcome.ocr_pages = list(document.ocr_pages)
             with _timed(outcome.durations, "match"):
                 match = self.metadata.resolve(document, hint=path.stem)
             outcome.citekey, outcome.match = match.citekey, match.kind
@@ -256,6 +256,8 @@ def _audit_fields(outcome: DocumentOutcome) -> dict[str, Any]:
     fields["warnings"] = outcome.warnings
     fields["durations_s"] = {k: round(v, 4) for k, v in outcome.durations.items()}
     fields["metadata"] = outcome.metadata_problem
+    fields["ocr_pages"] = outcome.ocr_pages
+    fields["partial"] = any(w.startswith("partial:") for w in outcome.warnings)
     return fields
 
 

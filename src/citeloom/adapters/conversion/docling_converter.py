@@ -8,6 +8,7 @@ is a readable, unencrypted PDF, so a bad file fails with a message that names th
 from __future__ import annotations
 
 import logging
+import os
 import re
 from collections import defaultdict
 from pathlib import Path
@@ -18,15 +19,21 @@ from citeloom.domain.models import Block, BlockKind, ConvertedDocument
 from citeloom.domain.text import fold_for_match, normalise_text
 
 DOCLING_VERSION = "2.143.0"
-RULES_VERSION = "1"
+# Bump when the layout rules or the block mapping change: it is part of the conversion cache
+# key, so cached conversions made by older rules are not reused.
+RULES_VERSION = "3"
 CONVERTER_ID = f"docling-{DOCLING_VERSION}+rules-{RULES_VERSION}"
 PDF_SUFFIXES = {".pdf"}
+# Formats Docling reads without a layout model (its simple pipeline): headings with levels,
+# no pages, so chunks of these cite a section rather than a page.
+SIMPLE_SUFFIXES = {".docx": "docx", ".html": "html", ".htm": "html", ".md": "md", ".markdown": "md"}
+TRAINED_LAYOUT_REPO = "docling-project/docling-layout-heron"
 
 _log = logging.getLogger(__name__)
 
 
-def precheck_pdf(path: Path) -> tuple[int, dict[str, str]]:
-    """Page count and metadata, or a ``DocumentError`` saying what is wrong and what to do."""
+def read_head(path: Path) -> bytes:
+    """The first KiB of a file, or a ``DocumentError`` for an unreadable or empty one."""
     try:
         size = path.stat().st_size
         with path.open("rb") as handle:
@@ -37,6 +44,12 @@ def precheck_pdf(path: Path) -> tuple[int, dict[str, str]]:
         ) from error
     if size == 0:
         raise DocumentError(f"{path}: the file is empty (0 bytes). Re-download or re-export it.")
+    return head
+
+
+def precheck_pdf(path: Path) -> tuple[int, dict[str, str]]:
+    """Page count and metadata, or a ``DocumentError`` saying what is wrong and what to do."""
+    head = read_head(path)
     if b"%PDF-" not in head:
         raise DocumentError(
             f"{path}: not a PDF (no %PDF header). Rename it with its real extension or remove it."
@@ -168,7 +181,52 @@ def _repeated_margin_text(document: Any) -> set[tuple[str, int] | None]:
     return {k for k, pages in pages_of.items() if len(pages) >= threshold}
 
 
+def trained_layout(artifacts_path: Path | None) -> Path | None:
+    """Where Docling's trained layout weights are, if anywhere on this machine.
+
+    Looked for in ``artifacts_path`` (Docling's layout: one folder per repo, ``/`` as ``--``)
+    and in the Hugging Face cache. Never downloaded: these machines cannot reach the hub."""
+    folder = TRAINED_LAYOUT_REPO.replace("/", "--")
+    if artifacts_path is not None and (artifacts_path / folder).is_dir():
+        return artifacts_path / folder
+    home = Path(os.environ.get("HF_HOME", "~/.cache/huggingface"))
+    hub = Path(os.environ.get("HF_HUB_CACHE") or home / "hub")
+    snapshots = hub.expanduser() / f"models--{folder}" / "snapshots"
+    found = sorted(p for p in snapshots.glob("*") if any(p.glob("*.safetensors")))
+    return found[-1] if found else None
+
+
+def layout_choice(layout: str, artifacts_path: Path | None) -> tuple[str, Path | None]:
+    """("trained", where) when Docling's model is wanted and present, else ("rules", None)."""
+    if layout in ("auto", "trained"):
+        where = trained_layout(artifacts_path)
+        if where is not None:
+            return "trained", where
+        if layout == "trained":
+            raise ConverterUnavailable(
+                f'[conversion] layout = "trained" but the weights of {TRAINED_LAYOUT_REPO} are '
+                f"neither under artifacts_path ({artifacts_path}) nor in the Hugging Face cache. "
+                'Copy them there, or use layout = "auto".'
+            )
+    return "rules", None
+
+
+def describe_layout(layout: str, artifacts_path: Path | None) -> str:
+    kind, where = layout_choice(layout, artifacts_path)
+    if kind == "trained":
+        return f"Docling's trained layout model ({where})"
+    return "weight-free layout rules (Docling's trained model not found)"
+
+
+_UNAVAILABLE = (
+    "Reinstall citeloom with its pinned dependencies: pip install -c constraints.txt -e ."
+)
+
+
 class DoclingConverter:
+    """PDFs through the standard pipeline (rules or trained layout, OCR), DOCX, HTML and
+    Markdown through Docling's simple pipeline."""
+
     def __init__(
         self,
         *,
@@ -176,85 +234,89 @@ class DoclingConverter:
         ocr_languages: tuple[str, ...] = ("eng", "deu"),
         timeout_s: float = 600.0,
         max_pages: int = 2000,
+        layout: str = "auto",
+        artifacts_path: Path | None = None,
     ) -> None:
         self.ocr = ocr
         self.ocr_languages = tuple(ocr_languages)
         self.timeout_s = timeout_s
         self.max_pages = max_pages
+        self.layout, self.layout_path = layout_choice(layout, artifacts_path)
         self._converter: Any = None
 
     @property
     def converter_id(self) -> str:
-        return f"{CONVERTER_ID}+ocr-{self.ocr}-{'.'.join(self.ocr_languages)}"
+        layout = CONVERTER_ID if self.layout == "rules" else f"docling-{DOCLING_VERSION}+trained"
+        return f"{layout}+ocr-{self.ocr}-{'.'.join(self.ocr_languages)}"
 
     def supports(self, path: Path) -> bool:
-        return path.suffix.lower() in PDF_SUFFIXES
+        suffix = path.suffix.lower()
+        return suffix in PDF_SUFFIXES or suffix in SIMPLE_SUFFIXES
 
     def _docling(self) -> Any:
         if self._converter is None:
             try:
-                self._converter = build_pdf_converter(
-                    ocr=self.ocr, ocr_languages=self.ocr_languages, timeout_s=self.timeout_s
+                self._converter = build_converter(
+                    ocr=self.ocr,
+                    ocr_languages=self.ocr_languages,
+                    timeout_s=self.timeout_s,
+                    trained_layout=self.layout_path,
                 )
             except ImportError as error:
                 raise ConverterUnavailable(
-                    f"the PDF converter cannot start ({error}). Reinstall citeloom with its "
-                    "pinned dependencies: pip install -c constraints.txt -e ."
+                    f"the converter cannot start ({error}). {_UNAVAILABLE}"
                 ) from error
         return self._converter
 
-    def convert(self, path: Path, sha256: str) -> ConvertedDocument:
-        if not self.supports(path):
-            raise DocumentError(
-                f"{path}: unsupported file type '{path.suffix}'. citeloom ingests: "
-                f"{', '.join(sorted(PDF_SUFFIXES))}."
-            )
-        pages, meta = precheck_pdf(path)
-        warnings: list[str] = []
-        last_page = pages
-        if pages > self.max_pages:
-            last_page = self.max_pages
-            warnings.append(
-                f"partial: only the first {self.max_pages} of {pages} pages were converted "
-                "([conversion] max_pages)"
-            )
-        from citeloom.adapters.conversion.heuristic_layout import pop_notes
-
+    def _run(self, path: Path, **kwargs: Any) -> Any:
         docling = self._docling()
         try:
-            result = docling.convert(path, raises_on_error=False, page_range=(1, last_page))
+            return docling.convert(path, raises_on_error=False, **kwargs)
         except ImportError as error:
             raise ConverterUnavailable(
-                f"the PDF converter is missing a module ({error}). Reinstall citeloom with its "
-                "pinned dependencies: pip install -c constraints.txt -e ."
+                f"the converter is missing a module ({error}). {_UNAVAILABLE}"
             ) from error
         except Exception as error:  # Docling raises many types for broken input
             raise DocumentError(
                 f"{path}: conversion failed ({type(error).__name__}: {error}). The file may be "
                 "damaged; re-download or re-export it."
             ) from error
-        notes = pop_notes(result.input.document_hash)
-        status = str(getattr(result.status, "value", result.status))
-        errors = [e.error_message for e in (result.errors or [])]
-        if status == "failure" or result.document is None:
+
+    def convert(self, path: Path, sha256: str) -> ConvertedDocument:
+        suffix = path.suffix.lower()
+        if suffix in SIMPLE_SUFFIXES:
+            return self._convert_simple(path, sha256)
+        if suffix not in PDF_SUFFIXES:
+            known = sorted(PDF_SUFFIXES | set(SIMPLE_SUFFIXES))
             raise DocumentError(
-                f"{path}: conversion failed ({'; '.join(errors) or 'no output'}). The file may "
-                "be damaged; re-download or re-export it."
+                f"{path}: unsupported file type '{path.suffix}'. citeloom ingests: "
+                f"{', '.join(known)} and .txt."
             )
-        if status == "partial_success":
-            timed_out = any("time" in e.lower() for e in errors)
+        return self._convert_pdf(path, sha256)
+
+    def _convert_pdf(self, path: Path, sha256: str) -> ConvertedDocument:
+        pages, meta = precheck_pdf(path)
+        warnings: list[str] = []
+        last_page = min(pages, self.max_pages)
+        from citeloom.adapters.conversion.heuristic_layout import pop_notes
+
+        result = self._run(path, page_range=(1, last_page))
+        notes = pop_notes(result.input.document_hash)
+        blocks = self._check(path, result, warnings)
+        blocks = mark_title(blocks, notes.title)
+        done = sorted({b.page for b in blocks if b.page is not None})
+        if pages > self.max_pages:
             warnings.append(
-                f"partial: conversion stopped after {self.timeout_s:g} s ([conversion] timeout_s)"
-                if timed_out
-                else f"partial: {'; '.join(errors) or 'some pages failed'}"
+                f"partial: only the first {self.max_pages} of {pages} pages were converted "
+                "([conversion] max_pages)"
             )
         warnings.extend(notes.warnings)
-        blocks = mark_title(blocks_from_docling(result.document), notes.title)
-        title = next((b.text for b in blocks if b.kind is BlockKind.TITLE), None)
+        if any(w.startswith("partial: conversion stopped") for w in warnings):
+            warnings.append(f"pages with text: {_ranges(done)} of {pages}")
         return ConvertedDocument(
             source_path=str(path),
             sha256=sha256,
-            title=title,
+            title=next((b.text for b in blocks if b.kind is BlockKind.TITLE), None),
             page_count=pages,
             blocks=tuple(blocks),
             converter=self.converter_id,
@@ -264,10 +326,77 @@ class DoclingConverter:
             margin_text=margin_text(result.document),
         )
 
+    def _convert_simple(self, path: Path, sha256: str) -> ConvertedDocument:
+        head = read_head(path)
+        if SIMPLE_SUFFIXES[path.suffix.lower()] == "docx" and not head.startswith(b"PK"):
+            raise DocumentError(
+                f"{path}: not a DOCX file (no zip header). Save it again as .docx or remove it."
+            )
+        warnings: list[str] = []
+        result = self._run(path)
+        blocks = self._check(path, result, warnings)
+        title = next((b.text for b in blocks if b.kind is BlockKind.TITLE), None)
+        if title is None:  # a Markdown or HTML document's first top-level heading names it
+            first = next((b for b in blocks if b.kind is BlockKind.HEADING), None)
+            if first is not None and first.level <= 1 and blocks.index(first) <= 2:
+                title = first.text
+        return ConvertedDocument(
+            source_path=str(path),
+            sha256=sha256,
+            title=title,
+            page_count=None,
+            blocks=tuple(blocks),
+            converter=self.converter_id,
+            warnings=tuple(warnings),
+        )
 
-def build_pdf_converter(*, ocr: str, ocr_languages: tuple[str, ...], timeout_s: float) -> Any:
-    """A DocumentConverter for PDFs with the rules layout, OCR for pages without text,
-    heading levels from bookmarks, numbering and style, and no table-structure model."""
+    def _check(self, path: Path, result: Any, warnings: list[str]) -> list[Block]:
+        """Blocks of a finished conversion, or a ``DocumentError`` saying why there are none."""
+        status = str(getattr(result.status, "value", result.status))
+        errors = [e.error_message for e in (result.errors or [])]
+        timed_out = any("timeout" in e.lower() or "time" in e.lower() for e in errors)
+        blocks = blocks_from_docling(result.document) if result.document is not None else []
+        if timed_out and not blocks:
+            raise DocumentError(
+                f"{path}: conversion stopped after the time limit of {self.timeout_s:g} s before "
+                "any text was extracted. Raise [conversion] timeout_s if the file is sound."
+            )
+        if status == "failure" or result.document is None:
+            raise DocumentError(
+                f"{path}: conversion failed ({'; '.join(errors) or 'no output'}). The file may "
+                "be damaged; re-download or re-export it."
+            )
+        if status == "partial_success":
+            warnings.append(
+                f"partial: conversion stopped after the time limit of {self.timeout_s:g} s "
+                "([conversion] timeout_s)"
+                if timed_out
+                else f"partial: {'; '.join(errors) or 'some pages failed'}"
+            )
+        return blocks
+
+
+def _ranges(pages: list[int]) -> str:
+    """[1, 2, 3, 5] -> '1-3, 5'."""
+    out: list[str] = []
+    for page in pages:
+        if out and out[-1].split("-")[-1] == str(page - 1):
+            out[-1] = f"{out[-1].split('-')[0]}-{page}"
+        else:
+            out.append(str(page))
+    return ", ".join(out) or "none"
+
+
+def build_converter(
+    *,
+    ocr: str,
+    ocr_languages: tuple[str, ...],
+    timeout_s: float,
+    trained_layout: Path | None = None,
+) -> Any:
+    """A DocumentConverter: PDFs with the rules layout (or Docling's trained model when its
+    weights are here), OCR for pages without text, heading levels from bookmarks, numbering
+    and style, no table-structure model; DOCX, HTML and Markdown with the simple pipeline."""
     from docling.datamodel.backend_options import ThreadedDoclingParseBackendOptions
     from docling.datamodel.base_models import InputFormat
     from docling.datamodel.pipeline_options import (
@@ -276,7 +405,13 @@ def build_pdf_converter(*, ocr: str, ocr_languages: tuple[str, ...], timeout_s: 
         PdfPipelineOptions,
         TesseractCliOcrOptions,
     )
-    from docling.document_converter import DocumentConverter, PdfFormatOption
+    from docling.document_converter import (
+        DocumentConverter,
+        HTMLFormatOption,
+        MarkdownFormatOption,
+        PdfFormatOption,
+        WordFormatOption,
+    )
 
     from citeloom.adapters.conversion.heuristic_layout import (
         RulesLayoutOptions,
@@ -286,29 +421,39 @@ def build_pdf_converter(*, ocr: str, ocr_languages: tuple[str, ...], timeout_s: 
 
     register()
     register_table_plugins_v1_only()
-    layout = RulesLayoutOptions(
-        ocr_mode=ocr,  # type: ignore[arg-type]
-        ocr_options=TesseractCliOcrOptions(lang=list(ocr_languages), mode=OcrMode.FULL_PAGE)
+    tesseract = (
+        TesseractCliOcrOptions(lang=list(ocr_languages), mode=OcrMode.FULL_PAGE)
         if ocr != "never"
-        else None,
+        else None
     )
     options = PdfPipelineOptions(
         do_table_structure=False,
-        do_ocr=False,  # OCR runs inside the layout stage, where it can still help
-        layout_options=layout,
         generate_parsed_pages=True,  # heading levels from font style need the parsed cells
         heading_hierarchy_options=HeadingHierarchyOptions(enabled=True),
         document_timeout=timeout_s,
     )
+    if trained_layout is None:
+        options.do_ocr = False  # OCR runs inside the rules layout stage, where it can help
+        options.layout_options = RulesLayoutOptions(ocr_mode=ocr, ocr_options=tesseract)  # type: ignore[arg-type]
+    else:
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")  # never try to download anything
+        options.artifacts_path = trained_layout.parent
+        options.do_ocr = tesseract is not None
+        if tesseract is not None:
+            tesseract.mode = OcrMode.FULL_PAGE if ocr == "always" else OcrMode.DEFAULT
+            options.ocr_options = tesseract
     # The layout rules read font size and weight from characters; docling-parse computes
     # them anyway and keeps them only when asked (a private switch of the pinned version).
     backend_options = ThreadedDoclingParseBackendOptions()
     backend_options._materialize_char_cells = True
     return DocumentConverter(
-        allowed_formats=[InputFormat.PDF],
+        allowed_formats=[InputFormat.PDF, InputFormat.DOCX, InputFormat.HTML, InputFormat.MD],
         format_options={
             InputFormat.PDF: PdfFormatOption(
                 pipeline_options=options, backend_options=backend_options
-            )
+            ),
+            InputFormat.DOCX: WordFormatOption(),
+            InputFormat.HTML: HTMLFormatOption(),
+            InputFormat.MD: MarkdownFormatOption(),
         },
     )

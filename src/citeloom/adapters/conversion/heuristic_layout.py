@@ -146,10 +146,13 @@ class RulesLayoutModel(BaseLayoutModel):
         return out
 
     def _maybe_ocr(self, conv_res: ConversionResult, page: Page, key: str) -> None:
-        if self.options.ocr_mode == "never":
-            return
         native = sum(len(c.text.strip()) for c in page.cells if not c.from_ocr)
-        if self.options.ocr_mode == "auto" and native >= self.options.min_native_chars:
+        if self.options.ocr_mode != "always" and native >= self.options.min_native_chars:
+            return
+        if self.options.ocr_mode == "never":
+            _notes(key).warnings.append(
+                f"page {page.page_no} has no text layer and OCR is off ([conversion] ocr)"
+            )
             return
         if self._ocr is None:
             _notes(key).warnings.append(

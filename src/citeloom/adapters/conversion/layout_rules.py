@@ -310,27 +310,32 @@ class PageContext:
 
 
 def _furniture(line: Line, lines: Sequence[Line], ctx: PageContext) -> Label | None:
+    """Running heads, page numbers, publisher footers and margin stamps."""
     if line.vertical:
         return Label.PAGE_HEADER
     top_band, bottom_band = 0.075 * ctx.height, 0.925 * ctx.height
-    short = len(line.words) <= 15
     if is_page_number(line.text) and (line.t < 0.1 * ctx.height or line.b > 0.9 * ctx.height):
         return Label.PAGE_HEADER if line.t < ctx.height / 2 else Label.PAGE_FOOTER
+    if len(line.words) > 15 or looks_like_caption(line.text):
+        return None
     # a title may sit high on page 1; a label of two words at the very edge is furniture
-    big_on_first = (
-        ctx.page_no == 1 and line.font_size >= 1.3 * ctx.body_size and len(line.words) >= 3
+    if ctx.page_no == 1 and line.font_size >= 1.3 * ctx.body_size and len(line.words) >= 3:
+        return None
+    outside = [x for x in lines if top_band < (x.t + x.b) / 2 < bottom_band]
+    if line.b <= top_band and not _in_paragraph(line, outside):
+        return Label.PAGE_HEADER
+    # publisher footers ("978-1-4577-... ©2011 IEEE") sit a little higher, in small type
+    low = line.t >= bottom_band or (
+        line.t >= 0.905 * ctx.height and line.font_size <= ctx.body_size * 1.05
     )
-    if short and not big_on_first and not _in_paragraph(line, lines):
-        if line.b <= top_band:
-            return Label.PAGE_HEADER
-        if line.t >= bottom_band:
-            return Label.PAGE_FOOTER
+    if low and not _in_paragraph(line, outside):
+        return Label.PAGE_FOOTER
     return None
 
 
 def _in_paragraph(line: Line, lines: Sequence[Line]) -> bool:
-    """Set like body text directly above or below: the first or last line of a paragraph,
-    not a running head or footer (those stand apart)."""
+    """Set like body text directly above or below one of ``lines`` (the body, outside the
+    margins): the first or last line of a paragraph, not a running head or footer."""
     for other in lines:
         if other is line or other.vertical:
             continue

@@ -1,0 +1,73 @@
+"""The conversion cache: a converted document is stored by (file hash, converter id).
+
+Conversion is by far the slowest stage (seconds per paper, more with OCR). Re-chunking with
+other settings, re-embedding with another model or re-labelling after the library changed
+must never convert again, and a new converter version must never reuse old output.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import asdict, replace
+from pathlib import Path
+from typing import Any
+
+from citeloom.domain.models import Block, BlockKind, ConvertedDocument
+from citeloom.ports import Converter
+
+CACHE_FORMAT = 1
+
+
+def to_json(document: ConvertedDocument) -> dict[str, Any]:
+    return {"format": CACHE_FORMAT, **asdict(document)}
+
+
+def from_json(data: dict[str, Any]) -> ConvertedDocument:
+    fields = {k: v for k, v in data.items() if k != "format"}
+    fields["blocks"] = tuple(
+        Block(b["text"], BlockKind(b["kind"]), b["page"], b["level"]) for b in fields["blocks"]
+    )
+    fields["ocr_pages"] = tuple(fields.get("ocr_pages", ()))
+    fields["warnings"] = tuple(fields.get("warnings", ()))
+    return ConvertedDocument(**fields)
+
+
+class CachingConverter:
+    def __init__(self, inner: Converter, cache_dir: Path) -> None:
+        self.inner = inner
+        self.folder = cache_dir / "conversions"
+        self.version = hashlib.sha256(inner.converter_id.encode()).hexdigest()[:12]
+        self.hits = 0
+
+    @property
+    def converter_id(self) -> str:
+        return self.inner.converter_id
+
+    def supports(self, path: Path) -> bool:
+        return self.inner.supports(path)
+
+    def cached(self, sha256: str) -> Path:
+        return self.folder / sha256[:2] / f"{sha256}-{self.version}.json"
+
+    def convert(self, path: Path, sha256: str) -> ConvertedDocument:
+        cached = self.cached(sha256)
+        if cached.is_file():
+            try:
+                document = from_json(json.loads(cached.read_text(encoding="utf-8")))
+            except (OSError, ValueError, KeyError, TypeError):
+                document = None  # a damaged entry is converted again and overwritten
+            if document is not None:
+                self.hits += 1
+                # the same bytes may sit under another name now
+                return replace(document, source_path=str(path))
+        document = self.inner.convert(path, sha256)
+        try:
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            tmp = cached.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(to_json(document), ensure_ascii=False), encoding="utf-8")
+            os.replace(tmp, cached)
+        except OSError:
+            pass  # a cache that cannot be written only costs time
+        return document

@@ -1,0 +1,181 @@
+"""Conversion features beyond plain PDFs: formats, OCR modes, limits, cache, layout choice."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from citeloom.adapters.conversion.cache import CachingConverter
+from citeloom.adapters.conversion.docling_converter import (
+    DoclingConverter,
+    describe_layout,
+    layout_choice,
+)
+from citeloom.adapters.conversion.plain_text import PlainTextConverter
+from citeloom.adapters.conversion.router import FormatRouter
+from citeloom.domain.errors import ConverterUnavailable, DocumentError
+from citeloom.domain.models import BlockKind
+from tests.conftest import PAPERS
+from tests.integration.test_conversion_real import needs_tesseract
+
+pytestmark = pytest.mark.real
+
+MARKDOWN = """# Quiet Offices
+
+An introduction to open-plan research offices.
+
+## 1 Methods
+
+We logged interruptions with desk counters.
+
+### 1.1 Counters
+
+The counters stored timestamps only.
+
+| room | interruptions |
+|------|---------------|
+| A    | 11            |
+"""
+
+HTML = """<html><head><title>Quiet Offices</title></head><body>
+<h1>Quiet Offices</h1><p>An introduction.</p>
+<h2>1 Methods</h2><p>We logged interruptions.</p>
+<h3>1.1 Counters</h3><p>The counters stored timestamps only.</p>
+<ul><li>first item</li></ul></body></html>"""
+
+
+def sections(doc) -> list[tuple[str, int]]:
+    return [(b.text, b.level) for b in doc.blocks if b.kind is BlockKind.HEADING]
+
+
+@pytest.fixture
+def office_files(tmp_path: Path) -> dict[str, Path]:
+    import docx
+
+    word = docx.Document()
+    word.add_heading("Quiet Offices", 0)
+    word.add_paragraph("An introduction.")
+    word.add_heading("1 Methods", 1)
+    word.add_paragraph("We logged interruptions.")
+    word.add_heading("1.1 Counters", 2)
+    word.add_paragraph("The counters stored timestamps only.")
+    files = {
+        "docx": tmp_path / "quiet.docx",
+        "html": tmp_path / "quiet.html",
+        "md": tmp_path / "quiet.md",
+    }
+    word.save(files["docx"])
+    files["html"].write_text(HTML, encoding="utf-8")
+    files["md"].write_text(MARKDOWN, encoding="utf-8")
+    return files
+
+
+@pytest.mark.parametrize("kind", ["docx", "html", "md"])
+def test_office_formats_keep_title_and_heading_levels(converter, office_files, kind):
+    doc = converter.convert(office_files[kind], "0" * 64)
+    assert doc.title == "Quiet Offices"
+    assert doc.page_count is None and all(b.page is None for b in doc.blocks)
+    heads = dict(sections(doc))
+    assert heads["1.1 Counters"] > heads["1 Methods"]
+    assert any("timestamps only" in b.text for b in doc.blocks)
+
+
+def test_markdown_table_becomes_text(converter, office_files):
+    doc = converter.convert(office_files["md"], "0" * 64)
+    table = next(b for b in doc.blocks if b.kind is BlockKind.TABLE)
+    assert "interruptions" in table.text and "11" in table.text
+
+
+def test_plain_text_is_taken_as_it_is(tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("First paragraph\nstill first.\n\nSecond ﬁnding.\n", encoding="utf-8")
+    doc = PlainTextConverter().convert(path, "0" * 64)
+    assert [b.text for b in doc.blocks] == ["First paragraph still first.", "Second finding."]
+    assert doc.page_count is None and doc.title is None
+
+
+def test_a_binary_file_named_txt_or_docx_fails_clearly(converter, tmp_path):
+    txt = tmp_path / "x.txt"
+    txt.write_bytes(b"\x00\x01binary")
+    with pytest.raises(DocumentError, match="binary data"):
+        PlainTextConverter().convert(txt, "0" * 64)
+    fake = tmp_path / "x.docx"
+    fake.write_text("not a zip")
+    with pytest.raises(DocumentError, match="not a DOCX"):
+        converter.convert(fake, "0" * 64)
+
+
+def test_router_picks_by_suffix_and_refuses_unknown_types(converter, tmp_path):
+    router = FormatRouter([converter, PlainTextConverter()])
+    for name in ("a.pdf", "a.docx", "a.HTML", "a.md", "a.txt"):
+        assert router.supports(Path(name)), name
+    assert not router.supports(Path("a.epub"))
+    odd = tmp_path / "a.epub"
+    odd.write_text("x")
+    with pytest.raises(DocumentError, match="unsupported file type"):
+        router.convert(odd, "0" * 64)
+
+
+@needs_tesseract
+def test_ocr_never_leaves_an_image_page_empty_and_says_so():
+    doc = DoclingConverter(ocr="never").convert(PAPERS / "grobid_two_pages.pdf", "0" * 64)
+    assert doc.ocr_pages == ()
+    assert not any(b.page == 1 for b in doc.blocks)
+    assert any("page 1 has no text layer and OCR is off" in w for w in doc.warnings)
+
+
+@needs_tesseract
+def test_ocr_always_reads_pages_that_have_text_too():
+    doc = DoclingConverter(ocr="always", ocr_languages=("eng",)).convert(
+        PAPERS / "grobid_submission_363.pdf", "0" * 64
+    )
+    assert doc.ocr_pages == (1,)
+    assert "resonance fluorescence" in " ".join(b.text for b in doc.blocks).lower()
+
+
+def test_a_document_over_the_time_limit_fails_alone_with_the_fix():
+    slow = DoclingConverter(timeout_s=0.2)
+    with pytest.raises(DocumentError, match=r"time limit of 0\.2 s.*timeout_s"):
+        slow.convert(PAPERS / "grobid_MullenJSSv18i03.pdf", "0" * 64)
+
+
+def test_the_page_cap_converts_the_first_pages_and_says_so():
+    doc = DoclingConverter(max_pages=2).convert(PAPERS / "grobid_0807.3577.pdf", "0" * 64)
+    assert doc.page_count == 15
+    assert {b.page for b in doc.blocks} <= {1, 2}
+    assert any("only the first 2 of 15 pages" in w for w in doc.warnings)
+
+
+def test_conversion_cache_never_converts_the_same_bytes_twice(tmp_path):
+    calls = []
+
+    class Counting(PlainTextConverter):
+        def convert(self, path, sha256):
+            calls.append(path)
+            return super().convert(path, sha256)
+
+    cache = CachingConverter(Counting(), tmp_path / "cache")
+    first = tmp_path / "a.txt"
+    first.write_text("Some text.\n\nMore text.")
+    renamed = tmp_path / "b.txt"
+    renamed.write_text(first.read_text())
+    one = cache.convert(first, "ab" * 32)
+    two = cache.convert(renamed, "ab" * 32)
+    assert len(calls) == 1 and cache.hits == 1
+    assert one.blocks == two.blocks and two.source_path == str(renamed)
+    entry = next((tmp_path / "cache" / "conversions").rglob("*.json"))
+    assert json.loads(entry.read_text())["converter"] == "plaintext-1"
+
+
+def test_layout_choice_prefers_trained_weights_only_when_present(tmp_path, monkeypatch):
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
+    assert layout_choice("auto", None) == ("rules", None)
+    assert "weight-free" in describe_layout("auto", None)
+    weights = tmp_path / "artifacts" / "docling-project--docling-layout-heron"
+    weights.mkdir(parents=True)
+    assert layout_choice("auto", tmp_path / "artifacts") == ("trained", weights)
+    assert layout_choice("rules", tmp_path / "artifacts") == ("rules", None)
+    with pytest.raises(ConverterUnavailable, match="layout-heron"):
+        layout_choice("trained", tmp_path / "nowhere")
