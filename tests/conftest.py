@@ -67,9 +67,11 @@ def converted(converter):
     return get
 
 
-def write_config(folder: Path, references: Path, *, url: str = "", extra: str = "") -> Path:
-    """A citeloom.toml for a throwaway project 'papers' in ``folder``."""
-    config = folder / "citeloom.toml"
+def write_config(
+    folder: Path, references: Path, *, url: str = "", extra: str = "", name: str = "citeloom.toml"
+) -> Path:
+    """A config file for a throwaway project 'papers' in ``folder``."""
+    config = folder / name
     config.write_text(
         f"""
 [paths]

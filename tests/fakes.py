@@ -76,13 +76,17 @@ class FakeChunker:
 
 
 class FakeMetadata:
-    def __init__(self, refs: Sequence[Reference] = ()) -> None:
+    def __init__(self, refs: Sequence[Reference] = (), fingerprint: str = "lib-1") -> None:
         self.refs = list(refs)
+        self.fingerprint = fingerprint
 
     def references(self) -> list[Reference]:
         return self.refs
 
     def resolve(self, document: ConvertedDocument, hint: str | None = None) -> MetadataMatch:
+        for ref in self.refs:
+            if ref.citekey == hint:
+                return MetadataMatch(ref, "hint", 1.0)
         for ref in self.refs:
             if document.title and ref.title.lower() == document.title.lower():
                 return MetadataMatch(ref, "title", 1.0)
@@ -151,6 +155,12 @@ class FakeIndex:
         ]:
             del stored[pid]
         stored.update({p.id: p for p in points})
+
+    def relabel_document(self, collection: str, doc_id: str, fields: dict) -> None:
+        for point in self.collections[collection]["points"].values():
+            if point.payload["doc_id"] == doc_id:
+                for key, values in fields.items():
+                    point.payload[key].update(values)
 
     def documents(self, collection: str, project: str) -> list[DocumentSummary]:
         c = self.collections.get(collection)

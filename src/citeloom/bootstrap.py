@@ -73,10 +73,14 @@ def converter(settings: Settings) -> Converter:
     return CachingConverter(FormatRouter([docling, PlainTextConverter()]), settings.paths.cache_dir)
 
 
-def metadata(project: ProjectConfig) -> MetadataResolver:
+def metadata(settings: Settings, project: ProjectConfig) -> MetadataResolver:
     from citeloom.adapters.csl_references import CslMetadataResolver
 
-    return CslMetadataResolver(project.references_json)
+    return CslMetadataResolver(
+        project.references_json,
+        threshold=settings.matching.title_threshold,
+        margin=settings.matching.title_margin,
+    )
 
 
 def audit_log(settings: Settings) -> AuditLog:
@@ -89,7 +93,7 @@ def ingest_service(settings: Settings, project_name: str, index: Index) -> Inges
     from citeloom.services.ingest import IngestService
 
     project = settings.get_project(project_name)
-    resolver = metadata(project)
+    resolver = metadata(settings, project)
     resolver.references()  # a broken references file stops the run before anything else
     emb = embedder(settings, project)
     return IngestService(
@@ -143,7 +147,7 @@ def project_components(settings: Settings, project_name: str) -> ProjectComponen
         collection=project.collection,
         embed_model=project.embedding_model,
         max_tokens=settings.chunking.max_tokens,
-        metadata=lambda: metadata(project),
+        metadata=lambda: metadata(settings, project),
         embedder=lambda: embedder(settings, project),
         chunker=lambda emb: chunker(settings, emb),  # type: ignore[arg-type]
         index=lambda: index(settings),

@@ -79,6 +79,11 @@ class ConversionConfig(_Section):
         return value
 
 
+class MatchingConfig(_Section):
+    title_threshold: float = Field(0.8, ge=0.5, le=1.0)  # title similarity to accept a match
+    title_margin: float = Field(0.05, ge=0.0, le=0.5)  # lead over the runner-up
+
+
 class ProjectConfig(_Section):
     collection: str
     references_json: Path
@@ -102,6 +107,7 @@ class Settings(BaseSettings):
     qdrant: QdrantConfig = Field(default_factory=QdrantConfig)
     chunking: ChunkingConfig = Field(default_factory=ChunkingConfig)
     conversion: ConversionConfig = Field(default_factory=ConversionConfig)
+    matching: MatchingConfig = Field(default_factory=MatchingConfig)
     project: dict[str, ProjectConfig] = Field(default_factory=dict)
 
     # Where the file was read from; relative paths were resolved against its folder.

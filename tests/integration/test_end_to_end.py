@@ -53,7 +53,7 @@ def test_ingest_reports_citekeys_and_match_kinds(project):
         "grobid_0807.3577.pdf": ("bolejko2008apparent", "doi"),
         "grobid_test_Grobid_1_05452615.pdf": ("iqbal2010new", "doi"),
         "grobid_Wang-paperAVE2008.pdf": ("wang2008information", "title"),
-        "paperqa_pasa.pdf": ("he2025pasa", "title"),
+        "paperqa_pasa.pdf": ("he2025pasa", "arxiv"),  # the arXiv stamp in the margin
         "paperqa_duplicate_media.pdf": (None, None),
     }
     for name, (citekey, match) in expected.items():
@@ -184,3 +184,37 @@ def test_write_guard_exits_4_and_writes_nothing(project):
     after = json.loads(run("inspect", "-p", "papers", "-c", str(project["config"]), "--json")[1])
     assert after["points"] == before["points"]
     assert not any(d["path"].endswith("w.pdf") for d in after["documents"])
+
+
+def test_inspect_lists_unmatched_documents_with_their_best_candidates(project):
+    code, out = run("inspect", "-p", "papers", "-c", str(project["config"]))
+    assert code == 0
+    lines = out.splitlines()
+    at = next(i for i, line in enumerate(lines) if "duplicate_media.pdf" in line)
+    assert "no reference match" in lines[at]
+    assert "MetadataMissing; best candidates: @" in lines[at + 1]
+
+
+def test_a_changed_library_relabels_stored_documents(project):
+    refs = json.loads((DATA / "papers.csl.json").read_text())
+    for entry in refs:
+        if entry["id"] == "wang2008information":
+            entry["id"] = entry["citation-key"] = "wang2008synthesis"
+    changed = project["folder"] / "changed.json"
+    changed.write_text(json.dumps(refs))
+    config = write_config(project["folder"], changed, name="changed.toml")
+    before = json.loads(run("inspect", "-p", "papers", "-c", str(config), "--json")[1])
+    code, out = run(
+        "ingest", str(project["inbox"] / SUBSET[0]), "-p", "papers", "-c", str(config), "--json"
+    )
+    assert code == 0
+    report = json.loads(out)
+    assert [(Path(r["path"]).name, r["old"], r["new"]) for r in report["relabelled"]] == [
+        ("grobid_Wang-paperAVE2008.pdf", "wang2008information", "wang2008synthesis")
+    ]
+    after = json.loads(run("inspect", "-p", "papers", "-c", str(config), "--json")[1])
+    assert after["points"] == before["points"]  # labels changed, nothing re-embedded
+    code, out = run(
+        "query", "answer validation exercise", "-p", "papers", "-c", str(config), "--json"
+    )
+    assert json.loads(out)["results"][0]["citekey"] == "wang2008synthesis"

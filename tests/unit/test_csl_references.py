@@ -75,3 +75,163 @@ def test_file_name_hint_names_an_entry():
     resolver = CslMetadataResolver(ROOT / "references" / "example.json")
     match = resolver.resolve(document(None), hint="tanabe2022notebooks")
     assert (match.citekey, match.kind) == ("tanabe2022notebooks", "hint")
+
+
+# ---------------------------------------------------------------- matching on page-1 text
+LIBRARY = [
+    {
+        "id": "smith2019deep",
+        "title": "Deep Learning for Salt Marsh Mapping",
+        "author": [{"family": "Smith", "given": "Ann"}, {"family": "Okafor", "given": "Chidi"}],
+        "issued": {"date-parts": [[2019]]},
+        "container-title": "Proc. Remote Sensing Workshop",
+    },
+    {
+        "id": "smith2020deep",
+        "title": "Deep Learning for Salt Marsh Mapping",
+        "author": [{"family": "Smith", "given": "Ann"}, {"family": "Okafor", "given": "Chidi"}],
+        "issued": {"date-parts": [[2020]]},
+        "DOI": "10.5555/RS.2020.7",
+    },
+    {
+        "id": "smith2021deeper",
+        "title": "Deeper Learning for Salt Marsh Mapping",
+        "author": [{"family": "Smith", "given": "Ann"}],
+        "issued": {"date-parts": [[2021]]},
+    },
+    {
+        "id": "vogel2018flux",
+        "title": "Über Stoffflüsse in Ästuaren – eine Übersicht",
+        "author": [{"family": "Vogel", "given": "Jörg"}],
+        "issued": {"date-parts": [[2018]]},
+    },
+    {
+        "id": "chen2022quiet",
+        "title": "Quiet Hours in Open Offices",
+        "author": [{"family": "Chen", "given": "Li"}],
+        "issued": {"date-parts": [[2022]]},
+        "URL": "https://arxiv.org/abs/2203.01234v2",
+    },
+    {
+        "id": "park2017quiet",
+        "title": "Quiet Hours in Open Offices",
+        "author": [{"family": "Park", "given": "Jin"}],
+        "issued": {"date-parts": [[2017]]},
+    },
+]
+FILLER = "We study the problem in detail and report results for several sites. " * 4
+
+
+@pytest.fixture
+def resolver(tmp_path) -> CslMetadataResolver:
+    path = tmp_path / "lib.json"
+    path.write_text(json.dumps(LIBRARY), encoding="utf-8")
+    return CslMetadataResolver(path)
+
+
+def page(title: str | None, first_page: str) -> ConvertedDocument:
+    blocks = (Block(first_page + " " + FILLER, BlockKind.TEXT, 1),)
+    return ConvertedDocument("x.pdf", "0" * 64, title, 3, blocks, "test")
+
+
+@pytest.mark.parametrize(
+    "printed",
+    [
+        "doi:10.5555/rs.2020.7",
+        "DOI 10.5555/RS.2020.7.",
+        "https://doi.org/10.5555/RS.2020.7",
+        "(doi:10.5555/rs.2020.7)",
+    ],
+)
+def test_doi_forms_on_the_page(resolver, printed):
+    match = resolver.resolve(page(None, f"Smith and Okafor. {printed}"))
+    assert (match.citekey, match.kind) == ("smith2020deep", "doi")
+
+
+def test_doi_in_the_margin_counts(resolver):
+    doc = ConvertedDocument(
+        "x.pdf", "0" * 64, None, 1, (), "t", margin_text="DOI 10.5555/RS.2020.7"
+    )
+    assert resolver.resolve(doc).citekey == "smith2020deep"
+
+
+def test_arxiv_id_printed_on_the_page(resolver):
+    match = resolver.resolve(page(None, "arXiv:2203.01234v1 [cs.HC] Li Chen"))
+    assert (match.citekey, match.kind) == ("chen2022quiet", "arxiv")
+
+
+@pytest.mark.parametrize(
+    "variant",
+    [
+        "DEEP LEARNING FOR SALT-MARSH MAPPING",
+        "Deep learning for salt marsh mapping.",
+        "Deep  Learning for Salt Marsh\nMapping",
+    ],
+)
+def test_title_variants_match_and_page_one_breaks_the_tie(resolver, variant):
+    # two entries carry this exact title (workshop 2019, journal 2020): page 1 says 2020
+    match = resolver.resolve(page(variant, "Ann Smith, Chidi Okafor. Journal of X, 2020."))
+    assert (match.citekey, match.kind) == ("smith2020deep", "title")
+
+
+def test_same_title_same_authors_and_no_year_is_ambiguous_not_guessed(resolver):
+    match = resolver.resolve(
+        page("Deep Learning for Salt Marsh Mapping", "Ann Smith, Chidi Okafor")
+    )
+    assert match.reference is None and match.problem == "MetadataAmbiguous"
+    assert {c.citekey for c in match.candidates[:2]} == {"smith2019deep", "smith2020deep"}
+
+
+def test_near_duplicate_title_by_the_same_author_is_not_confused(resolver):
+    match = resolver.resolve(page("Deeper Learning for Salt Marsh Mapping", "Ann Smith, 2021"))
+    assert match.citekey == "smith2021deeper"
+
+
+def test_diacritics_and_ligatures_in_titles(resolver):
+    match = resolver.resolve(page("Uber Stoffﬂüsse in Astuaren - eine Ubersicht", "Jörg Vogel"))
+    assert match.citekey == "vogel2018flux"
+
+
+def test_same_title_by_other_authors_is_decided_by_the_authors_on_the_page(resolver):
+    match = resolver.resolve(page("Quiet Hours in Open Offices", "Jin Park, Seoul"))
+    assert match.citekey == "park2017quiet"
+
+
+def test_a_title_whose_authors_are_absent_stays_unmatched(resolver):
+    match = resolver.resolve(page("Deeper Learning for Salt Marsh Mapping", "Maria Garcia, 2021"))
+    assert match.reference is None and match.problem == "MetadataAmbiguous"
+
+
+def test_a_paper_with_no_entry_stays_unmatched(resolver):
+    match = resolver.resolve(page("Tidal Energy Storage in Lagoons", "Maria Garcia"))
+    assert match.reference is None and match.problem == "MetadataMissing"
+
+
+def test_titles_in_a_reference_list_are_not_the_documents_title(resolver):
+    blocks = (
+        Block("Some Unrelated Letter " + FILLER, BlockKind.TEXT, 1),
+        Block("References", BlockKind.HEADING, 1, 1),
+        Block(
+            "[1] A. Smith, C. Okafor, Deeper Learning for Salt Marsh Mapping, 2021.",
+            BlockKind.TEXT,
+            1,
+        ),
+    )
+    doc = ConvertedDocument("x.pdf", "0" * 64, None, 1, blocks, "t")
+    assert resolver.resolve(doc).reference is None
+
+
+@pytest.mark.parametrize(
+    ("stem", "key"),
+    [
+        ("smith2021deeper", "smith2021deeper"),
+        ("smith2021deeper - Deeper Learning", "smith2021deeper"),
+        ("Smith2021Deeper", "smith2021deeper"),
+        ("random name", None),
+    ],
+)
+def test_citekey_in_the_file_name(resolver, stem, key):
+    match = resolver.resolve(page(None, "nothing useful"), hint=stem)
+    assert match.citekey == key
+    if key:
+        assert match.kind == "hint"

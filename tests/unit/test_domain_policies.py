@@ -4,8 +4,13 @@ import pytest
 
 from citeloom.domain.citation import citation_label
 from citeloom.domain.ids import chunk_id, doc_id_from_sha256, sha256_of_file
-from citeloom.domain.matching import decide_title_match, find_dois, normalise_doi
-from citeloom.domain.models import Candidate
+from citeloom.domain.matching import (
+    TitleCandidate,
+    decide_title_match,
+    find_arxiv_ids,
+    find_dois,
+    normalise_doi,
+)
 from citeloom.domain.text import fold_for_match, normalise_text, trim
 
 
@@ -79,11 +84,44 @@ def test_find_dois_in_running_text():
     assert find_dois(text) == ["10.1088/1475-7516/2008/10/003", "10.1000/abc.1"]
 
 
+def cand(key, score, authors=0.0, year=False, known=True) -> TitleCandidate:
+    return TitleCandidate(key, score, authors, known, year)
+
+
 def test_title_decision_needs_threshold_and_margin():
-    assert decide_title_match([Candidate("a", 0.95), Candidate("b", 0.5)]).accepted.citekey == "a"
-    assert decide_title_match([Candidate("a", 0.7)]).problem == "MetadataMissing"
-    assert (
-        decide_title_match([Candidate("a", 0.92), Candidate("b", 0.9)]).problem
-        == "MetadataAmbiguous"
-    )
+    assert decide_title_match([cand("a", 0.95, 1.0), cand("b", 0.5)]).accepted.citekey == "a"
+    assert decide_title_match([cand("a", 0.7, 1.0)]).problem == "MetadataMissing"
     assert decide_title_match([]).problem == "MetadataMissing"
+    tie = [cand("a", 0.92, 1.0, True), cand("b", 0.9, 1.0, True)]
+    assert decide_title_match(tie).problem == "MetadataAmbiguous"
+
+
+def test_a_tie_is_broken_only_by_strictly_better_page_one_evidence():
+    conference = cand("smith2019deep", 1.0, authors=1.0, year=False)
+    journal = cand("smith2020deep", 1.0, authors=1.0, year=True)
+    assert decide_title_match([conference, journal]).accepted.citekey == "smith2020deep"
+    other_authors = cand("lee2009same", 1.0, authors=0.0)
+    ours = cand("wang2008same", 1.0, authors=1.0)
+    assert decide_title_match([other_authors, ours]).accepted.citekey == "wang2008same"
+
+
+def test_a_title_whose_authors_are_not_on_the_page_is_not_accepted():
+    assert decide_title_match([cand("x", 0.99, authors=0.0)]).problem == "MetadataAmbiguous"
+    # a page without text (a scan) contradicts nothing
+    lonely = decide_title_match([cand("x", 0.99, authors=0.0)], page_has_names=False)
+    assert lonely.accepted.citekey == "x"
+    assert decide_title_match([cand("x", 0.99, known=False)]).accepted.citekey == "x"
+
+
+@pytest.mark.parametrize(
+    ("text", "ids"),
+    [
+        ("arXiv:0807.3577v2 [astro-ph] 21 Oct 2008", ["0807.3577"]),
+        ("ArXiv ePrint: 0807.3577", ["0807.3577"]),
+        ("see https://arxiv.org/abs/2501.10120v1.", ["2501.10120"]),
+        ("arXiv:hep-th/9901001", ["hep-th/9901001"]),
+        ("no identifier here 1234.5678", []),
+    ],
+)
+def test_find_arxiv_ids(text, ids):
+    assert find_arxiv_ids(text) == ids

@@ -127,6 +127,41 @@ def test_audit_records_ocr_pages_and_partial_conversions(tmp_path):
     assert event["warnings"][0] == "partial: time limit"
 
 
+def test_a_changed_library_relabels_stored_documents_without_reembedding(tmp_path, library):
+    index = FakeIndex()
+    make(tmp_path, index)[0].run([library])
+    embedder = FakeEmbedder()
+    service, audit = make(tmp_path, index, embedder)
+    service.metadata = FakeMetadata(
+        [*REFS, Reference("doe2021unknown", "Unknown Paper", ("Doe, Jo",), 2021)], "lib-2"
+    )
+    report = service.run([library])
+    assert [(Path(r.path).name, r.old, r.new) for r in report.relabelled] == [
+        ("b.pdf", None, "doe2021unknown")
+    ]
+    assert embedder.calls == 0
+    labels = {
+        p.payload["zotero"]["citekey"]
+        for p in index.collections["c"]["points"].values()
+        if p.payload["source"]["path"].endswith("b.pdf")
+    }
+    assert labels == {"doe2021unknown"}
+    assert [e["new"] for e in audit.events if e["event"] == "relabelled"] == ["doe2021unknown"]
+    b = next(d for d in report.documents if d.path.endswith("b.pdf"))
+    assert (b.status, b.citekey) == ("skipped", "doe2021unknown")
+
+
+def test_citekey_option_names_the_entry_of_one_file(tmp_path, library):
+    index = FakeIndex()
+    service, _ = make(tmp_path, index)
+    report = service.run([library / "b.pdf"], citekey="smith2020")
+    assert (report.documents[0].citekey, report.documents[0].match) == ("smith2020", "hint")
+    with pytest.raises(ConfigError, match="one file"):
+        make(tmp_path, index)[0].run([library], citekey="smith2020")
+    with pytest.raises(ConfigError, match="no entry with this citekey"):
+        make(tmp_path, index)[0].run([library / "b.pdf"], citekey="nobody1999")
+
+
 def test_missing_path_is_a_usage_error(tmp_path):
     service, _ = make(tmp_path, FakeIndex())
     with pytest.raises(ConfigError, match="no such file"):

@@ -7,6 +7,7 @@ and short DOIs all load).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -15,8 +16,20 @@ from typing import Any
 from rapidfuzz import fuzz
 
 from citeloom.domain.errors import ReferencesError
-from citeloom.domain.matching import decide_title_match, find_dois, normalise_doi
-from citeloom.domain.models import Candidate, ConvertedDocument, MetadataMatch, Reference
+from citeloom.domain.matching import (
+    TitleCandidate,
+    decide_title_match,
+    find_arxiv_ids,
+    find_dois,
+    normalise_doi,
+)
+from citeloom.domain.models import (
+    BlockKind,
+    Candidate,
+    ConvertedDocument,
+    MetadataMatch,
+    Reference,
+)
 from citeloom.domain.text import fold_for_match
 
 _YEAR = re.compile(r"(?<!\d)(-?\d{1,4})(?!\d)")
@@ -54,16 +67,15 @@ def _year(issued: Any) -> int | None:
 
 
 def _arxiv(entry: dict[str, Any]) -> str | None:
-    for key in ("arXiv", "number", "URL", "note"):
+    for key in ("arXiv", "eprint", "number", "URL", "note", "archive_location"):
         value = entry.get(key)
-        if isinstance(value, str) and (match := _ARXIV.search(value)):
-            return match.group(1)
+        if isinstance(value, str):
+            ids = find_arxiv_ids(value)
+            if not ids and key in ("arXiv", "eprint") and value.strip():
+                ids = find_arxiv_ids(f"arXiv:{value.strip()}")
+            if ids:
+                return ids[0]
     return None
-
-
-_ARXIV = re.compile(
-    r"(?:arxiv[:./\s]*(?:abs/)?)(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})", re.I
-)
 
 
 def _strings(value: Any) -> tuple[str, ...]:
@@ -141,48 +153,116 @@ def title_score(a: str, b: str) -> float:
     return max(fuzz.ratio(a, b), fuzz.token_sort_ratio(a, b)) / 100.0
 
 
+def hint_citekey(stem: str, refs: dict[str, Reference]) -> str | None:
+    """A citekey at the start of a file name: 'smith2020', 'smith2020 - Title', 'Smith2020_x'."""
+    head = re.split(r"\s+[-–—]\s+|\s+|_-_", stem.strip(), maxsplit=1)[0]
+    for candidate in (stem.strip(), head):
+        if candidate in refs:
+            return candidate
+        folded = [key for key in refs if key.casefold() == candidate.casefold()]
+        if len(folded) == 1:
+            return folded[0]
+    return None
+
+
+_REFERENCES = {"references", "bibliography", "literature", "literature cited", "literatur"}
+_REFERENCE_ENTRY = re.compile(r"^\s*(\[\d+\]|\d+\.\s+[A-Z][a-z]+,)")
+
+
+def _text_before_references(document: ConvertedDocument, pages: int) -> str:
+    parts = []
+    for block in document.blocks:
+        if block.page is not None and block.page > pages:
+            break
+        key = re.sub(r"^[\d.\s]+", "", block.text).rstrip(" :").casefold()
+        if block.kind is BlockKind.HEADING and key in _REFERENCES:
+            break
+        if not _REFERENCE_ENTRY.match(block.text):
+            parts.append(block.text)
+    return "\n".join(parts)
+
+
+def _names_on_page(ref: Reference, page: str) -> float:
+    names = [fold_for_match(n) for n in ref.family_names[:6] if len(n) > 1]
+    if not names:
+        return 0.0
+    words = f" {page} "
+    return sum(f" {name} " in words for name in names) / len(names)
+
+
 class CslMetadataResolver:
     def __init__(self, path: Path, threshold: float = 0.8, margin: float = 0.05) -> None:
         self.path = path
         self.threshold = threshold
         self.margin = margin
         self._refs: list[Reference] | None = None
+        self._fingerprint: str | None = None
 
     def references(self) -> list[Reference]:
         if self._refs is None:
             self._refs = load_references(self.path)
+            self._fingerprint = hashlib.sha256(self.path.read_bytes()).hexdigest()[:16]
         return self._refs
+
+    @property
+    def fingerprint(self) -> str:
+        """Identity of the library's content: stored documents are re-labelled when it changes."""
+        self.references()
+        assert self._fingerprint is not None
+        return self._fingerprint
 
     def resolve(self, document: ConvertedDocument, hint: str | None = None) -> MetadataMatch:
         refs = self.references()
         by_key = {r.citekey: r for r in refs}
-        if hint and hint in by_key:
-            return MetadataMatch(by_key[hint], "hint", 1.0)
-        by_doi = {r.doi: r for r in refs if r.doi}
+        if hint and (key := hint_citekey(hint, by_key)):
+            return MetadataMatch(by_key[key], "hint", 1.0)
         front = document.front_text()
-        for doi in [*find_dois(front), *find_dois(" ".join(document.pdf_metadata.values()))]:
+        identifiers = f"{front}\n{' '.join(document.pdf_metadata.values())}"
+        by_doi = {r.doi: r for r in refs if r.doi}
+        for doi in find_dois(identifiers):
             if doi in by_doi:
                 return MetadataMatch(by_doi[doi], "doi", 1.0)
-        titles = [t for t in [document.title] if t]
-        folded = [fold_for_match(t) for t in titles]
-        ranked = (
-            sorted(
-                (
-                    Candidate(
-                        r.citekey, max(title_score(f, fold_for_match(r.title)) for f in folded)
-                    )
-                    for r in refs
-                    if r.title
-                ),
-                key=lambda c: -c.score,
-            )
-            if folded
-            else []
+        by_arxiv = {r.arxiv_id: r for r in refs if r.arxiv_id}
+        for arxiv_id in find_arxiv_ids(identifiers):
+            if arxiv_id in by_arxiv:
+                return MetadataMatch(by_arxiv[arxiv_id], "arxiv", 1.0)
+        return self._by_title(document, refs, by_key)
+
+    def _by_title(
+        self, document: ConvertedDocument, refs: list[Reference], by_key: dict[str, Reference]
+    ) -> MetadataMatch:
+        page = fold_for_match(document.front_text(pages=1))
+        years = set(re.findall(r"(?<!\d)(1[6-9]\d\d|20\d\d)(?!\d)", page))
+        if document.title:
+            title = fold_for_match(document.title)
+            scores = [(r, title_score(title, fold_for_match(r.title))) for r in refs if r.title]
+        else:
+            # no title block found (a scan, a cover page): look for a long entry title in the
+            # text of the first pages instead, but never in a reference list
+            text = fold_for_match(_text_before_references(document, pages=2))
+            scores = [
+                (r, fuzz.partial_ratio(fold_for_match(r.title), text) / 100.0)
+                for r in refs
+                if len(r.title.split()) >= 6
+            ]
+        ranked = sorted(
+            (
+                TitleCandidate(
+                    citekey=r.citekey,
+                    score=score,
+                    authors_found=_names_on_page(r, page),
+                    authors_known=bool(r.family_names),
+                    year_found=r.year is not None and str(r.year) in years,
+                )
+                for r, score in scores
+            ),
+            key=lambda c: (-c.score, c.citekey),
         )
-        decision = decide_title_match(ranked, self.threshold, self.margin)
+        decision = decide_title_match(
+            ranked, self.threshold, self.margin, page_has_names=len(page) >= 200
+        )
         top = tuple(Candidate(c.citekey, round(c.score, 3)) for c in ranked[:3])
-        if decision.accepted:
-            return MetadataMatch(
-                by_key[decision.accepted.citekey], "title", decision.accepted.score, top
-            )
-        return MetadataMatch(None, None, None, top, decision.problem)  # type: ignore[arg-type]
+        if decision.accepted is None:
+            return MetadataMatch(None, None, None, top, decision.problem)  # type: ignore[arg-type]
+        ref = by_key[decision.accepted.citekey]
+        return MetadataMatch(ref, "title", round(decision.accepted.score, 3), top)

@@ -220,6 +220,15 @@ class EdgeIndex:
         shard.update(UpdateOperation.delete_points_by_filter(stale))
         shard.flush()
 
+    def relabel_document(
+        self, collection: str, doc_id: str, fields: dict[str, dict[str, Any]]
+    ) -> None:
+        shard = self._require(collection)
+        only = Filter(must=[FieldCondition(key="doc_id", match=MatchValue(doc_id))])
+        for key, values in fields.items():
+            shard.update(UpdateOperation.set_payload_by_filter(only, values, key=key))
+        shard.flush()
+
     # ------------------------------------------------------------------ reading
     def documents(self, collection: str, project: str) -> list[DocumentSummary]:
         shard = self._shard(collection)

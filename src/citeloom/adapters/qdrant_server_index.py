@@ -183,6 +183,25 @@ class QdrantServerIndex:
             wait=True,
         )
 
+    def relabel_document(
+        self, collection: str, doc_id: str, fields: dict[str, dict[str, Any]]
+    ) -> None:
+        from qdrant_client import models
+
+        only = models.Filter(
+            must=[models.FieldCondition(key="doc_id", match=models.MatchValue(value=doc_id))]
+        )
+        for key, values in fields.items():
+            self._call(
+                "relabel a document",
+                self._client.set_payload,
+                collection,
+                payload=values,
+                points=only,
+                key=key,
+                wait=True,
+            )
+
     # ------------------------------------------------------------------ reading
     def documents(self, collection: str, project: str) -> list[DocumentSummary]:
         from qdrant_client import models

@@ -1,8 +1,9 @@
 """Policies for deciding which library entry a document is.
 
 A wrong citekey is worse than none: the user would quote the wrong paper. So identifiers
-(DOI, arXiv id) are matched exactly, and a fuzzy title match is accepted only when it is both
-good and clearly better than the runner-up.
+(DOI, arXiv id) are matched exactly, and a fuzzy title match is accepted only when it is good,
+clearly better than the runner-up (or set apart by the authors and year printed on page 1),
+and not contradicted by page 1 (none of the entry's authors printed there).
 """
 
 from __future__ import annotations
@@ -16,6 +17,11 @@ from citeloom.domain.models import Candidate
 _DOI_IN_TEXT = re.compile(r"\b10\.\d{4,9}/[^\s\"<>]+|\b10/[a-z0-9]{4,12}\b", re.IGNORECASE)
 _DOI_PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*|doi\s+)", re.IGNORECASE)
 _TRAILING = ".,;:)]}'\""
+# New-style ids (0807.3577, 2501.10120v1) and old-style ones (hep-th/9901001, math.GT/0309136).
+_ARXIV_ID = r"(\d{4}\.\d{4,5}|[a-z][a-z\-]+(?:\.[A-Z]{2})?/\d{7})(?:v\d+)?"
+_ARXIV_IN_TEXT = re.compile(
+    rf"(?:arxiv\s*(?:e-?print)?\s*[:.]?\s*(?:org/(?:abs|pdf)/)?){_ARXIV_ID}", re.IGNORECASE
+)
 
 
 def normalise_doi(value: str | None) -> str | None:
@@ -38,6 +44,30 @@ def find_dois(text: str) -> list[str]:
     return list(found)
 
 
+def find_arxiv_ids(text: str) -> list[str]:
+    """arXiv ids printed as 'arXiv:0807.3577v2', 'ArXiv ePrint: 0807.3577' or in an arxiv.org
+    URL, without version, in order of appearance."""
+    found: dict[str, None] = {}
+    for raw in _ARXIV_IN_TEXT.findall(text):
+        found[raw.lower() if "/" in raw else raw] = None
+    return list(found)
+
+
+@dataclass(frozen=True)
+class TitleCandidate:
+    """An entry scored against the document: title similarity and page-1 evidence."""
+
+    citekey: str
+    score: float  # title similarity in [0, 1]
+    authors_found: float  # share of the entry's family names printed on page 1 (0 if none known)
+    authors_known: bool  # the entry lists authors at all
+    year_found: bool  # the entry's year is printed on page 1
+
+    @property
+    def evidence(self) -> tuple[float, bool]:
+        return (self.authors_found, self.year_found)
+
+
 @dataclass(frozen=True)
 class TitleDecision:
     accepted: Candidate | None
@@ -45,11 +75,29 @@ class TitleDecision:
 
 
 def decide_title_match(
-    ranked: Sequence[Candidate], threshold: float = 0.8, margin: float = 0.05
+    ranked: Sequence[TitleCandidate],
+    threshold: float = 0.8,
+    margin: float = 0.05,
+    page_has_names: bool = True,
 ) -> TitleDecision:
-    """Accept the best candidate only if it passes the threshold and beats the runner-up."""
+    """Accept the best candidate only if it is good, clearly ahead and not contradicted.
+
+    ``ranked`` is sorted by title score. Candidates within ``margin`` of the best are a tie;
+    a tie is broken only by strictly better evidence from page 1 (authors, then year), never
+    by a coin toss. ``page_has_names`` says whether page 1 has enough text to judge authors
+    (a scan without text does not contradict anything).
+    """
     if not ranked or ranked[0].score < threshold:
         return TitleDecision(None, "MetadataMissing")
-    if len(ranked) > 1 and ranked[0].score - ranked[1].score < margin:
+    tied = [c for c in ranked if c.score >= threshold and ranked[0].score - c.score < margin]
+    chosen = tied[0]
+    if len(tied) > 1:
+        best = max(c.evidence for c in tied)
+        leaders = [c for c in tied if c.evidence == best]
+        if len(leaders) > 1 or best == (0.0, False):
+            return TitleDecision(None, "MetadataAmbiguous")
+        chosen = leaders[0]
+    if page_has_names and chosen.authors_known and chosen.authors_found == 0.0:
+        # same title, none of its authors on the page: another paper with this title
         return TitleDecision(None, "MetadataAmbiguous")
-    return TitleDecision(ranked[0], None)
+    return TitleDecision(Candidate(chosen.citekey, chosen.score), None)

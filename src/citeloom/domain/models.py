@@ -159,3 +159,6 @@ class DocumentSummary:
     title: str | None
     page_count: int | None
     chunks: int
+    library: str = ""  # fingerprint of the references file the labels came from
+    problem: str | None = None  # MetadataMissing / MetadataAmbiguous
+    candidates: tuple[Candidate, ...] = ()

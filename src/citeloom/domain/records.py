@@ -11,13 +11,44 @@ from dataclasses import dataclass
 from typing import Any
 
 from citeloom.domain.citation import citation_label
-from citeloom.domain.models import Chunk, ConvertedDocument, DocumentSummary, MetadataMatch
+from citeloom.domain.models import (
+    Candidate,
+    Chunk,
+    ConvertedDocument,
+    DocumentSummary,
+    MetadataMatch,
+)
 
 PAYLOAD_VERSION = 1
 
 # Payload keys the index adapters build keyword indexes on (filters stay fast).
 INDEXED_KEYWORDS = ("project", "doc_id", "source.path", "zotero.citekey", "zotero.tags")
 INDEXED_INTEGERS = ("doc.year",)
+
+
+def label_fields(
+    match: MetadataMatch, document: ConvertedDocument, library: str
+) -> dict[str, dict[str, Any]]:
+    """The parts of a payload that come from the library: re-written when it changes."""
+    ref = match.reference
+    return {
+        "zotero": {
+            "citekey": ref.citekey if ref else None,
+            "match": match.kind,
+            "problem": match.problem,
+            "candidates": [{"citekey": c.citekey, "score": c.score} for c in match.candidates],
+            "tags": list(ref.tags) if ref else [],
+            "collections": list(ref.collections) if ref else [],
+            "library": library,
+        },
+        "doc": {
+            "title": ref.title if ref else document.title,
+            "authors": list(ref.authors) if ref else [],
+            "year": ref.year if ref else None,
+            "doi": ref.doi if ref else None,
+            "url": ref.url if ref else None,
+        },
+    }
 
 
 def build_payload(
@@ -28,27 +59,18 @@ def build_payload(
     match: MetadataMatch,
     embed_model: str,
     ingest_id: str,
+    library: str = "",
 ) -> dict[str, Any]:
-    ref = match.reference
-    title = ref.title if ref else document.title
+    labels = label_fields(match, document, library)
     return {
         "project": project,
         "doc_id": chunk.doc_id,
         "chunk_index": chunk.index,
         "ingest_id": ingest_id,
         "source": {"path": document.source_path, "sha256": document.sha256},
-        "zotero": {
-            "citekey": ref.citekey if ref else None,
-            "match": match.kind,
-            "tags": list(ref.tags) if ref else [],
-            "collections": list(ref.collections) if ref else [],
-        },
+        "zotero": labels["zotero"],
         "doc": {
-            "title": title,
-            "authors": list(ref.authors) if ref else [],
-            "year": ref.year if ref else None,
-            "doi": ref.doi if ref else None,
-            "url": ref.url if ref else None,
+            **labels["doc"],
             "page_start": chunk.page_start,
             "page_end": chunk.page_end,
             "page_count": document.page_count,
@@ -159,6 +181,11 @@ def summarise_documents(payloads: Iterable[dict[str, Any]]) -> list[DocumentSumm
                 title=doc.get("title"),
                 page_count=doc.get("page_count"),
                 chunks=counts[doc_id],
+                library=zotero.get("library", ""),
+                problem=zotero.get("problem"),
+                candidates=tuple(
+                    Candidate(c["citekey"], c["score"]) for c in zotero.get("candidates") or ()
+                ),
             )
         )
     return sorted(summaries, key=lambda s: (s.path, s.doc_id))

@@ -131,13 +131,21 @@ def ingest(
         ),
     ] = None,
     project: ProjectOpt = ...,  # type: ignore[assignment]
+    citekey: Annotated[
+        str | None,
+        typer.Option(
+            "--citekey",
+            help="The library entry of the one file given (wins over DOI and title matching).",
+        ),
+    ] = None,
     config: ConfigOpt = Path("citeloom.toml"),
     as_json: JsonOpt = False,
 ) -> None:
     """Convert, chunk, embed and store documents in the project's collection.
 
     Prints one line per document and a summary with the run's correlation id; the audit of
-    the run is written to [paths] audit_dir/<correlation id>.jsonl.
+    the run is written to [paths] audit_dir/<correlation id>.jsonl. Documents already stored
+    are re-labelled when the references file changed (no re-embedding).
     """
     from citeloom import bootstrap
     from citeloom.entrypoints import render
@@ -152,7 +160,9 @@ def ingest(
             if not as_json:
                 typer.echo(f"[{number}/{total}] {render.document_line(outcome)}")
 
-        report = service.run(list(paths or [settings.paths.raw_dir]), progress=progress)
+        report = service.run(
+            list(paths or [settings.paths.raw_dir]), progress=progress, citekey=citekey
+        )
     finally:
         index.close()
     if as_json:

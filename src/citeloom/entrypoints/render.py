@@ -30,6 +30,12 @@ def document_line(doc: DocumentOutcome) -> str:
 def ingest_summary(report: IngestReport) -> str:
     t = report.totals
     lines = [
+        f"relabelled {_short(r.path)}: "
+        f"{'@' + r.old if r.old else 'no match'} -> {'@' + r.new if r.new else 'no match'}"
+        + (f" ({r.match})" if r.match else "")
+        for r in report.relabelled
+    ]
+    lines += [
         f"{t['documents']} documents: {t['ingested']} ingested, {t['skipped']} skipped, "
         f"{t['failed']} failed; {t['chunks']} chunks written to '{report.collection}' "
         f"({report.embed_model})",
@@ -85,4 +91,7 @@ def inspect_text(report: InspectReport) -> str:
         ref = f"@{d.citekey} ({d.match})" if d.citekey else "no reference match"
         pages = f"{d.page_count} pages" if d.page_count is not None else "no pages"
         lines.append(f"  {d.doc_id}  {_short(d.path)}  {ref}  {pages}  {d.chunks} chunks")
+        if not d.citekey and d.candidates:
+            best = ", ".join(f"@{c.citekey} {c.score:.2f}" for c in d.candidates)
+            lines.append(f"      {d.problem or 'unmatched'}; best candidates: {best}")
     return "\n".join(lines)

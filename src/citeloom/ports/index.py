@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from citeloom.domain.models import CollectionInfo, DocumentSummary, IndexPoint, ScoredPoint
 
@@ -39,6 +39,13 @@ class Index(Protocol):
         self, collection: str, doc_id: str, source_path: str, points: Sequence[IndexPoint]
     ) -> None:
         """Store a document's chunks and remove any older chunks of the same doc_id or path."""
+        ...
+
+    def relabel_document(
+        self, collection: str, doc_id: str, fields: dict[str, dict[str, Any]]
+    ) -> None:
+        """Merge ``fields`` ({"zotero": {...}, "doc": {...}}) into every chunk of a document,
+        leaving vectors and the other payload keys as they are."""
         ...
 
     def documents(self, collection: str, project: str) -> list[DocumentSummary]: ...

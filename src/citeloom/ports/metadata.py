@@ -10,4 +10,9 @@ class MetadataResolver(Protocol):
 
     def references(self) -> list[Reference]: ...
 
+    @property
+    def fingerprint(self) -> str:
+        """Identity of the library's content; when it changes, stored labels are re-checked."""
+        ...
+
     def resolve(self, document: ConvertedDocument, hint: str | None = None) -> MetadataMatch: ...

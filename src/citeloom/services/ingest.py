@@ -7,7 +7,7 @@ model mismatch stops it before anything is written.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,7 +16,7 @@ from typing import Any, Literal
 from citeloom.domain.errors import CiteloomError, ConfigError, DocumentError
 from citeloom.domain.ids import chunk_id, doc_id_from_sha256, sha256_of_file
 from citeloom.domain.models import DocumentSummary, IndexPoint
-from citeloom.domain.records import build_payload
+from citeloom.domain.records import build_payload, label_fields
 from citeloom.ports import AuditLog, Chunker, Converter, Embedder, Index, MetadataResolver
 
 Status = Literal["ingested", "skipped", "failed"]
@@ -52,6 +52,26 @@ class DocumentOutcome:
 
 
 @dataclass
+class Relabel:
+    """A stored document whose citekey changed because the library changed."""
+
+    doc_id: str
+    path: str
+    old: str | None
+    new: str | None
+    match: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "doc_id": self.doc_id,
+            "path": self.path,
+            "old": self.old,
+            "new": self.new,
+            "match": self.match,
+        }
+
+
+@dataclass
 class IngestReport:
     correlation_id: str
     project: str
@@ -59,6 +79,7 @@ class IngestReport:
     embed_model: str
     audit_path: str
     documents: list[DocumentOutcome] = field(default_factory=list)
+    relabelled: list[Relabel] = field(default_factory=list)
 
     @property
     def totals(self) -> dict[str, int]:
@@ -76,6 +97,7 @@ class IngestReport:
             "embed_model": self.embed_model,
             "audit": self.audit_path,
             "documents": [d.to_json() for d in self.documents],
+            "relabelled": [r.to_json() for r in self.relabelled],
             "totals": self.totals,
         }
 
@@ -123,7 +145,13 @@ class IngestService:
         self.audit = audit
         self.embed_batch_size = embed_batch_size
 
-    def run(self, paths: Sequence[Path], progress: ProgressHook | None = None) -> IngestReport:
+    def run(
+        self,
+        paths: Sequence[Path],
+        progress: ProgressHook | None = None,
+        citekey: str | None = None,
+    ) -> IngestReport:
+        """Ingest files and folders. ``citekey`` names the library entry of a single file."""
         report = IngestReport(
             correlation_id=self.audit.correlation_id,
             project=self.project,
@@ -132,6 +160,8 @@ class IngestService:
             audit_path=self.audit.location,
         )
         files = discover(paths, self.converter.supports)
+        if citekey is not None:
+            self._check_citekey(citekey, files)
         self.audit.record(
             "run_started",
             project=self.project,
@@ -146,8 +176,14 @@ class IngestService:
                 self.collection, self.embedder.model_id, self.embedder.dimensions
             )
             stored = {d.doc_id: d for d in self.index.documents(self.collection, self.project)}
+            library = self.metadata.fingerprint
+            report.relabelled = self._relabel(stored.values(), library)
+            if citekey is not None:
+                report.relabelled += self._relabel_to(citekey, files[0], stored, library)
+            if report.relabelled:
+                stored = {d.doc_id: d for d in self.index.documents(self.collection, self.project)}
             for number, path in enumerate(files, start=1):
-                outcome = self._ingest_one(path, stored)
+                outcome = self._ingest_one(path, stored, library, citekey or path.stem)
                 report.documents.append(outcome)
                 self.audit.record("document", **_audit_fields(outcome))
                 if progress:
@@ -160,8 +196,60 @@ class IngestService:
             self.audit.close()
         return report
 
+    def _check_citekey(self, citekey: str, files: Sequence[Path]) -> None:
+        if len(files) != 1:
+            raise ConfigError(
+                f"--citekey names the entry of one file, but {len(files)} files were given. "
+                "Pass a single file, or name files after their citekeys."
+            )
+        if citekey not in {r.citekey for r in self.metadata.references()}:
+            raise ConfigError(
+                f"--citekey {citekey}: no entry with this citekey in the project's references. "
+                "Check the spelling or export the library again."
+            )
+
+    # ------------------------------------------------------------------ library changes
+    def _relabel(self, stored: Iterable[DocumentSummary], library: str) -> list[Relabel]:
+        """Documents labelled from another version of the library get their labels again,
+        from the cached conversion: a payload update, no re-embedding."""
+        keys = {r.citekey for r in self.metadata.references()}
+        changed: list[Relabel] = []
+        for doc in stored:
+            if doc.library != library:
+                kept = doc.match == "hint" and doc.citekey in keys  # a --citekey given earlier
+                hint = doc.citekey if kept and doc.citekey else Path(doc.path).stem
+                changed.extend(self._relabel_one(doc, library, hint))
+        return changed
+
+    def _relabel_to(
+        self, citekey: str, path: Path, stored: dict[str, DocumentSummary], library: str
+    ) -> list[Relabel]:
+        """``--citekey`` on a file that is already stored under another label."""
+        doc = stored.get(doc_id_from_sha256(_hash(path)))
+        if doc is None or doc.citekey == citekey:
+            return []
+        return self._relabel_one(doc, library, citekey)
+
+    def _relabel_one(self, doc: DocumentSummary, library: str, hint: str) -> list[Relabel]:
+        try:
+            document = self.converter.convert(Path(doc.path), doc.sha256)
+        except DocumentError as error:
+            self.audit.record("relabel_skipped", doc_id=doc.doc_id, path=doc.path, error=str(error))
+            return []
+        match = self.metadata.resolve(document, hint=hint)
+        self.index.relabel_document(
+            self.collection, doc.doc_id, label_fields(match, document, library)
+        )
+        if (match.citekey, match.kind) == (doc.citekey, doc.match):
+            return []
+        relabel = Relabel(doc.doc_id, doc.path, doc.citekey, match.citekey, match.kind)
+        self.audit.record("relabelled", **relabel.to_json(), metadata=match.problem)
+        return [relabel]
+
     # ------------------------------------------------------------------ one document
-    def _ingest_one(self, path: Path, stored: dict[str, DocumentSummary]) -> DocumentOutcome:
+    def _ingest_one(
+        self, path: Path, stored: dict[str, DocumentSummary], library: str, hint: str
+    ) -> DocumentOutcome:
         outcome = DocumentOutcome(path=str(path), status="failed")
         try:
             with _timed(outcome.durations, "hash"):
@@ -181,7 +269,7 @@ class IngestService:
             outcome.warnings.extend(document.warnings)
             outcome.ocr_pages = list(document.ocr_pages)
             with _timed(outcome.durations, "match"):
-                match = self.metadata.resolve(document, hint=path.stem)
+                match = self.metadata.resolve(document, hint=hint)
             outcome.citekey, outcome.match = match.citekey, match.kind
             outcome.metadata_problem = match.problem
             if match.problem:
@@ -217,6 +305,7 @@ class IngestService:
                         match=match,
                         embed_model=self.embedder.model_id,
                         ingest_id=self.audit.correlation_id,
+                        library=library,
                     ),
                 )
                 for c, vector in zip(chunks, vectors, strict=True)
