@@ -118,6 +118,9 @@ class FakeEmbedder:
     def embed_query(self, text: str) -> list[float]:
         return self._vector(text)
 
+    def count_tokens(self, text: str) -> int:
+        return len(text.split())
+
 
 class FakeIndex:
     """In-memory index with the port's semantics: write guard, replace, project filter."""
@@ -171,12 +174,28 @@ class FakeIndex:
         )
 
     def _visible(self, collection: str, filters: SearchFilter) -> list[IndexPoint]:
-        return [
-            p
-            for p in self.collections[collection]["points"].values()
-            if p.payload["project"] == filters.project
-            and (not filters.citekeys or p.payload["zotero"]["citekey"] in filters.citekeys)
-        ]
+        def words(text: str) -> str:
+            return " " + " ".join(re.findall(r"\w+", text.lower())) + " "
+
+        def keep(p: IndexPoint) -> bool:
+            text = words(p.payload["fulltext"])
+            section = words(" ".join(p.payload["doc"]["section_path"]))
+            year = p.payload["doc"].get("year")
+            return (
+                p.payload["project"] == filters.project
+                and (not filters.citekeys or p.payload["zotero"]["citekey"] in filters.citekeys)
+                and (not filters.tags or set(filters.tags) & set(p.payload["zotero"]["tags"]))
+                and (filters.year_from is None or (year is not None and year >= filters.year_from))
+                and (filters.year_to is None or (year is not None and year <= filters.year_to))
+                and all(words(w) in section for w in filters.sections)
+                and all(words(ph) in text for ph in filters.phrases)
+                and all(words(t) in text for t in filters.terms)
+            )
+
+        return [p for p in self.collections[collection]["points"].values() if keep(p)]
+
+    def count(self, collection: str, filters: SearchFilter) -> int:
+        return len(self._visible(collection, filters)) if collection in self.collections else 0
 
     def dense_search(self, collection, vector, filters, limit) -> list[ScoredPoint]:
         scored = [

@@ -117,7 +117,12 @@ def query_service(settings: Settings, project_name: str, index: Index) -> QueryS
         collection=project.collection,
         embedder=embedder(settings, project),
         index=index,
-        hybrid=project.hybrid_enabled,
+        signals="hybrid" if project.hybrid_enabled else "dense",
+        fusion=project.fusion,
+        weights=project.fusion_weights,
+        rrf_k=project.rrf_k,
+        candidates=settings.query.candidates,
+        min_confidence=settings.query.min_confidence,
     )
 
 

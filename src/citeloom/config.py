@@ -79,6 +79,12 @@ class ConversionConfig(_Section):
         return value
 
 
+class QueryConfig(_Section):
+    candidates: int = Field(50, ge=5, le=1000)  # per signal, before fusion
+    per_doc: int = Field(2, ge=0)  # results from one document (0: no limit)
+    min_confidence: float = Field(0.5, ge=0.0, le=1.0)  # below: "no confident answer"
+
+
 class MatchingConfig(_Section):
     title_threshold: float = Field(0.8, ge=0.5, le=1.0)  # title similarity to accept a match
     title_margin: float = Field(0.05, ge=0.0, le=0.5)  # lead over the runner-up
@@ -89,6 +95,9 @@ class ProjectConfig(_Section):
     references_json: Path
     embedding_model: str = DEFAULT_EMBED_MODEL
     hybrid_enabled: bool = True
+    fusion: Literal["rrf", "dbsf", "linear"] = "rrf"
+    fusion_weights: tuple[float, float] = (1.0, 1.0)  # (dense, BM25)
+    rrf_k: int = Field(60, ge=1)
 
     @field_validator("collection")
     @classmethod
@@ -108,6 +117,7 @@ class Settings(BaseSettings):
     chunking: ChunkingConfig = Field(default_factory=ChunkingConfig)
     conversion: ConversionConfig = Field(default_factory=ConversionConfig)
     matching: MatchingConfig = Field(default_factory=MatchingConfig)
+    query: QueryConfig = Field(default_factory=QueryConfig)
     project: dict[str, ProjectConfig] = Field(default_factory=dict)
 
     # Where the file was read from; relative paths were resolved against its folder.

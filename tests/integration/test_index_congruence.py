@@ -175,3 +175,26 @@ def test_unreachable_server_is_index_unavailable():
     index = QdrantServerIndex(url="http://127.0.0.1:9", timeout_ms=1000)
     with pytest.raises(IndexUnavailable, match=r"127\.0\.0\.1:9"):
         index.collection_info("c")
+
+
+def test_phrase_section_and_term_filters_and_counts(index):
+    name = collection()
+    index.ensure_collection(name, "m", 4)
+    texts = ["the state-of-the-art method accreted sediment", "sediment accretion in marshes"]
+    pts = points("d1", "a.pdf", texts, [vec(1), vec(0, 1)])
+    index.replace_document(name, "d1", "a.pdf", pts)
+    phrase = SearchFilter(project="p", phrases=("state of the art method",))
+    assert [h.payload["fulltext"] for h in index.dense_search(name, vec(1), phrase, 10)] == texts[
+        :1
+    ]
+    assert (
+        index.text_search(name, "sediment", SearchFilter("p", phrases=("accretion sediment",)), 10)
+        == []
+    )
+    assert index.count(name, SearchFilter("p")) == 2
+    assert index.count(name, SearchFilter("p", terms=("sediment",))) == 2
+    assert index.count(name, SearchFilter("p", terms=("marshes",))) == 1
+    assert index.count(name, SearchFilter("other", terms=("sediment",))) == 0
+    intro = SearchFilter("p", sections=("intro",))
+    assert len(index.dense_search(name, vec(1), intro, 10)) == 2
+    assert index.dense_search(name, vec(1), SearchFilter("p", sections=("methods",)), 10) == []

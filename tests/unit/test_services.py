@@ -7,7 +7,7 @@ import pytest
 from citeloom.domain.errors import ConfigError, EmbeddingModelMismatch
 from citeloom.domain.models import Reference
 from citeloom.services.ingest import IngestService
-from citeloom.services.query import QueryService
+from citeloom.services.query import QueryOptions, QueryService
 from tests.fakes import (
     FakeChunker,
     FakeConverter,
@@ -176,7 +176,7 @@ def test_query_fuses_and_labels_and_stays_in_its_project(tmp_path, library):
     write(other, "c.pdf", "TITLE Salt Marsh Carbon\nBurial was fast in the other project too.")
     make(tmp_path, index, project="q")[0].run([other])
     service = QueryService(project="p", collection="c", embedder=FakeEmbedder(), index=index)
-    report = service.search("burial fast", top_k=3)
+    report = service.search("burial fast", QueryOptions(top_k=3))
     assert report.results, report
     top = report.results[0]
     assert top.label == "[@smith2020, p. 2]" and top.section_path == ("2 Results",)
@@ -195,3 +195,68 @@ def test_query_refuses_a_collection_of_another_model(tmp_path, library):
     service = QueryService(project="p", collection="c", embedder=FakeEmbedder("x/y"), index=index)
     with pytest.raises(EmbeddingModelMismatch):
         service.search("burial")
+
+
+# ---------------------------------------------------------------- query features
+@pytest.fixture
+def papers(tmp_path: Path) -> tuple[FakeIndex, QueryService]:
+    folder = tmp_path / "lib"
+    folder.mkdir()
+    write(
+        folder,
+        "a.pdf",
+        "TITLE Salt Marsh Carbon\n# 2 Methods\nCores were dated with lead isotopes at each site."
+        "\n\f# 3 Results\nRestored sites accreted sediment quickly after the breach.\n"
+        "Restored sites accreted sediment quickly after the breach.",
+    )
+    write(folder, "b.pdf", "TITLE Quiet Offices\n# 1 Intro\nQuiet hours reduce interruptions.")
+    refs = [*REFS, Reference("lee2019quiet", "Quiet Offices", ("Lee, Kim",), 2019, tags=("work",))]
+    index = FakeIndex()
+    service, _ = make(tmp_path, index)
+    service.metadata = FakeMetadata(refs)
+    service.run([folder])
+    query = QueryService(project="p", collection="c", embedder=FakeEmbedder(), index=index)
+    return index, query
+
+
+def test_quoted_phrase_is_enforced(papers):
+    _, query = papers
+    report = query.search('"accreted sediment quickly" sites')
+    assert report.results and all("accreted sediment quickly" in r.text for r in report.results)
+    assert query.search('"sediment accreted quickly"').results == []
+
+
+def test_duplicate_passages_collapse(papers):
+    _, query = papers
+    texts = [r.text for r in query.search("restored sites accreted sediment").results]
+    assert texts.count("Restored sites accreted sediment quickly after the breach.") == 1
+
+
+def test_filters_by_citekey_tag_year_and_section(papers):
+    _, query = papers
+    only = QueryOptions(citekeys=("lee2019quiet",))
+    assert {r.citekey for r in query.search("sites", only).results} == {"lee2019quiet"}
+    assert {r.citekey for r in query.search("quiet", QueryOptions(tags=("work",))).results} == {
+        "lee2019quiet"
+    }
+    old = query.search("sites", QueryOptions(year_to=2019)).results
+    assert {r.citekey for r in old} == {"lee2019quiet"}
+    methods = query.search("sites", QueryOptions(sections=("methods",))).results
+    assert [r.section for r in methods] == ["2 Methods"]
+
+
+def test_budget_stops_before_it_is_exceeded(papers):
+    _, query = papers
+    full = query.search("sites sediment quiet", QueryOptions(top_k=10, per_doc=None)).results
+    cost = [len(f"{r.label} {r.text}".split()) for r in full]
+    budget = cost[0] + cost[1]
+    cut = query.search("sites sediment quiet", QueryOptions(top_k=10, per_doc=None, budget=budget))
+    assert [r.chunk_id for r in cut.results] == [r.chunk_id for r in full[:2]]
+
+
+def test_abstention_on_a_question_the_library_does_not_answer(papers):
+    _, query = papers
+    good = query.search("restored sites accreted sediment after the breach")
+    assert good.answerable and good.confidence >= 0.5
+    bad = query.search("volcanic ash deposition in alpine glaciers")
+    assert bad.results and not bad.answerable and bad.confidence < 0.5

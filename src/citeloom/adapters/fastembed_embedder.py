@@ -14,6 +14,7 @@ import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from citeloom.domain.errors import EmbedderUnavailable
 from citeloom.resources import MINILM_DIR
@@ -109,6 +110,7 @@ class FastEmbedEmbedder:
                 f"embedding model '{model_id}' failed to load from {model_dir}: {error}"
             ) from error
         self._tokenizer_id = tokenizer_fingerprint(self.spec.tokenizer_dir)
+        self._counter: Any = None
 
     @property
     def model_id(self) -> str:
@@ -135,3 +137,12 @@ class FastEmbedEmbedder:
 
     def embed_query(self, text: str) -> list[float]:
         return next(iter(self._model.query_embed(text))).tolist()
+
+    def count_tokens(self, text: str) -> int:
+        if self._counter is None:
+            from tokenizers import Tokenizer
+
+            self._counter = Tokenizer.from_file(str(self.spec.tokenizer_dir / "tokenizer.json"))
+            self._counter.no_truncation()
+            self._counter.no_padding()
+        return len(self._counter.encode(text, add_special_tokens=False).ids)

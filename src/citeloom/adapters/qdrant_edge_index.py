@@ -31,6 +31,8 @@ from qdrant_edge import (
     HasIdCondition,
     HnswIndexConfig,
     MatchAny,
+    MatchPhrase,
+    MatchText,
     MatchValue,
     Modifier,
     PayloadSchemaType,
@@ -40,6 +42,8 @@ from qdrant_edge import (
     RangeFloat,
     ScrollRequest,
     SparseVector,
+    TextIndexParams,
+    TokenizerType,
     UpdateOperation,
 )
 
@@ -50,6 +54,7 @@ from citeloom.domain.models import CollectionInfo, DocumentSummary, IndexPoint, 
 from citeloom.domain.records import (
     INDEXED_INTEGERS,
     INDEXED_KEYWORDS,
+    INDEXED_TEXT,
     SUMMARY_FIELDS,
     summarise_documents,
 )
@@ -67,6 +72,11 @@ def _edge_filter(filters: SearchFilter) -> Filter:
         must.append(FieldCondition(key="zotero.tags", match=MatchAny(list(filters.tags))))
     if filters.doc_ids:
         must.append(FieldCondition(key="doc_id", match=MatchAny(list(filters.doc_ids))))
+    must.extend(
+        FieldCondition(key="doc.section_path", match=MatchText(w)) for w in filters.sections
+    )
+    must.extend(FieldCondition(key="fulltext", match=MatchPhrase(p)) for p in filters.phrases)
+    must.extend(FieldCondition(key="fulltext", match=MatchText(t)) for t in filters.terms)
     if filters.year_from is not None or filters.year_to is not None:
         must.append(
             FieldCondition(
@@ -78,6 +88,15 @@ def _edge_filter(filters: SearchFilter) -> Filter:
             )
         )
     return Filter(must=must)
+
+
+def _text_index(key: str) -> TextIndexParams:
+    return TextIndexParams(
+        tokenizer=TokenizerType.Word,
+        lowercase=True,
+        ascii_folding=True,
+        phrase_matching=key == "fulltext",
+    )
 
 
 def _scored(points: Sequence[Any]) -> list[ScoredPoint]:
@@ -156,6 +175,7 @@ class EdgeIndex:
                 ) from error
         if self._shard(collection) is None:
             self._create_shard(collection, int(meta["dimensions"]))
+        self._ensure_indexes(self._require(collection))
 
     def _create_shard(self, collection: str, dimensions: int) -> None:
         shard_dir = self._dir(collection) / "shard"
@@ -173,11 +193,22 @@ class EdgeIndex:
             shard = EdgeShard.create(str(shard_dir), config)
         except Exception as error:
             raise _unavailable(shard_dir, error) from error
-        for key in INDEXED_KEYWORDS:
-            shard.update(UpdateOperation.create_field_index(key, PayloadSchemaType.Keyword))
-        for key in INDEXED_INTEGERS:
-            shard.update(UpdateOperation.create_field_index(key, PayloadSchemaType.Integer))
         self._shards[collection] = shard
+
+    @staticmethod
+    def _ensure_indexes(shard: EdgeShard) -> None:
+        """Payload indexes, created on first use (also on collections made by older
+        versions: building one over existing points is how Qdrant adds it)."""
+        have = set(shard.info().payload_schema)
+        for key in INDEXED_KEYWORDS:
+            if key not in have:
+                shard.update(UpdateOperation.create_field_index(key, PayloadSchemaType.Keyword))
+        for key in INDEXED_INTEGERS:
+            if key not in have:
+                shard.update(UpdateOperation.create_field_index(key, PayloadSchemaType.Integer))
+        for key in INDEXED_TEXT:
+            if key not in have:
+                shard.update(UpdateOperation.create_field_index(key, _text_index(key)))
 
     def _require(self, collection: str) -> EdgeShard:
         shard = self._shard(collection)
@@ -282,6 +313,12 @@ class EdgeIndex:
         shard = self._require(collection)
         records = shard.retrieve([uuid.UUID(i) for i in ids], with_payload=True, with_vector=False)
         return {str(r.id): r.payload or {} for r in records}
+
+    def count(self, collection: str, filters: SearchFilter) -> int:
+        shard = self._shard(collection)
+        if shard is None:
+            return 0
+        return shard.count(CountRequest(filter=_edge_filter(filters), exact=True))
 
     def close(self) -> None:
         for shard in self._shards.values():

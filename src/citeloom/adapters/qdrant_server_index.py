@@ -19,6 +19,7 @@ from citeloom.domain.models import CollectionInfo, DocumentSummary, IndexPoint, 
 from citeloom.domain.records import (
     INDEXED_INTEGERS,
     INDEXED_KEYWORDS,
+    INDEXED_TEXT,
     SUMMARY_FIELDS,
     summarise_documents,
 )
@@ -47,6 +48,17 @@ def _filter(filters: SearchFilter) -> Any:
         must.append(
             models.FieldCondition(key="doc_id", match=models.MatchAny(any=list(filters.doc_ids)))
         )
+    must.extend(
+        models.FieldCondition(key="doc.section_path", match=models.MatchText(text=w))
+        for w in filters.sections
+    )
+    must.extend(
+        models.FieldCondition(key="fulltext", match=models.MatchPhrase(phrase=p))
+        for p in filters.phrases
+    )
+    must.extend(
+        models.FieldCondition(key="fulltext", match=models.MatchText(text=t)) for t in filters.terms
+    )
     if filters.year_from is not None or filters.year_to is not None:
         must.append(
             models.FieldCondition(
@@ -143,6 +155,20 @@ class QdrantServerIndex:
                 collection,
                 key,
                 field_schema=models.PayloadSchemaType.INTEGER,
+            )
+        for key in INDEXED_TEXT:
+            self._call(
+                "create a payload index",
+                self._client.create_payload_index,
+                collection,
+                key,
+                field_schema=models.TextIndexParams(
+                    type=models.TextIndexType.TEXT,
+                    tokenizer=models.TokenizerType.WORD,
+                    lowercase=True,
+                    ascii_folding=True,
+                    phrase_matching=key == "fulltext",
+                ),
             )
 
     # ------------------------------------------------------------------ writing
@@ -268,6 +294,18 @@ class QdrantServerIndex:
             "read points", self._client.retrieve, collection, ids=list(ids), with_payload=True
         )
         return {str(r.id): r.payload or {} for r in records}
+
+    def count(self, collection: str, filters: SearchFilter) -> int:
+        if self._meta(collection) is None:
+            return 0
+        result = self._call(
+            "count points",
+            self._client.count,
+            collection,
+            count_filter=_filter(filters),
+            exact=True,
+        )
+        return result.count
 
     def close(self) -> None:
         self._call("close the connection", self._client.close)

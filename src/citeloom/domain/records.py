@@ -24,6 +24,8 @@ PAYLOAD_VERSION = 1
 # Payload keys the index adapters build keyword indexes on (filters stay fast).
 INDEXED_KEYWORDS = ("project", "doc_id", "source.path", "zotero.citekey", "zotero.tags")
 INDEXED_INTEGERS = ("doc.year",)
+# Full-text indexes: phrases and words in the chunk text, words of the section path.
+INDEXED_TEXT = ("fulltext", "doc.section_path")
 
 
 def label_fields(

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
+from enum import StrEnum
 from functools import wraps
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
@@ -25,7 +26,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 
 from citeloom import __version__
-from citeloom.domain.errors import CiteloomError, ExitCode
+from citeloom.domain.errors import CiteloomError, ConfigError, ExitCode
 
 INTERNAL_ERROR = 70
 INTERRUPTED = 130
@@ -173,35 +174,102 @@ def ingest(
         raise typer.Exit(int(ExitCode.DOCUMENTS_FAILED))
 
 
+class OutputFormat(StrEnum):
+    text = "text"
+    json = "json"
+    markdown = "markdown"
+    context = "context"
+
+
 @app.command()
 @handle_errors
 def query(
-    text: Annotated[str, typer.Argument(help="What you are looking for, in your own words.")],
+    text: Annotated[
+        str,
+        typer.Argument(
+            help='What you are looking for, in your own words. "Quoted phrases" must occur '
+            "verbatim in every result."
+        ),
+    ],
     project: ProjectOpt = ...,  # type: ignore[assignment]
     top_k: Annotated[
-        int, typer.Option("--top-k", "-k", min=1, max=100, help="Passages to return.")
+        int, typer.Option("--top-k", "-k", min=1, max=100, help="Passages to return at most.")
     ] = 6,
+    per_doc: Annotated[
+        int | None,
+        typer.Option(
+            "--per-doc",
+            min=0,
+            help="Passages from one document at most (0: no limit). Default: [query] per_doc.",
+            show_default=False,
+        ),
+    ] = None,
+    citekey: Annotated[
+        list[str] | None, typer.Option("--citekey", help="Only these papers (repeatable).")
+    ] = None,
+    tag: Annotated[
+        list[str] | None, typer.Option("--tag", help="Only papers with this tag (repeatable).")
+    ] = None,
+    year_from: Annotated[int | None, typer.Option("--year-from", help="Published from.")] = None,
+    year_to: Annotated[int | None, typer.Option("--year-to", help="Published until.")] = None,
+    section: Annotated[
+        str | None, typer.Option("--section", help="Words that must occur in the section path.")
+    ] = None,
+    budget: Annotated[
+        int | None,
+        typer.Option(
+            "--budget",
+            min=1,
+            help="Return the best passages until this many tokens are spent (for LLM context).",
+        ),
+    ] = None,
+    output: Annotated[
+        OutputFormat,
+        typer.Option(
+            "--format",
+            "-f",
+            help="text for people, json for scripts, markdown or context with pandoc "
+            "citations ([@key, p. 12]) for drafts and LLM prompts.",
+        ),
+    ] = OutputFormat.text,
     config: ConfigOpt = Path("citeloom.toml"),
-    as_json: JsonOpt = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
 ) -> None:
     """Return the best passages with citation labels ([@citekey, p. N]) and section paths.
 
-    Full-text (BM25) and vector candidates are fused; results never leave the project.
+    Full-text (BM25) and vector candidates are fused, near-duplicates collapse, and results
+    never leave the project. When the library does not seem to answer the question, the
+    passages are still listed but the answer is marked as not confident (JSON: answerable).
     """
     from citeloom import bootstrap
     from citeloom.entrypoints import render
+    from citeloom.services.query import QueryOptions
 
     settings = bootstrap.settings(config)
     settings.get_project(project)
+    if year_from is not None and year_to is not None and year_from > year_to:
+        raise ConfigError(f"--year-from {year_from} is after --year-to {year_to}.")
+    per = settings.query.per_doc if per_doc is None else per_doc
+    options = QueryOptions(
+        top_k=top_k if budget is None or top_k != 6 else 50,
+        citekeys=tuple(citekey or ()),
+        tags=tuple(tag or ()),
+        year_from=year_from,
+        year_to=year_to,
+        sections=(section,) if section else (),
+        per_doc=per or None,
+        budget=budget,
+    )
     index = bootstrap.index(settings)
     try:
-        report = bootstrap.query_service(settings, project, index).search(text, top_k=top_k)
+        report = bootstrap.query_service(settings, project, index).search(text, options)
     finally:
         index.close()
-    if as_json:
+    fmt = OutputFormat.json if as_json else output
+    if fmt is OutputFormat.json:
         _print_json(report.to_json())
     else:
-        typer.echo(render.query_text(report))
+        typer.echo(render.QUERY_FORMATS[fmt.value](report))
 
 
 @app.command()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from citeloom.domain.records import Passage
 from citeloom.domain.text import trim
 from citeloom.services.ingest import DocumentOutcome, IngestReport
 from citeloom.services.inspection import InspectReport
@@ -45,17 +46,33 @@ def ingest_summary(report: IngestReport) -> str:
     return "\n".join(lines)
 
 
+def _byline(p: Passage) -> str:
+    who = p.authors[0].split(",")[0] if p.authors else None
+    if who and len(p.authors) > 2:
+        who += " et al."
+    elif who and len(p.authors) == 2:
+        who += " and " + p.authors[1].split(",")[0]
+    return ", ".join(x for x in (who, str(p.year) if p.year else None) if x)
+
+
+def _no_confident_answer(report: QueryReport) -> str | None:
+    if report.results and not report.answerable:
+        return (
+            f"No confident answer in project '{report.project}' (confidence "
+            f"{report.confidence:.2f}); the nearest passages:"
+        )
+    return None
+
+
 def query_text(report: QueryReport) -> str:
     if report.note:
         return report.note
     if not report.results:
         return f"no passages found in project '{report.project}'"
-    out = []
+    out = [line] if (line := _no_confident_answer(report)) else []
     for p in report.results:
-        who = p.authors[0].split(",")[0] if p.authors else None
-        byline = ", ".join(x for x in (who, str(p.year) if p.year else None) if x)
         head = f"{p.rank}. {p.label}  {p.title or _short(p.source)}"
-        if byline:
+        if byline := _byline(p):
             head += f" ({byline})"
         out.append(head)
         if p.section_path:
@@ -63,6 +80,40 @@ def query_text(report: QueryReport) -> str:
         out.append(f"   {trim(p.text, 400)}")
         out.append("")
     return "\n".join(out).rstrip()
+
+
+def query_markdown(report: QueryReport) -> str:
+    """Passages as block quotes, each followed by its pandoc citation: paste into a draft."""
+    if report.note:
+        return f"> {report.note}"
+    out = [f"## {report.query}", ""]
+    if line := _no_confident_answer(report):
+        out += [f"*{line}*", ""]
+    for p in report.results:
+        where = f" ({' > '.join(p.section_path)})" if p.section_path else ""
+        out.append(f"**{p.rank}. {p.title or _short(p.source)}**{where}")
+        out.append("")
+        out.append(f"> {p.text}")
+        out.append("")
+        out.append(p.label)
+        out.append("")
+    return "\n".join(out).rstrip()
+
+
+def query_context(report: QueryReport) -> str:
+    """A compact block for an LLM prompt: one labelled passage after another."""
+    if report.note:
+        return report.note
+    out = []
+    if not report.answerable and report.results:
+        out.append("[note: these passages may not answer the question]")
+    for p in report.results:
+        where = f" § {' > '.join(p.section_path)}" if p.section_path else ""
+        out.append(f"{p.label}{where}\n{p.text}")
+    return "\n\n".join(out)
+
+
+QUERY_FORMATS = {"text": query_text, "markdown": query_markdown, "context": query_context}
 
 
 def validation_text(report: ValidationReport) -> str:

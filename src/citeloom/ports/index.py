@@ -18,6 +18,9 @@ class SearchFilter:
     year_from: int | None = None
     year_to: int | None = None
     doc_ids: tuple[str, ...] = ()
+    sections: tuple[str, ...] = ()  # words that must occur in the section path
+    phrases: tuple[str, ...] = ()  # must occur in the chunk text, in this order
+    terms: tuple[str, ...] = ()  # words that must occur in the chunk text (for counting)
 
 
 class Index(Protocol):
@@ -59,5 +62,9 @@ class Index(Protocol):
     ) -> list[ScoredPoint]: ...
 
     def payloads(self, collection: str, ids: Sequence[str]) -> dict[str, dict]: ...
+
+    def count(self, collection: str, filters: SearchFilter) -> int:
+        """Chunks matching the filter (document frequencies for query confidence)."""
+        ...
 
     def close(self) -> None: ...

@@ -1,18 +1,42 @@
-"""The query use case: best passages of a project with citation-ready labels.
+"""The query use case: the best passages of a project with citation-ready labels.
 
-Dense and BM25 candidates are fetched separately (both filtered to the project) and fused by a
-pure function from ``domain.fusion``, so every index adapter ranks the same way.
+Dense and BM25 candidates are fetched separately, both restricted to the project and to the
+filters (quoted phrases included), fused by a pure function from ``domain.fusion``, checked for
+the quoted phrases verbatim, made diverse (``domain.diversity``), cut to ``top_k`` or a token
+budget, and given a confidence (``domain.abstention``) that says whether the library answers
+the question at all.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from functools import partial
+from typing import Any, Literal
 
-from citeloom.domain.fusion import FUSIONS
+from citeloom.domain.abstention import confidence, content_terms, covered_terms, idf
+from citeloom.domain.diversity import diversify
+from citeloom.domain.fusion import FUSIONS, RRF_K, rrf
+from citeloom.domain.models import ScoredPoint
+from citeloom.domain.query_syntax import parse_query
 from citeloom.domain.records import Passage, passage_from_payload
+from citeloom.domain.text import fold_for_match
 from citeloom.ports import Embedder, Index, SearchFilter
+
+Signals = Literal["hybrid", "dense", "bm25"]
+
+
+@dataclass(frozen=True)
+class QueryOptions:
+    top_k: int = 6
+    citekeys: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    year_from: int | None = None
+    year_to: int | None = None
+    sections: tuple[str, ...] = ()
+    per_doc: int | None = 2  # None: no limit per document
+    budget: int | None = None  # word pieces of passage text, labels included
 
 
 @dataclass
@@ -20,17 +44,29 @@ class QueryReport:
     query: str
     project: str
     results: list[Passage] = field(default_factory=list)
+    answerable: bool = False
+    confidence: float = 0.0
+    phrases: tuple[str, ...] = ()
     note: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "query": self.query,
             "project": self.project,
+            "answerable": self.answerable,
+            "confidence": round(self.confidence, 3),
             "results": [p.to_json() for p in self.results],
         }
+        if self.phrases:
+            out["phrases"] = list(self.phrases)
         if self.note:
             out["note"] = self.note
         return out
+
+
+def contains_phrase(text: str, phrase: str) -> bool:
+    """Verbatim after normalisation: NFKC, case, accents, hyphenation and punctuation."""
+    return f" {fold_for_match(phrase)} " in f" {fold_for_match(text)} "
 
 
 class QueryService:
@@ -41,10 +77,12 @@ class QueryService:
         collection: str,
         embedder: Embedder,
         index: Index,
-        hybrid: bool = True,
+        signals: Signals = "hybrid",
         fusion: str = "rrf",
         weights: Sequence[float] = (1.0, 1.0),
         candidates: int = 50,
+        min_confidence: float = 0.5,
+        rrf_k: int = RRF_K,
     ) -> None:
         if fusion not in FUSIONS:
             raise ValueError(f"unknown fusion {fusion!r}; choose one of {sorted(FUSIONS)}")
@@ -52,13 +90,16 @@ class QueryService:
         self.collection = collection
         self.embedder = embedder
         self.index = index
-        self.hybrid = hybrid
-        self.fuse = FUSIONS[fusion]
+        self.signals = signals
+        self.fuse = partial(rrf, k=rrf_k) if fusion == "rrf" else FUSIONS[fusion]
         self.weights = list(weights)
         self.candidates = candidates
+        self.min_confidence = min_confidence
 
-    def search(self, text: str, top_k: int = 6) -> QueryReport:
-        report = QueryReport(query=text, project=self.project)
+    def search(self, text: str, options: QueryOptions | None = None) -> QueryReport:
+        options = options or QueryOptions()
+        parsed = parse_query(text)
+        report = QueryReport(query=text, project=self.project, phrases=parsed.phrases)
         info = self.index.collection_info(self.collection)
         if info is None or info.points == 0:
             report.note = (
@@ -68,20 +109,71 @@ class QueryService:
             return report
         # A query embedded by another model than the stored vectors would rank noise.
         self.index.check_model(self.collection, self.embedder.model_id)
-        filters = SearchFilter(project=self.project)
-        limit = max(self.candidates, top_k)
-        dense = self.index.dense_search(
-            self.collection, self.embedder.embed_query(text), filters, limit
+        filters = SearchFilter(
+            project=self.project,
+            citekeys=options.citekeys,
+            tags=options.tags,
+            year_from=options.year_from,
+            year_to=options.year_to,
+            sections=tuple(w for s in options.sections for w in re.findall(r"\w+", s)),
+            phrases=parsed.phrases,
         )
-        if self.hybrid:
-            sparse = self.index.text_search(self.collection, text, filters, limit)
-            ranked = self.fuse([dense, sparse], self.weights)
-        else:
-            ranked = dense
-        top = ranked[:top_k]
-        missing = [p.id for p in top if p.payload is None]
-        payloads = self.index.payloads(self.collection, missing) if missing else {}
-        for rank, point in enumerate(top, start=1):
-            payload = point.payload if point.payload is not None else payloads.get(point.id, {})
-            report.results.append(passage_from_payload(rank, point.score, point.id, payload))
+        limit = max(self.candidates, options.top_k * 5)
+        dense: list[ScoredPoint] = []
+        sparse: list[ScoredPoint] = []
+        if self.signals != "bm25":
+            vector = self.embedder.embed_query(parsed.text)
+            dense = self.index.dense_search(self.collection, vector, filters, limit)
+        if self.signals != "dense":
+            sparse = self.index.text_search(self.collection, parsed.text, filters, limit)
+        ranked = (
+            self.fuse([dense, sparse], self.weights)
+            if self.signals == "hybrid"
+            else dense or sparse
+        )
+        candidates = (
+            p
+            for p in self._passages(ranked)
+            if all(contains_phrase(p.text, q) for q in parsed.phrases)
+        )
+        passages = diversify(
+            candidates,
+            lambda p: p.text,
+            lambda p: p.doc_id,
+            per_doc=options.per_doc,
+            limit=options.top_k,
+        )
+        passages = self._cut(passages, options)
+        report.results = [replace(p, rank=i) for i, p in enumerate(passages, start=1)]
+        report.confidence = self._confidence(parsed.text, report.results, dense)
+        report.answerable = bool(report.results) and report.confidence >= self.min_confidence
         return report
+
+    def _passages(self, ranked: list[ScoredPoint]) -> Iterator[Passage]:
+        missing = [p.id for p in ranked if p.payload is None]
+        payloads = self.index.payloads(self.collection, missing) if missing else {}
+        for p in ranked:
+            yield passage_from_payload(0, p.score, p.id, p.payload or payloads.get(p.id, {}))
+
+    def _cut(self, passages: list[Passage], options: QueryOptions) -> list[Passage]:
+        passages = passages[: options.top_k]
+        if options.budget is None:
+            return passages
+        kept, spent = [], 0
+        for passage in passages:
+            cost = self.embedder.count_tokens(f"{passage.label} {passage.text}")
+            if spent + cost > options.budget:
+                break
+            kept.append(passage)
+            spent += cost
+        return kept
+
+    def _confidence(self, text: str, results: list[Passage], dense: list[ScoredPoint]) -> float:
+        terms = content_terms(text)
+        total = self.index.count(self.collection, SearchFilter(project=self.project))
+        weights = {
+            t: idf(total, self.index.count(self.collection, SearchFilter(self.project, terms=(t,))))
+            for t in terms
+        }
+        covered = covered_terms(terms, [p.text for p in results[:3]])
+        return confidence(weights, covered, dense[0].score if dense else None)

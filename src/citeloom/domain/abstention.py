@@ -1,0 +1,65 @@
+"""How sure a query's answer is: IDF-weighted coverage of its content words, and the dense
+similarity of the best passage.
+
+A query whose rare words appear nowhere in the returned passages ("the effect of lunar tides
+on quantum dots" against a library of marsh papers) is not answerable from this library, even
+though the nearest passages are still returned, and marked as such.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping
+
+from citeloom.domain.text import fold_for_match
+
+STOPWORDS = frozenset(
+    """a an and are as at be been being but by can could did do does doing for from had has have
+    how i if in into is it its me my no not of on or our so some such than that the their them
+    then there these they this those to was we were what when where which who whom why will
+    with would you your about above after again against all am any because before below
+    between both during each few further here just more most nor once only other out over own
+    same should too under until up very via vs paper papers study studies show shows shown
+    using used use describe described find found give given tell much many""".split()  # noqa: SIM905
+)
+
+
+def content_terms(query: str) -> list[str]:
+    words = re.findall(r"[^\W_]+", fold_for_match(query))
+    seen: dict[str, None] = {}
+    for word in words:
+        if len(word) >= 3 and word not in STOPWORDS and not word.isdigit():
+            seen[word] = None
+    return list(seen)
+
+
+def idf(total: int, frequency: int) -> float:
+    """BM25's inverse document frequency (always positive)."""
+    return math.log((total - frequency + 0.5) / (frequency + 0.5) + 1.0)
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ations", "ation", "ings", "ing", "ies", "es", "ed", "ly", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
+
+
+def covered_terms(terms: Iterable[str], passages: Iterable[str]) -> set[str]:
+    """Terms that occur in any passage, allowing inflection ('accretes' ~ 'accretion')."""
+    stems = {_stem(w) for p in passages for w in re.findall(r"[^\W_]+", fold_for_match(p))}
+    return {t for t in terms if _stem(t) in stems}
+
+
+def confidence(
+    weights: Mapping[str, float], covered: set[str], top_similarity: float | None
+) -> float:
+    """In [0, 1]: half lexical coverage (IDF-weighted), half dense similarity (cosine 0.2 -> 0,
+    0.6 -> 1). With no content words, the dense part alone decides."""
+    dense = 0.0 if top_similarity is None else min(1.0, max(0.0, (top_similarity - 0.2) / 0.4))
+    total = sum(weights.values())
+    if total <= 0:
+        return dense
+    lexical = sum(w for t, w in weights.items() if t in covered) / total
+    return 0.5 * lexical + 0.5 * dense

@@ -1,0 +1,20 @@
+"""What a query asks for: free text to rank on, and "quoted phrases" that must occur."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_QUOTED = re.compile(r"[\"“”„«»]([^\"“”„«»]+)[\"“”„«»]")
+
+
+@dataclass(frozen=True)
+class ParsedQuery:
+    text: str  # the whole query without quote marks: what both signals rank on
+    phrases: tuple[str, ...]  # each must occur verbatim (after normalisation) in a result
+
+
+def parse_query(query: str) -> ParsedQuery:
+    phrases = tuple(p.strip() for p in _QUOTED.findall(query) if len(p.split()) >= 1 and p.strip())
+    text = re.sub(r"\s+", " ", _QUOTED.sub(lambda m: f" {m.group(1)} ", query)).strip()
+    return ParsedQuery(text=text, phrases=phrases)
