@@ -127,15 +127,27 @@ class FakeIndex:
 
     def __init__(self) -> None:
         self.collections: dict[str, dict[str, Any]] = {}
+        self.aliases: dict[str, str] = {}
+
+    def physical(self, collection: str) -> str:
+        return self.aliases.get(collection, collection)
+
+    def switch_collection(self, collection: str, physical: str) -> str | None:
+        old = self.physical(collection)
+        self.aliases[collection] = physical
+        return old if old != physical else None
+
+    def drop_collection(self, physical: str) -> None:
+        self.collections.pop(physical, None)
 
     def collection_info(self, collection: str) -> CollectionInfo | None:
-        c = self.collections.get(collection)
+        c = self.collections.get(self.physical(collection))
         if c is None:
             return None
         return CollectionInfo(collection, c["model"], c["dim"], len(c["points"]))
 
     def check_model(self, collection: str, embed_model: str) -> None:
-        c = self.collections.get(collection)
+        c = self.collections.get(self.physical(collection))
         if c is not None and c["model"] != embed_model:
             raise EmbeddingModelMismatch(collection, c["model"], embed_model)
 
@@ -148,7 +160,7 @@ class FakeIndex:
     def replace_document(
         self, collection: str, doc_id: str, source_path: str, points: Sequence[IndexPoint]
     ) -> None:
-        stored = self.collections[collection]["points"]
+        stored = self.collections[self.physical(collection)]["points"]
         keep = {p.id for p in points}
         for pid in [
             pid
@@ -159,14 +171,19 @@ class FakeIndex:
             del stored[pid]
         stored.update({p.id: p for p in points})
 
+    def delete_document(self, collection: str, doc_id: str) -> None:
+        stored = self.collections[self.physical(collection)]["points"]
+        for pid in [pid for pid, p in stored.items() if p.payload["doc_id"] == doc_id]:
+            del stored[pid]
+
     def relabel_document(self, collection: str, doc_id: str, fields: dict) -> None:
-        for point in self.collections[collection]["points"].values():
+        for point in self.collections[self.physical(collection)]["points"].values():
             if point.payload["doc_id"] == doc_id:
                 for key, values in fields.items():
                     point.payload[key].update(values)
 
     def documents(self, collection: str, project: str) -> list[DocumentSummary]:
-        c = self.collections.get(collection)
+        c = self.collections.get(self.physical(collection))
         if c is None:
             return []
         return summarise_documents(
@@ -192,10 +209,16 @@ class FakeIndex:
                 and all(words(t) in text for t in filters.terms)
             )
 
-        return [p for p in self.collections[collection]["points"].values() if keep(p)]
+        return [
+            p for p in self.collections[self.physical(collection)]["points"].values() if keep(p)
+        ]
 
     def count(self, collection: str, filters: SearchFilter) -> int:
-        return len(self._visible(collection, filters)) if collection in self.collections else 0
+        return (
+            len(self._visible(collection, filters))
+            if self.physical(collection) in self.collections
+            else 0
+        )
 
     def dense_search(self, collection, vector, filters, limit) -> list[ScoredPoint]:
         scored = [
@@ -215,7 +238,7 @@ class FakeIndex:
         return sorted((s for s in scored if s.score > 0), key=lambda s: -s.score)[:limit]
 
     def payloads(self, collection: str, ids: Sequence[str]) -> dict[str, dict]:
-        points = self.collections[collection]["points"]
+        points = self.collections[self.physical(collection)]["points"]
         return {i: points[i].payload for i in ids if i in points}
 
     def close(self) -> None:

@@ -6,6 +6,7 @@ it uses: ``citeloom query`` never imports Docling, and ``--help`` imports no ada
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,6 +17,7 @@ if TYPE_CHECKING:
     from citeloom.ports import AuditLog, Chunker, Converter, Index, MetadataResolver
     from citeloom.services.ingest import IngestService
     from citeloom.services.query import QueryService
+    from citeloom.services.reindex import ReindexService
     from citeloom.services.validate import Check, ProjectComponents
 
 
@@ -23,7 +25,7 @@ def settings(config: Path | None) -> Settings:
     return load_settings(config)
 
 
-def index(settings: Settings) -> Index:
+def index(settings: Settings, on_wait: Callable[[str], None] | None = None) -> Index:
     if settings.qdrant.url:
         from citeloom.adapters.qdrant_server_index import QdrantServerIndex
 
@@ -34,7 +36,9 @@ def index(settings: Settings) -> Index:
         )
     from citeloom.adapters.qdrant_edge_index import EdgeIndex
 
-    return EdgeIndex(settings.paths.index_dir)
+    return EdgeIndex(
+        settings.paths.index_dir, busy_timeout_s=settings.qdrant.busy_timeout_s, on_wait=on_wait
+    )
 
 
 def embedder(settings: Settings, project: ProjectConfig) -> FastEmbedEmbedder:
@@ -102,6 +106,25 @@ def ingest_service(settings: Settings, project_name: str, index: Index) -> Inges
         converter=converter(settings),
         chunker=chunker(settings, emb),
         metadata=resolver,
+        embedder=emb,
+        index=index,
+        audit=audit_log(settings),
+    )
+
+
+def reindex_service(
+    settings: Settings, project_name: str, index: Index, embedding_model: str
+) -> ReindexService:
+    from citeloom.services.reindex import ReindexService
+
+    project = settings.get_project(project_name)
+    emb = embedder(settings, project.model_copy(update={"embedding_model": embedding_model}))
+    return ReindexService(
+        project=project_name,
+        collection=project.collection,
+        converter=converter(settings),
+        chunker=chunker(settings, emb),
+        metadata=metadata(settings, project),
         embedder=emb,
         index=index,
         audit=audit_log(settings),

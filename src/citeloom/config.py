@@ -39,6 +39,8 @@ class PathsConfig(_Section):
 class QdrantConfig(_Section):
     url: str = ""
     timeout_ms: int = Field(15000, gt=0)
+    # embedded engine: how long to wait for another citeloom process holding the project
+    busy_timeout_s: float = Field(30.0, ge=0)
 
     @field_validator("url")
     @classmethod

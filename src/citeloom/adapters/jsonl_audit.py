@@ -57,4 +57,30 @@ class JsonlAuditLog:
 
 
 def read_audit(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    """Events of a run; a last line cut short by a killed process is left out."""
+    events = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            events.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    return events
+
+
+def list_audits(audit_dir: Path) -> list[Path]:
+    """Audit files, oldest first (correlation ids sort by time)."""
+    return sorted(audit_dir.glob("*.jsonl")) if audit_dir.is_dir() else []
+
+
+def find_audit(audit_dir: Path, correlation_id: str) -> Path:
+    exact = audit_dir / f"{correlation_id}.jsonl"
+    if exact.is_file():
+        return exact
+    matches = [p for p in list_audits(audit_dir) if p.stem.startswith(correlation_id)]
+    if len(matches) == 1:
+        return matches[0]
+    what = "several runs" if matches else "no run"
+    raise ConfigError(
+        f"{audit_dir}: {what} with correlation id '{correlation_id}'. "
+        "`citeloom audit list` shows the runs."
+    )

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +64,7 @@ from citeloom.ports.index import SearchFilter
 
 DENSE, SPARSE = "dense", "bm25"
 SIDECAR = "collection.json"
+ALIAS_SUFFIX = ".alias.json"
 
 
 def _edge_filter(filters: SearchFilter) -> Filter:
@@ -104,13 +107,51 @@ def _scored(points: Sequence[Any]) -> list[ScoredPoint]:
 
 
 class EdgeIndex:
-    def __init__(self, index_dir: Path) -> None:
+    def __init__(
+        self,
+        index_dir: Path,
+        busy_timeout_s: float = 0.0,
+        on_wait: Callable[[str], None] | None = None,
+    ) -> None:
+        """``busy_timeout_s``: how long to wait for another process to release a shard
+        before failing with "index busy"; ``on_wait`` is told once that we are waiting."""
         self.index_dir = index_dir
+        self.busy_timeout_s = busy_timeout_s
+        self.on_wait = on_wait
         self._shards: dict[str, EdgeShard] = {}
 
     # ------------------------------------------------------------------ plumbing
     def _dir(self, collection: str) -> Path:
-        return self.index_dir / collection
+        return self.index_dir / self.physical(collection)
+
+    # ------------------------------------------------------------------ aliases
+    def physical(self, collection: str) -> str:
+        """The folder a project's collection lives in: itself, or where reindex switched it
+        (a pointer file, the embedded engine's stand-in for a Qdrant alias)."""
+        pointer = self.index_dir / f"{collection}{ALIAS_SUFFIX}"
+        if pointer.is_file():
+            try:
+                return str(json.loads(pointer.read_text(encoding="utf-8"))["collection"])
+            except (OSError, ValueError, KeyError) as error:
+                raise IndexUnavailable(
+                    f"{pointer}: unreadable ({error}). Restore it or remove it to use "
+                    f"'{collection}' itself."
+                ) from error
+        return collection
+
+    def switch_collection(self, collection: str, physical: str) -> str | None:
+        old = self.physical(collection)
+        pointer = self.index_dir / f"{collection}{ALIAS_SUFFIX}"
+        tmp = pointer.with_suffix(".tmp")
+        tmp.write_text(json.dumps({"collection": physical}), encoding="utf-8")
+        os.replace(tmp, pointer)  # atomic: readers see the old or the new collection
+        return old if old != physical else None
+
+    def drop_collection(self, physical: str) -> None:
+        shard = self._shards.pop(physical, None)
+        if shard is not None:
+            shard.close()
+        shutil.rmtree(self.index_dir / physical, ignore_errors=True)
 
     def _meta(self, collection: str) -> dict[str, Any] | None:
         path = self._dir(collection) / SIDECAR
@@ -125,16 +166,30 @@ class EdgeIndex:
             ) from error
 
     def _shard(self, collection: str) -> EdgeShard | None:
-        if collection in self._shards:
-            return self._shards[collection]
-        shard_dir = self._dir(collection) / "shard"
+        physical = self.physical(collection)
+        if physical in self._shards:
+            return self._shards[physical]
+        shard_dir = self.index_dir / physical / "shard"
         if not shard_dir.is_dir():
             return None
-        try:
-            shard = EdgeShard.load(str(shard_dir))
-        except Exception as error:
-            raise _unavailable(shard_dir, error) from error
-        self._shards[collection] = shard
+        deadline = time.monotonic() + self.busy_timeout_s
+        told = False
+        while True:
+            try:
+                shard = EdgeShard.load(str(shard_dir))
+                break
+            except Exception as error:
+                busy = _is_busy(error)
+                if not busy or time.monotonic() >= deadline:
+                    raise _unavailable(shard_dir, error, self.busy_timeout_s) from error
+                if not told and self.on_wait is not None:
+                    self.on_wait(
+                        f"{shard_dir} is in use by another citeloom process; waiting up to "
+                        f"{self.busy_timeout_s:g} s ..."
+                    )
+                    told = True
+                time.sleep(0.25)
+        self._shards[physical] = shard
         return shard
 
     # ------------------------------------------------------------------ collections
@@ -193,7 +248,7 @@ class EdgeIndex:
             shard = EdgeShard.create(str(shard_dir), config)
         except Exception as error:
             raise _unavailable(shard_dir, error) from error
-        self._shards[collection] = shard
+        self._shards[self.physical(collection)] = shard
 
     @staticmethod
     def _ensure_indexes(shard: EdgeShard) -> None:
@@ -249,6 +304,12 @@ class EdgeIndex:
             must_not=[HasIdCondition({uuid.UUID(p.id) for p in points})] if points else None,
         )
         shard.update(UpdateOperation.delete_points_by_filter(stale))
+        shard.flush()
+
+    def delete_document(self, collection: str, doc_id: str) -> None:
+        shard = self._require(collection)
+        only = Filter(must=[FieldCondition(key="doc_id", match=MatchValue(doc_id))])
+        shard.update(UpdateOperation.delete_points_by_filter(only))
         shard.flush()
 
     def relabel_document(
@@ -326,12 +387,17 @@ class EdgeIndex:
         self._shards.clear()
 
 
-def _unavailable(shard_dir: Path, error: Exception) -> IndexUnavailable:
+def _is_busy(error: Exception) -> bool:
     message = str(error)
-    if "WouldBlock" in message or "lock" in message.lower():
+    return "WouldBlock" in message or "lock" in message.lower()
+
+
+def _unavailable(shard_dir: Path, error: Exception, waited: float = 0.0) -> IndexUnavailable:
+    if _is_busy(error):
+        after = f" after waiting {waited:g} s" if waited else ""
         return IndexUnavailable(
-            f"index busy: {shard_dir} is open in another citeloom process (the embedded engine "
-            "allows one at a time). Wait for it to finish, or use a Qdrant server for shared "
-            "access."
+            f"index busy{after}: {shard_dir} is open in another citeloom process (the embedded "
+            "engine allows one at a time). Try again when it has finished, raise [qdrant] "
+            "busy_timeout_s, or use a Qdrant server for shared access."
         )
-    return IndexUnavailable(f"{shard_dir}: cannot open the index ({message}).")
+    return IndexUnavailable(f"{shard_dir}: cannot open the index ({error}).")

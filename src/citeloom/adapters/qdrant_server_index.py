@@ -99,6 +99,38 @@ class QdrantServerIndex:
                 "Check that the server runs (docker compose up -d) and [qdrant] url."
             ) from error
 
+    # ------------------------------------------------------------------ aliases
+    def physical(self, collection: str) -> str:
+        """The collection a project name points at: a Qdrant alias set by reindex, or itself."""
+        aliases = self._call("read aliases", self._client.get_aliases).aliases
+        return next((a.collection_name for a in aliases if a.alias_name == collection), collection)
+
+    def switch_collection(self, collection: str, physical: str) -> str | None:
+        from qdrant_client import models
+
+        old = self.physical(collection)
+        operations: list[Any] = []
+        if old == collection:
+            # a collection created before any reindex carries the project's name itself; an
+            # alias of that name can only exist once it is gone (the one non-atomic moment)
+            if self._call("list collections", self._client.collection_exists, collection):
+                self._call("drop a collection", self._client.delete_collection, collection)
+        else:
+            operations.append(
+                models.DeleteAliasOperation(delete_alias=models.DeleteAlias(alias_name=collection))
+            )
+        operations.append(
+            models.CreateAliasOperation(
+                create_alias=models.CreateAlias(collection_name=physical, alias_name=collection)
+            )
+        )
+        self._call("switch an alias", self._client.update_collection_aliases, operations)
+        return old if old not in (physical, collection) else None
+
+    def drop_collection(self, physical: str) -> None:
+        if self._call("list collections", self._client.collection_exists, physical):
+            self._call("drop a collection", self._client.delete_collection, physical)
+
     # ------------------------------------------------------------------ collections
     def _meta(self, collection: str) -> dict[str, Any] | None:
         if not self._call("list collections", self._client.collection_exists, collection):
@@ -206,6 +238,20 @@ class QdrantServerIndex:
             self._client.delete,
             collection,
             points_selector=models.FilterSelector(filter=stale),
+            wait=True,
+        )
+
+    def delete_document(self, collection: str, doc_id: str) -> None:
+        from qdrant_client import models
+
+        only = models.Filter(
+            must=[models.FieldCondition(key="doc_id", match=models.MatchValue(value=doc_id))]
+        )
+        self._call(
+            "delete a document",
+            self._client.delete,
+            collection,
+            points_selector=models.FilterSelector(filter=only),
             wait=True,
         )
 

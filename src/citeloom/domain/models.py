@@ -159,6 +159,11 @@ class DocumentSummary:
     title: str | None
     page_count: int | None
     chunks: int
+    chunk_total: int = 0  # how many chunks the document has when stored completely
     library: str = ""  # fingerprint of the references file the labels came from
     problem: str | None = None  # MetadataMissing / MetadataAmbiguous
     candidates: tuple[Candidate, ...] = ()
+
+    @property
+    def complete(self) -> bool:
+        return self.chunks > 0 and self.chunks >= self.chunk_total

@@ -62,12 +62,16 @@ def build_payload(
     embed_model: str,
     ingest_id: str,
     library: str = "",
+    chunk_total: int = 0,
 ) -> dict[str, Any]:
     labels = label_fields(match, document, library)
     return {
         "project": project,
         "doc_id": chunk.doc_id,
         "chunk_index": chunk.index,
+        # every chunk knows how many its document has: a document is stored completely when
+        # that many of its chunks are there (a run killed half-way is repaired next time)
+        "chunk_total": chunk_total,
         "ingest_id": ingest_id,
         "source": {"path": document.source_path, "sha256": document.sha256},
         "zotero": labels["zotero"],
@@ -183,6 +187,7 @@ def summarise_documents(payloads: Iterable[dict[str, Any]]) -> list[DocumentSumm
                 title=doc.get("title"),
                 page_count=doc.get("page_count"),
                 chunks=counts[doc_id],
+                chunk_total=payload.get("chunk_total") or counts[doc_id],
                 library=zotero.get("library", ""),
                 problem=zotero.get("problem"),
                 candidates=tuple(

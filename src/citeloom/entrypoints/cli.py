@@ -95,6 +95,11 @@ def handle_errors(command: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def _tell(message: str) -> None:
+    """A note for the person at the terminal (stderr, so --json output stays clean)."""
+    typer.echo(message, err=True)
+
+
 def _print_json(data: dict[str, Any]) -> None:
     typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
@@ -139,6 +144,12 @@ def ingest(
             help="The library entry of the one file given (wins over DOI and title matching).",
         ),
     ] = None,
+    prune: Annotated[
+        bool,
+        typer.Option(
+            "--prune", help="Remove stored documents whose files are gone from these folders."
+        ),
+    ] = False,
     config: ConfigOpt = Path("citeloom.toml"),
     as_json: JsonOpt = False,
 ) -> None:
@@ -150,26 +161,30 @@ def ingest(
     """
     from citeloom import bootstrap
     from citeloom.entrypoints import render
+    from citeloom.entrypoints.progress import StopRequest, ingest_progress
 
     settings = bootstrap.settings(config)
     settings.get_project(project)
-    index = bootstrap.index(settings)
+    index = bootstrap.index(settings, on_wait=_tell)
+    stop = StopRequest()
     try:
         service = bootstrap.ingest_service(settings, project, index)
-
-        def progress(outcome: Any, number: int, total: int) -> None:
-            if not as_json:
-                typer.echo(f"[{number}/{total}] {render.document_line(outcome)}")
-
-        report = service.run(
-            list(paths or [settings.paths.raw_dir]), progress=progress, citekey=citekey
-        )
+        with stop.installed(), ingest_progress(not as_json, render.document_line) as progress:
+            report = service.run(
+                list(paths or [settings.paths.raw_dir]),
+                progress=progress,
+                citekey=citekey,
+                prune=prune,
+                should_stop=stop,
+            )
     finally:
         index.close()
     if as_json:
         _print_json(report.to_json())
     else:
         typer.echo(render.ingest_summary(report))
+    if report.interrupted:
+        raise typer.Exit(INTERRUPTED)
     if report.totals["failed"]:
         raise typer.Exit(int(ExitCode.DOCUMENTS_FAILED))
 
@@ -260,7 +275,7 @@ def query(
         per_doc=per or None,
         budget=budget,
     )
-    index = bootstrap.index(settings)
+    index = bootstrap.index(settings, on_wait=_tell)
     try:
         report = bootstrap.query_service(settings, project, index).search(text, options)
     finally:
@@ -341,7 +356,7 @@ def inspect(
 
     settings = bootstrap.settings(config)
     collection = settings.get_project(project).collection
-    index = bootstrap.index(settings)
+    index = bootstrap.index(settings, on_wait=_tell)
     try:
         report = inspect_project(index, project, collection)
     finally:
@@ -350,6 +365,109 @@ def inspect(
         _print_json(report.to_json())
     else:
         typer.echo(render.inspect_text(report))
+
+
+@app.command()
+@handle_errors
+def reindex(
+    project: ProjectOpt = ...,  # type: ignore[assignment]
+    embedding_model: Annotated[
+        str,
+        typer.Option(
+            "--embedding-model",
+            "-m",
+            help="Model of the new collection (the current one rebuilds with new chunking).",
+        ),
+    ] = ...,  # type: ignore[assignment]
+    config: ConfigOpt = Path("citeloom.toml"),
+    as_json: JsonOpt = False,
+) -> None:
+    """Rebuild the project's collection with another embedding model, from cached conversions.
+
+    The new collection is built beside the old one and the project switches to it only when
+    every document is in; until then, and if anything fails, the old one serves as before.
+    Afterwards set embedding_model in the project's config to the new model.
+    """
+    from citeloom import bootstrap
+
+    settings = bootstrap.settings(config)
+    settings.get_project(project)
+    index = bootstrap.index(settings, on_wait=_tell)
+    try:
+        report = bootstrap.reindex_service(settings, project, index, embedding_model).run()
+    finally:
+        index.close()
+    if as_json:
+        _print_json(report.to_json())
+    elif report.switched:
+        typer.echo(
+            f"reindexed {report.documents} documents ({report.chunks} chunks) with "
+            f"{report.new_model}; '{report.collection}' now uses it (was {report.old_model}).\n"
+            f'Now set embedding_model = "{report.new_model}" in [project."{project}"] of '
+            f"{config}.\ncorrelation id: {report.correlation_id}"
+        )
+    else:
+        for failure in report.failures:
+            typer.echo(f"failed    {failure}")
+        typer.echo(
+            f"reindex not switched: {len(report.failures)} documents failed; "
+            f"'{report.collection}' still uses {report.old_model}."
+        )
+    if not report.switched:
+        raise typer.Exit(int(ExitCode.DOCUMENTS_FAILED))
+
+
+audit_app = typer.Typer(
+    help="Read the audits of ingest runs (one JSONL file per run under [paths] audit_dir).",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+app.add_typer(audit_app, name="audit")
+
+
+@audit_app.command("show")
+@handle_errors
+def audit_show(
+    correlation_id: Annotated[
+        str, typer.Argument(help="The id ingest printed (a unique prefix is enough).")
+    ],
+    config: ConfigOpt = Path("citeloom.toml"),
+    as_json: JsonOpt = False,
+) -> None:
+    """Summarise one ingest run: outcome, documents by status, failures, unmatched, OCR."""
+    from citeloom import bootstrap
+    from citeloom.adapters.jsonl_audit import find_audit, read_audit
+    from citeloom.entrypoints import render
+    from citeloom.services.audit_report import summarise_run
+
+    settings = bootstrap.settings(config)
+    path = find_audit(settings.paths.audit_dir, correlation_id)
+    summary = summarise_run(path.stem, read_audit(path))
+    if as_json:
+        _print_json(summary.to_json())
+    else:
+        typer.echo(render.run_text(summary))
+
+
+@audit_app.command("list")
+@handle_errors
+def audit_list(
+    config: ConfigOpt = Path("citeloom.toml"),
+    as_json: JsonOpt = False,
+) -> None:
+    """List ingest runs, newest last."""
+    from citeloom import bootstrap
+    from citeloom.adapters.jsonl_audit import list_audits, read_audit
+    from citeloom.services.audit_report import summarise_run
+
+    settings = bootstrap.settings(config)
+    runs = [summarise_run(p.stem, read_audit(p)) for p in list_audits(settings.paths.audit_dir)]
+    if as_json:
+        _print_json({"runs": [r.to_json() for r in runs]})
+        return
+    for run in runs:
+        counts = ", ".join(f"{n} {s}" for s, n in sorted(run.statuses.items())) or "no documents"
+        typer.echo(f"{run.correlation_id}  {run.project}  {counts}  {run.outcome}")
 
 
 def main() -> None:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from citeloom.domain.records import Passage
 from citeloom.domain.text import trim
+from citeloom.services.audit_report import RunSummary
 from citeloom.services.ingest import DocumentOutcome, IngestReport
 from citeloom.services.inspection import InspectReport
 from citeloom.services.query import QueryReport
@@ -36,6 +37,9 @@ def ingest_summary(report: IngestReport) -> str:
         + (f" ({r.match})" if r.match else "")
         for r in report.relabelled
     ]
+    lines += [f"pruned {_short(p)}: its file is gone" for p in report.pruned]
+    if report.interrupted:
+        lines.append(f"interrupted: {report.interrupted} documents left for the next run")
     lines += [
         f"{t['documents']} documents: {t['ingested']} ingested, {t['skipped']} skipped, "
         f"{t['failed']} failed; {t['chunks']} chunks written to '{report.collection}' "
@@ -145,4 +149,21 @@ def inspect_text(report: InspectReport) -> str:
         if not d.citekey and d.candidates:
             best = ", ".join(f"@{c.citekey} {c.score:.2f}" for c in d.candidates)
             lines.append(f"      {d.problem or 'unmatched'}; best candidates: {best}")
+    return "\n".join(lines)
+
+
+def run_text(run: RunSummary) -> str:
+    counts = ", ".join(f"{n} {s}" for s, n in sorted(run.statuses.items())) or "no documents"
+    lines = [
+        f"run {run.correlation_id}: {run.outcome}",
+        f"  project '{run.project}', collection '{run.collection}', {run.embed_model}",
+        f"  started {run.started}, finished {run.finished or '-'}",
+        f"  inputs: {', '.join(run.inputs)}",
+        f"  documents: {counts} ({run.seconds:.1f} s of document work)",
+    ]
+    lines += [f"  failed: {f['error']}" for f in run.failures]
+    lines += [f"  unmatched: {u}" for u in run.unmatched]
+    lines += [f"  OCR: {o}" for o in run.ocr]
+    lines += [f"  relabelled {r['path']}: {r['old']} -> {r['new']}" for r in run.relabelled]
+    lines += [f"  pruned: {p}" for p in run.pruned]
     return "\n".join(lines)

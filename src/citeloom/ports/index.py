@@ -44,6 +44,21 @@ class Index(Protocol):
         """Store a document's chunks and remove any older chunks of the same doc_id or path."""
         ...
 
+    def delete_document(self, collection: str, doc_id: str) -> None:
+        """Remove every chunk of a document (a stale copy, or a file gone from the library)."""
+        ...
+
+    def physical(self, collection: str) -> str:
+        """The collection a project's collection name resolves to (after reindex, another)."""
+        ...
+
+    def switch_collection(self, collection: str, physical: str) -> str | None:
+        """Point the project's collection name at ``physical`` at once; returns the
+        collection it pointed at before, when that is now unused."""
+        ...
+
+    def drop_collection(self, physical: str) -> None: ...
+
     def relabel_document(
         self, collection: str, doc_id: str, fields: dict[str, dict[str, Any]]
     ) -> None:

@@ -80,6 +80,8 @@ class IngestReport:
     audit_path: str
     documents: list[DocumentOutcome] = field(default_factory=list)
     relabelled: list[Relabel] = field(default_factory=list)
+    pruned: list[str] = field(default_factory=list)
+    interrupted: int = 0  # documents left undone after Ctrl-C
 
     @property
     def totals(self) -> dict[str, int]:
@@ -98,6 +100,8 @@ class IngestReport:
             "audit": self.audit_path,
             "documents": [d.to_json() for d in self.documents],
             "relabelled": [r.to_json() for r in self.relabelled],
+            "pruned": self.pruned,
+            "interrupted": self.interrupted,
             "totals": self.totals,
         }
 
@@ -114,7 +118,9 @@ def discover(paths: Sequence[Path], supports: Callable[[Path], bool]) -> list[Pa
             raise ConfigError(f"{path}: no such file or folder. Check the path you passed.")
         if path.is_dir():
             for child in sorted(path.rglob("*")):
-                if child.is_file() and not child.name.startswith(".") and supports(child):
+                # a dangling link is reported as unreadable rather than silently skipped
+                entry = child.is_file() or (child.is_symlink() and not child.exists())
+                if entry and not child.name.startswith(".") and supports(child):
                     found[child] = None
         else:
             found[path] = None
@@ -150,8 +156,15 @@ class IngestService:
         paths: Sequence[Path],
         progress: ProgressHook | None = None,
         citekey: str | None = None,
+        prune: bool = False,
+        should_stop: Callable[[], bool] = lambda: False,
     ) -> IngestReport:
-        """Ingest files and folders. ``citekey`` names the library entry of a single file."""
+        """Ingest files and folders.
+
+        ``citekey`` names the library entry of a single file; ``prune`` removes stored
+        documents whose files are gone from the given folders; ``should_stop`` is asked between
+        documents (Ctrl-C): the document in hand is finished, the rest are left for next time.
+        """
         report = IngestReport(
             correlation_id=self.audit.correlation_id,
             project=self.project,
@@ -160,6 +173,11 @@ class IngestService:
             audit_path=self.audit.location,
         )
         files = discover(paths, self.converter.supports)
+        if not files:
+            raise ConfigError(
+                f"{', '.join(str(p) for p in paths)}: no PDF, DOCX, HTML, Markdown or text "
+                "files found. Check the path, or put the documents there."
+            )
         if citekey is not None:
             self._check_citekey(citekey, files)
         self.audit.record(
@@ -183,11 +201,17 @@ class IngestService:
             if report.relabelled:
                 stored = {d.doc_id: d for d in self.index.documents(self.collection, self.project)}
             for number, path in enumerate(files, start=1):
+                if should_stop():
+                    report.interrupted = len(files) - number + 1
+                    self.audit.record("run_interrupted", left=report.interrupted)
+                    break
                 outcome = self._ingest_one(path, stored, library, citekey or path.stem)
                 report.documents.append(outcome)
                 self.audit.record("document", **_audit_fields(outcome))
                 if progress:
                     progress(outcome, number, len(files))
+            if prune and not report.interrupted:
+                report.pruned = self._prune(paths, files, stored.values())
         except CiteloomError as error:
             self.audit.record("run_aborted", error=str(error), exit_code=int(error.exit_code))
             raise
@@ -207,6 +231,22 @@ class IngestService:
                 f"--citekey {citekey}: no entry with this citekey in the project's references. "
                 "Check the spelling or export the library again."
             )
+
+    def _prune(
+        self, paths: Sequence[Path], files: Sequence[Path], stored: Iterable[DocumentSummary]
+    ) -> list[str]:
+        """Stored documents under the given paths whose files are gone."""
+        present = {str(f) for f in files}
+        roots = [p for p in paths if p.is_dir()]
+        gone = []
+        for doc in stored:
+            path = Path(doc.path)
+            inside = any(path.is_relative_to(root) for root in roots) or doc.path in present
+            if inside and doc.path not in present and not path.exists():
+                self.index.delete_document(self.collection, doc.doc_id)
+                self.audit.record("pruned", doc_id=doc.doc_id, path=doc.path)
+                gone.append(doc.path)
+        return sorted(gone)
 
     # ------------------------------------------------------------------ library changes
     def _relabel(self, stored: Iterable[DocumentSummary], library: str) -> list[Relabel]:
@@ -257,10 +297,8 @@ class IngestService:
             doc_id = doc_id_from_sha256(sha256)
             outcome.doc_id = doc_id
             known = stored.get(doc_id)
-            if known is not None and known.chunks > 0 and known.path == str(path):
-                outcome.status = "skipped"
-                outcome.citekey, outcome.match = known.citekey, known.match
-                outcome.pages, outcome.chunks = known.page_count, known.chunks
+            if known is not None and known.complete:
+                self._keep(known, path, stored, outcome)
                 return outcome
             with _timed(outcome.durations, "convert"):
                 document = self.converter.convert(path, sha256)
@@ -306,6 +344,7 @@ class IngestService:
                         embed_model=self.embedder.model_id,
                         ingest_id=self.audit.correlation_id,
                         library=library,
+                        chunk_total=len(chunks),
                     ),
                 )
                 for c, vector in zip(chunks, vectors, strict=True)
@@ -321,6 +360,32 @@ class IngestService:
         except Exception as error:  # one odd file must not sink the batch
             outcome.error = f"{path}: unexpected {type(error).__name__}: {error}"
         return outcome
+
+    def _keep(
+        self,
+        known: DocumentSummary,
+        path: Path,
+        stored: dict[str, DocumentSummary],
+        outcome: DocumentOutcome,
+    ) -> None:
+        """The file's content is stored completely already: nothing to convert or embed."""
+        outcome.status = "skipped"
+        outcome.citekey, outcome.match = known.citekey, known.match
+        outcome.pages, outcome.chunks = known.page_count, known.chunks
+        if known.path != str(path):
+            if Path(known.path).exists():
+                outcome.warnings.append(f"same content as {known.path}, which is stored")
+            else:  # renamed or moved: recognised by its hash, only the path changes
+                self.index.relabel_document(
+                    self.collection, known.doc_id, {"source": {"path": str(path)}}
+                )
+                outcome.warnings.append(f"renamed from {known.path}")
+        for other in stored.values():
+            # an older version of this file left behind by a run that was killed between
+            # storing the new version and removing the old one
+            if other.path == str(path) and other.doc_id != known.doc_id:
+                self.index.delete_document(self.collection, other.doc_id)
+                outcome.warnings.append(f"removed a stale copy ({other.doc_id})")
 
     def _embed(self, texts: Sequence[str]) -> list[list[float]]:
         vectors: list[list[float]] = []

@@ -1,0 +1,163 @@
+"""The reindex use case: rebuild a project's collection with another embedding model (or new
+chunking settings) from cached conversions, and switch to it only when it is complete.
+
+Until the switch, queries and ingests keep using the old collection; if anything fails, the
+new collection is dropped and the old one stays as it was.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from citeloom.domain.errors import ConfigError, DocumentError
+from citeloom.domain.ids import chunk_id
+from citeloom.domain.models import DocumentSummary, IndexPoint
+from citeloom.domain.records import build_payload
+from citeloom.ports import AuditLog, Chunker, Converter, Embedder, Index, MetadataResolver
+
+
+@dataclass
+class ReindexReport:
+    correlation_id: str
+    project: str
+    collection: str
+    old_model: str
+    new_model: str
+    built: str  # the collection that was built
+    switched: bool = False
+    documents: int = 0
+    chunks: int = 0
+    failures: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "correlation_id": self.correlation_id,
+            "project": self.project,
+            "collection": self.collection,
+            "old_model": self.old_model,
+            "new_model": self.new_model,
+            "built": self.built,
+            "switched": self.switched,
+            "documents": self.documents,
+            "chunks": self.chunks,
+            "failures": self.failures,
+        }
+
+
+def next_name(collection: str, current: str) -> str:
+    """proj -> proj@2 -> proj@3: a fresh physical collection for the rebuild."""
+    match = re.fullmatch(rf"{re.escape(collection)}@(\d+)", current)
+    return f"{collection}@{int(match.group(1)) + 1 if match else 2}"
+
+
+class ReindexService:
+    def __init__(
+        self,
+        *,
+        project: str,
+        collection: str,
+        converter: Converter,
+        chunker: Chunker,
+        metadata: MetadataResolver,
+        embedder: Embedder,
+        index: Index,
+        audit: AuditLog,
+    ) -> None:
+        self.project = project
+        self.collection = collection
+        self.converter = converter
+        self.chunker = chunker
+        self.metadata = metadata
+        self.embedder = embedder
+        self.index = index
+        self.audit = audit
+
+    def run(self) -> ReindexReport:
+        info = self.index.collection_info(self.collection)
+        if info is None:
+            raise ConfigError(
+                f"project '{self.project}' has no collection yet; there is nothing to reindex. "
+                f"Run: citeloom ingest --project {self.project}"
+            )
+        current = self.index.physical(self.collection)
+        target = next_name(self.collection, current)
+        report = ReindexReport(
+            self.audit.correlation_id,
+            self.project,
+            self.collection,
+            info.embed_model,
+            self.embedder.model_id,
+            target,
+        )
+        documents = [d for d in self.index.documents(self.collection, self.project) if d.complete]
+        self.audit.record(
+            "reindex_started",
+            project=self.project,
+            collection=self.collection,
+            source=current,
+            target=target,
+            old_model=info.embed_model,
+            new_model=self.embedder.model_id,
+            documents=len(documents),
+        )
+        self.index.drop_collection(target)  # a leftover of an interrupted reindex
+        self.index.ensure_collection(target, self.embedder.model_id, self.embedder.dimensions)
+        try:
+            for doc in documents:
+                try:
+                    report.chunks += self._rebuild(doc, target)
+                    report.documents += 1
+                except DocumentError as error:
+                    report.failures.append(str(error))
+                    self.audit.record("document", path=doc.path, status="failed", error=str(error))
+            rebuilt = {d.doc_id: d for d in self.index.documents(target, self.project)}
+            complete = not report.failures and all(
+                d.doc_id in rebuilt and rebuilt[d.doc_id].complete for d in documents
+            )
+            if complete:
+                old = self.index.switch_collection(self.collection, target)
+                report.switched = True
+                if old is not None:
+                    self.index.drop_collection(old)
+            else:
+                self.index.drop_collection(target)
+        except BaseException:
+            self.index.drop_collection(target)
+            raise
+        finally:
+            self.audit.record("run_finished", totals=report.to_json())
+            self.audit.close()
+        return report
+
+    def _rebuild(self, doc: DocumentSummary, target: str) -> int:
+        document = self.converter.convert(Path(doc.path), doc.sha256)
+        match = self.metadata.resolve(document, hint=Path(doc.path).stem)
+        chunks = self.chunker.chunk(document, doc.doc_id)
+        vectors = self.embedder.embed_documents([c.embed_text for c in chunks])
+        model = self.embedder.model_id
+        points = [
+            IndexPoint(
+                id=chunk_id(doc.doc_id, c.section_path, c.page_start, c.page_end, model, c.index),
+                vector=vector,
+                text=c.embed_text,
+                payload=build_payload(
+                    project=self.project,
+                    chunk=c,
+                    document=document,
+                    match=match,
+                    embed_model=model,
+                    ingest_id=self.audit.correlation_id,
+                    library=self.metadata.fingerprint,
+                    chunk_total=len(chunks),
+                ),
+            )
+            for c, vector in zip(chunks, vectors, strict=True)
+        ]
+        self.index.replace_document(target, doc.doc_id, doc.path, points)
+        self.audit.record(
+            "document", path=doc.path, doc_id=doc.doc_id, status="ingested", chunks=len(points)
+        )
+        return len(points)

@@ -1,0 +1,360 @@
+"""Ingest that is incremental, resumable and safe under faults and bad input (real engine)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from citeloom.entrypoints.cli import app
+from tests.conftest import CITELOOM, EXAMPLES, PAPERS, write_config
+
+pytestmark = pytest.mark.real
+
+SENTENCES = [
+    "Salt marshes bury carbon in their sediments for centuries.",
+    "Quiet hours reduce interruptions in open-plan offices.",
+    "Field notebooks need page identifiers to stay traceable.",
+    "Restored marshes accrete sediment faster than natural ones.",
+]
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(app, list(args))
+    return result.exit_code, result.output
+
+
+def notes(folder: Path, count: int, version: int = 0) -> list[Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for i in range(count):
+        path = folder / f"note{i:02d}.txt"
+        body = " ".join(SENTENCES[(i + j) % 4] for j in range(6))
+        path.write_text(f"Note {i} version {version}. {body}\n\nSecond paragraph {i}.", "utf-8")
+        paths.append(path)
+    return paths
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> dict:
+    refs = tmp_path / "refs.json"
+    refs.write_text("[]")
+    config = write_config(tmp_path, refs, extra="")
+    return {"dir": tmp_path, "config": str(config)}
+
+
+def ingest(project: dict, *paths: Path, extra: tuple[str, ...] = ()) -> tuple[int, dict]:
+    code, out = run(
+        "ingest", *map(str, paths), "-p", "papers", "-c", project["config"], "--json", *extra
+    )
+    return code, json.loads(out) if out.strip().startswith("{") else {"raw": out}
+
+
+def inspect(project: dict) -> dict:
+    return json.loads(run("inspect", "-p", "papers", "-c", project["config"], "--json")[1])
+
+
+# ---------------------------------------------------------------- incremental
+def test_unchanged_folder_changes_nothing_renames_are_recognised_and_prune_removes(project):
+    folder = project["dir"] / "notes"
+    paths = notes(folder, 4)
+    code, first = ingest(project, folder)
+    assert code == 0 and first["totals"]["ingested"] == 4
+    before = inspect(project)
+
+    code, again = ingest(project, folder)
+    assert [d["status"] for d in again["documents"]] == ["skipped"] * 4
+    assert inspect(project)["points"] == before["points"]
+
+    renamed = folder / "renamed.txt"
+    paths[0].rename(renamed)
+    code, moved = ingest(project, folder)
+    statuses = {Path(d["path"]).name: d["status"] for d in moved["documents"]}
+    assert statuses["renamed.txt"] == "skipped"
+    after = inspect(project)
+    assert after["points"] == before["points"]
+    assert str(renamed) in {d["path"] for d in after["documents"]}
+    assert str(paths[0]) not in {d["path"] for d in after["documents"]}
+
+    paths[1].unlink()
+    code, pruned = ingest(project, folder, extra=("--prune",))
+    assert pruned["pruned"] == [str(paths[1])]
+    assert str(paths[1]) not in {d["path"] for d in inspect(project)["documents"]}
+
+
+def test_a_changed_file_replaces_its_old_chunks(project):
+    folder = project["dir"] / "notes"
+    path = notes(folder, 1)[0]
+    ingest(project, folder)
+    path.write_text("A completely new text about tidal energy in lagoons.", "utf-8")
+    code, report = ingest(project, folder)
+    assert code == 0 and report["documents"][0]["status"] == "ingested"
+    (doc,) = inspect(project)["documents"]
+    assert doc["chunks"] == 1 and doc["sha256"] != ""
+    _, out = run("query", "version 0", "-p", "papers", "-c", project["config"], "--json")
+    assert all("version 0" not in r["text"] for r in json.loads(out)["results"])
+
+
+# ---------------------------------------------------------------- bad input
+def encrypted_pdf(path: Path) -> None:
+    from reportlab.lib import pdfencrypt
+    from reportlab.pdfgen import canvas
+
+    pdf = canvas.Canvas(str(path), encrypt=pdfencrypt.StandardEncryption("secret", canPrint=0))
+    pdf.drawString(100, 700, "Secret findings about marsh carbon.")
+    pdf.save()
+
+
+def test_bad_files_each_fail_with_the_fix_and_the_batch_goes_on(project):
+    inbox = project["dir"] / "inbox"
+    inbox.mkdir()
+    (inbox / "good.pdf").symlink_to(EXAMPLES / "tanabe2022_field_notebooks.pdf")
+    (inbox / "corrupt.pdf").write_bytes(b"%PDF-1.4\n1 0 obj << /Type /Catalog >> garbage")
+    (inbox / "truncated.pdf").write_bytes(
+        (PAPERS / "grobid_submission_363.pdf").read_bytes()[:3000]
+    )
+    encrypted_pdf(inbox / "encrypted.pdf")
+    (inbox / "empty.pdf").write_bytes(b"")
+    (inbox / "notreally.pdf").write_text("<html><body>a web page</body></html>")
+    (inbox / "unreadable.pdf").symlink_to(inbox / "does-not-exist.pdf")
+    code, report = ingest(project, inbox)
+    assert code == 1
+    errors = {Path(d["path"]).name: d["error"] for d in report["documents"]}
+    assert errors["good.pdf"] is None
+    assert "corrupt.pdf: the PDF is damaged and cannot be parsed" in errors["corrupt.pdf"]
+    assert "truncated.pdf: the PDF is damaged and cannot be parsed" in errors["truncated.pdf"]
+    assert (
+        "encrypted.pdf: the PDF is encrypted. Save an unprotected copy" in errors["encrypted.pdf"]
+    )
+    assert "empty.pdf: the file is empty (0 bytes)" in errors["empty.pdf"]
+    assert "notreally.pdf: not a PDF (no %PDF header)" in errors["notreally.pdf"]
+    assert "unreadable.pdf: cannot be read (No such file or directory)" in errors["unreadable.pdf"]
+    assert report["totals"] == {
+        "documents": 7,
+        "ingested": 1,
+        "skipped": 0,
+        "failed": 6,
+        "chunks": report["totals"]["chunks"],
+    }
+    audit = project["dir"] / "var" / "audit" / f"{report['correlation_id']}.jsonl"
+    failed = [
+        e for e in map(json.loads, audit.read_text().splitlines()) if e.get("status") == "failed"
+    ]
+    assert len(failed) == 6
+
+
+@pytest.mark.parametrize(
+    ("setup", "code", "message"),
+    [
+        ("empty_folder", 2, "no PDF, DOCX, HTML, Markdown or text files found"),
+        ("bad_toml", 2, "not valid TOML"),
+        ("bad_csl", 2, "not valid JSON (line 1, column 2"),
+        ("unknown_project", 2, "unknown project 'nope'"),
+        ("unreachable_qdrant", 3, "Qdrant at http://127.0.0.1:9 is unavailable"),
+    ],
+)
+def test_bad_setups_fail_with_one_message_and_a_documented_code(project, setup, code, message):
+    folder = project["dir"] / "in"
+    notes(folder, 1)
+    config, name = project["config"], "papers"
+    if setup == "empty_folder":
+        folder = project["dir"] / "empty"
+        folder.mkdir()
+    elif setup == "bad_toml":
+        Path(config).write_text("[paths\nraw_dir = 1")
+    elif setup == "bad_csl":
+        (project["dir"] / "refs.json").write_text("{not json")
+    elif setup == "unknown_project":
+        name = "nope"
+    elif setup == "unreachable_qdrant":
+        config = str(
+            write_config(project["dir"], project["dir"] / "refs.json", url="http://127.0.0.1:9")
+        )
+    result = subprocess.run(
+        [CITELOOM, "ingest", str(folder), "-p", name, "-c", config],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == code, result.stderr
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+
+
+# ---------------------------------------------------------------- concurrency
+HOLD = """
+import sys, time
+from pathlib import Path
+from citeloom.adapters.qdrant_edge_index import EdgeIndex
+index = EdgeIndex(Path(sys.argv[1]))
+index.ensure_collection("proj-papers", "fastembed/all-MiniLM-L6-v2", 384)
+print("holding", flush=True)
+time.sleep(float(sys.argv[2]))
+"""
+
+
+def test_a_second_process_waits_then_says_busy_and_the_shard_survives(project):
+    folder = project["dir"] / "notes"
+    notes(folder, 2)
+    ingest(project, folder)
+    points = inspect(project)["points"]
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(project["dir"] / "var" / "qdrant"), "6"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert holder.stdout.readline().strip() == "holding"
+    env = {**os.environ, "CITELOOM_QDRANT__BUSY_TIMEOUT_S": "1"}
+    for command in (["query", "salt marsh"], ["ingest", str(folder)]):
+        started = time.monotonic()
+        result = subprocess.run(
+            [CITELOOM, *command, "-p", "papers", "-c", project["config"]],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=False,
+        )
+        assert result.returncode == 3, result.stderr
+        assert "in use by another citeloom process; waiting up to 1 s" in result.stderr
+        assert "index busy after waiting 1 s" in result.stderr
+        assert time.monotonic() - started >= 1
+    holder.wait(timeout=30)
+    assert inspect(project)["points"] == points  # nothing lost, nothing corrupted
+
+
+# ---------------------------------------------------------------- Ctrl-C
+def test_ctrl_c_stops_after_the_current_document_and_reports(project):
+    folder = project["dir"] / "many"
+    notes(folder, 40)
+    process = subprocess.Popen(
+        [CITELOOM, "ingest", str(folder), "-p", "papers", "-c", project["config"]],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    first = process.stdout.readline()
+    assert first.startswith("[1/40]"), first + process.stderr.read()
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 130, err
+    assert "stopping after the current document" in err
+    assert "documents left for the next run" in out
+    report = inspect(project)
+    assert 1 <= len(report["documents"]) < 40
+    assert all(d["chunks"] == d["chunk_total"] for d in report["documents"])  # all complete
+    code, again = ingest(project, folder)
+    assert code == 0 and again["totals"]["skipped"] == len(report["documents"])
+
+
+# ---------------------------------------------------------------- kill -9
+def test_kill_9_at_random_moments_never_leaves_more_or_less_than_one_copy(project):
+    import random
+
+    folder = project["dir"] / "kill"
+    rng = random.Random(20261122)
+    config = project["config"]
+    for iteration in range(1, 21):
+        notes(folder, 12, version=iteration)  # every file changes: every run rewrites
+        process = subprocess.Popen(
+            [CITELOOM, "ingest", str(folder), "-p", "papers", "-c", config, "--json"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        time.sleep(rng.uniform(0.3, 3.5))
+        process.kill()
+        process.wait()
+    code, report = ingest(project, folder)
+    assert code == 0, report
+    state = inspect(project)
+    files = sorted(folder.glob("*.txt"))
+    assert len(state["documents"]) == len(files)  # one document per file, no stale versions
+    assert {d["path"] for d in state["documents"]} == {str(f) for f in files}
+    for doc in state["documents"]:
+        assert doc["chunks"] == doc["chunk_total"] > 0
+        assert "version 20" in Path(doc["path"]).read_text()
+    code, out = run("query", "version 7", "-p", "papers", "-c", config, "--json")
+    assert not any("version 7." in r["text"] for r in json.loads(out)["results"])
+
+
+# ---------------------------------------------------------------- model change
+def test_reindex_builds_a_new_collection_and_switches_only_when_complete(project, monkeypatch):
+    from citeloom.adapters import fastembed_embedder as fe
+
+    # the same weights under another id: enough to prove that vectors of two models never mix
+    other = "fastembed/all-MiniLM-L6-v2-copy"
+    base = fe.MODELS["fastembed/all-MiniLM-L6-v2"]
+    monkeypatch.setitem(
+        fe.MODELS, other, fe.ModelSpec(other, base.fastembed_name, 384, 256, base.tokenizer_dir)
+    )
+    folder = project["dir"] / "notes"
+    notes(folder, 3)
+    ingest(project, folder)
+    old_ids = {
+        r["chunk_id"]
+        for r in json.loads(
+            run("query", "marsh", "-p", "papers", "-c", project["config"], "--json")[1]
+        )["results"]
+    }
+    code, out = run("reindex", "-p", "papers", "-m", other, "-c", project["config"], "--json")
+    assert code == 0, out
+    report = json.loads(out)
+    assert report["switched"] and report["documents"] == 3 and report["built"] == "proj-papers@2"
+    qdrant = project["dir"] / "var" / "qdrant"
+    assert not (qdrant / "proj-papers").exists() and (qdrant / "proj-papers@2").exists()
+    # the config still names the old model: the guard says what to do, nothing is mixed
+    code, out = run("query", "marsh", "-p", "papers", "-c", project["config"])
+    assert code == 4 and other in out
+    config = Path(project["config"])
+    config.write_text(config.read_text() + f'embedding_model = "{other}"\n')
+    code, out = run("query", "marsh", "-p", "papers", "-c", project["config"], "--json")
+    assert code == 0
+    new_ids = {r["chunk_id"] for r in json.loads(out)["results"]}
+    assert new_ids and not new_ids & old_ids
+
+
+def test_a_reindex_that_cannot_finish_leaves_the_old_collection_serving(project, monkeypatch):
+    folder = project["dir"] / "notes"
+    paths = notes(folder, 2)
+    ingest(project, folder)
+    before = inspect(project)
+    paths[0].unlink()  # its conversion is cached, but clear the cache too: it cannot be rebuilt
+    for cached in (project["dir"] / "var" / "cache" / "conversions").rglob("*.json"):
+        cached.unlink()
+    code, out = run(
+        "reindex", "-p", "papers", "-m", "fastembed/all-MiniLM-L6-v2", "-c", project["config"]
+    )
+    assert code == 1 and "reindex not switched" in out
+    assert inspect(project) == before
+    assert not (project["dir"] / "var" / "qdrant" / "proj-papers@2").exists()
+
+
+# ---------------------------------------------------------------- audit and progress
+def test_every_document_has_one_audit_event_and_audit_show_summarises(project):
+    folder = project["dir"] / "notes"
+    notes(folder, 3)
+    (folder / "bad.pdf").write_bytes(b"")
+    code, out = run("ingest", str(folder), "-p", "papers", "-c", project["config"])
+    assert code == 1
+    assert "[1/4]" in out and "━" not in out  # plain progress lines when not a terminal
+    cid = out.split("correlation id: ")[1].split()[0]
+    audit = project["dir"] / "var" / "audit" / f"{cid}.jsonl"
+    events = [json.loads(line) for line in audit.read_text().splitlines()]
+    documents = [e for e in events if e["event"] == "document"]
+    assert sorted(Path(e["path"]).name for e in documents) == [
+        "bad.pdf",
+        "note00.txt",
+        "note01.txt",
+        "note02.txt",
+    ]
+    assert all("durations_s" in e and "warnings" in e for e in documents)
+    code, shown = run("audit", "show", cid[:18], "-c", project["config"])
+    assert code == 0
+    assert f"run {cid}: finished" in shown
+    assert "3 ingested" in shown and "1 failed" in shown and "bad.pdf: the file is empty" in shown
