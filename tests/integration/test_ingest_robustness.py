@@ -358,3 +358,37 @@ def test_every_document_has_one_audit_event_and_audit_show_summarises(project):
     assert code == 0
     assert f"run {cid}: finished" in shown
     assert "3 ingested" in shown and "1 failed" in shown and "bad.pdf: the file is empty" in shown
+
+
+def test_a_terminal_gets_a_progress_bar_and_json_gets_none(project):
+    import pty
+
+    folder = project["dir"] / "notes"
+    notes(folder, 3)
+    leader, follower = pty.openpty()
+    process = subprocess.Popen(
+        [CITELOOM, "ingest", str(folder), "-p", "papers", "-c", project["config"]],
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+        env={**os.environ, "COLUMNS": "160", "TERM": "xterm"},
+    )
+    os.close(follower)
+    screen = b""
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # the terminal closes when the process ends
+            break
+        if not chunk:
+            break
+        screen += chunk
+    os.close(leader)
+    assert process.wait(timeout=120) == 0
+    text = screen.decode("utf-8", "replace")
+    assert "━" in text and "documents" in text and "pages" in text and "chunks" in text
+    assert "[1/3]" not in text  # the bar replaces the plain progress lines
+
+    (folder / "new.txt").write_text("A fourth note about tidal creeks.", "utf-8")
+    code, out = run("ingest", str(folder), "-p", "papers", "-c", project["config"], "--json")
+    assert code == 0 and json.loads(out)["totals"]["ingested"] == 1  # nothing but the JSON
