@@ -27,6 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.metrics import average_precision_at, ndcg_at, recall_at  # noqa: E402
 from citeloom import bootstrap  # noqa: E402
+from citeloom.domain.fusion import DEFAULT_FUSION, DEFAULT_WEIGHTS  # noqa: E402
 from citeloom.services.query import QueryOptions, QueryService  # noqa: E402
 
 
@@ -108,12 +109,14 @@ def evaluate(service: QueryService, queries: list[str], gains: dict[int, dict[st
     return statistics.mean(ndcg), statistics.mean(ap), statistics.mean(recall)
 
 
+_DENSE_W, _BM25_W = DEFAULT_WEIGHTS[DEFAULT_FUSION]
 VARIANTS = [
     ("bm25 only", {"signals": "bm25"}),
     ("dense only", {"signals": "dense"}),
-    ("hybrid rrf 1:1 (k=60)", {"fusion": "rrf", "weights": (1.0, 1.0)}),
+    (f"hybrid {DEFAULT_FUSION} {_DENSE_W:g}:{_BM25_W:g} (default)", {}),
 ]
 SWEEP = [
+    ("hybrid rrf 1:1 (k=60)", {"fusion": "rrf", "weights": (1.0, 1.0)}),
     ("hybrid rrf 1:2 (k=60)", {"fusion": "rrf", "weights": (1.0, 2.0)}),
     ("hybrid rrf 2:1 (k=60)", {"fusion": "rrf", "weights": (2.0, 1.0)}),
     ("hybrid rrf 1:1 (k=20)", {"fusion": "rrf", "weights": (1.0, 1.0), "rrf_k": 20}),
@@ -140,7 +143,7 @@ def main() -> None:
     index = bootstrap.index(settings)
     embedder = bootstrap.embedder(settings, project)
     print(
-        f"{len(queries)} queries\n\n{'variant':26} {'nDCG@10':>8} {'MAP@100':>8} "
+        f"{len(queries)} queries\n\n{'variant':34} {'nDCG@10':>8} {'MAP@100':>8} "
         f"{'R@100':>7} {'s/query':>8}"
     )
     try:
@@ -156,7 +159,7 @@ def main() -> None:
             start = time.perf_counter()
             ndcg, ap, recall = evaluate(service, queries, gains)
             per_query = (time.perf_counter() - start) / len(queries)
-            print(f"{name:26} {ndcg:8.4f} {ap:8.4f} {recall:7.4f} {per_query:8.3f}")
+            print(f"{name:34} {ndcg:8.4f} {ap:8.4f} {recall:7.4f} {per_query:8.3f}")
     finally:
         index.close()
 

@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.metrics import hit_at, reciprocal_rank_at  # noqa: E402
 from citeloom import bootstrap  # noqa: E402
 from citeloom.domain.abstention import STOPWORDS  # noqa: E402
+from citeloom.domain.fusion import DEFAULT_FUSION, DEFAULT_WEIGHTS  # noqa: E402
 from citeloom.domain.ids import doc_id_from_sha256, sha256_of_file  # noqa: E402
 from citeloom.domain.text import fold_for_match  # noqa: E402
 from citeloom.services.query import QueryOptions, QueryService  # noqa: E402
@@ -140,7 +141,7 @@ def table(name: str, rows: dict[str, list[list[bool]]]) -> dict[str, tuple[float
         statistics.mean(reciprocal_rank_at(h, 10) for h in every),
     )
     cells = "  ".join(f"{a:.2f} {b:.2f} {c:.2f}" for a, b, c in scores.values())
-    print(f"{name:26} {cells}")
+    print(f"{name:34} {cells}")
     return scores
 
 
@@ -154,24 +155,38 @@ def run_baseline(bm25: PageBM25, queries: list[dict]) -> None:
     table("page-level BM25 baseline", rows)
 
 
-def run_service(name: str, service: QueryService, queries: list[dict], per_doc: int | None = 2):
+def run_service(
+    name: str, service: QueryService, queries: list[dict], per_doc: int | None
+) -> dict[str, list[tuple[bool, float]]]:
+    """Prints the variant's row; returns (abstained, confidence) of every query by kind."""
     rows: dict[str, list[list[bool]]] = defaultdict(list)
-    abstained_wrongly, answered, abstained_rightly, unanswerable = 0, 0, 0, 0
-    confidences: dict[bool, list[float]] = {True: [], False: []}
+    abstentions: dict[str, list[tuple[bool, float]]] = defaultdict(list)
     for q in queries:
         report = service.search(q["query"], QueryOptions(top_k=10, per_doc=per_doc))
-        confidences[q["citekey"] is not None].append(report.confidence)
-        if q["citekey"] is None:
-            unanswerable += 1
-            abstained_rightly += not report.answerable
-            continue
-        answered += 1
-        abstained_wrongly += not report.answerable
-        rows[q["kind"]].append(
-            [is_hit(r.citekey, r.page_start, r.page_end, q) for r in report.results]
-        )
+        abstentions[q["kind"]].append((not report.answerable, report.confidence))
+        if q["citekey"] is not None:
+            rows[q["kind"]].append(
+                [is_hit(r.citekey, r.page_start, r.page_end, q) for r in report.results]
+            )
     table(name, rows)
-    return abstained_wrongly, answered, abstained_rightly, unanswerable, confidences
+    return abstentions
+
+
+def print_abstention(abstentions: dict[str, list[tuple[bool, float]]], threshold: float) -> None:
+    print(f"\nabstention of the default (min_confidence {threshold:g}):")
+    print(f"  {'kind':14} {'abstained':>10} {'median confidence':>18}")
+    for kind in KINDS:
+        if kind in abstentions:
+            flags = [a for a, _ in abstentions[kind]]
+            median = statistics.median(c for _, c in abstentions[kind])
+            share = f"{sum(flags)}/{len(flags)}"
+            print(f"  {kind:14} {share:>10} {median:18.2f}")
+    answerable = [a for k, v in abstentions.items() if k != "unanswerable" for a, _ in v]
+    right = [a for a, _ in abstentions.get("unanswerable", [])]
+    print(
+        f"  false abstentions {sum(answerable)}/{len(answerable)} answerable queries; "
+        f"true abstentions {sum(right)}/{len(right)} unanswerable queries"
+    )
 
 
 def main() -> None:
@@ -190,7 +205,7 @@ def main() -> None:
     embedder = bootstrap.embedder(settings, project)
     kinds = [k for k in KINDS if k != "unanswerable" and counts[k]]
     print(
-        f"\n{'hit@1 hit@5 MRR@10 by kind':26} " + "  ".join(f"{k[:14]:14}" for k in [*kinds, "all"])
+        f"\n{'hit@1 hit@5 MRR@10 by kind':34} " + "  ".join(f"{k[:14]:14}" for k in [*kinds, "all"])
     )
     run_baseline(PageBM25(page_texts(config)), queries)
 
@@ -203,40 +218,36 @@ def main() -> None:
             **params,
         )
 
+    per_doc = QueryOptions().per_doc
+    dense_w, bm25_w = DEFAULT_WEIGHTS[DEFAULT_FUSION]
+    default = f"hybrid {DEFAULT_FUSION} {dense_w:g}:{bm25_w:g} (default)"
     variants = [
-        ("bm25 chunks", {"signals": "bm25"}, 2),
-        ("dense chunks", {"signals": "dense"}, 2),
-        ("hybrid rrf 1:1 (default)", {}, 2),
+        ("bm25 chunks", {"signals": "bm25"}, per_doc),
+        ("dense chunks", {"signals": "dense"}, per_doc),
+        (default, {}, per_doc),
     ]
     if args.sweep:
         variants += [
-            ("hybrid rrf 1:1 no per-doc", {}, None),
-            ("hybrid rrf 1:1 per-doc 1", {}, 1),
-            ("hybrid rrf 2:1", {"weights": (2.0, 1.0)}, 2),
-            ("hybrid rrf 1:2", {"weights": (1.0, 2.0)}, 2),
-            ("hybrid dbsf", {"fusion": "dbsf"}, 2),
-            ("hybrid linear .5:.5", {"fusion": "linear", "weights": (0.5, 0.5)}, 2),
+            ("  ... no per-doc limit", {}, None),
+            ("  ... per-doc 2", {}, 2),
+            ("  ... per-doc 1", {}, 1),
+            ("hybrid rrf 1:1", {"fusion": "rrf", "weights": (1.0, 1.0)}, per_doc),
+            ("hybrid rrf 2:1", {"fusion": "rrf", "weights": (2.0, 1.0)}, per_doc),
+            ("hybrid rrf 1:2", {"fusion": "rrf", "weights": (1.0, 2.0)}, per_doc),
+            ("hybrid rrf 2:1 k=10", {"fusion": "rrf", "weights": (2.0, 1.0), "rrf_k": 10}, per_doc),
+            ("hybrid dbsf 1:1", {"fusion": "dbsf", "weights": (1.0, 1.0)}, per_doc),
+            ("hybrid linear 0.5:0.5", {"fusion": "linear", "weights": (0.5, 0.5)}, per_doc),
+            ("hybrid linear 0.7:0.3", {"fusion": "linear", "weights": (0.7, 0.3)}, per_doc),
         ]
-    abstention = None
+    abstention = {}
     try:
-        for name, params, per_doc in variants:
-            result = run_service(name, service(**params), queries, per_doc)
-            if name.endswith("(default)"):
+        for name, params, limit in variants:
+            result = run_service(name, service(**params), queries, limit)
+            if name == default:
                 abstention = result
     finally:
         index.close()
-    if abstention:
-        wrong, answered, right, unanswerable, conf = abstention
-        print(
-            f"\nabstention (default, min_confidence {service().min_confidence}): "
-            f"false abstentions {wrong}/{answered} answerable, "
-            f"true abstentions {right}/{unanswerable} unanswerable"
-        )
-        print(
-            "confidence answerable: median "
-            f"{statistics.median(conf[True]):.2f}, unanswerable: median "
-            f"{statistics.median(conf[False]):.2f}"
-        )
+    print_abstention(abstention, service().min_confidence)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from citeloom.domain.errors import ConfigError
+from citeloom.domain.fusion import DEFAULT_FUSION
 
 DEFAULT_CONFIG = Path("citeloom.toml")
 DEFAULT_EMBED_MODEL = "fastembed/all-MiniLM-L6-v2"
@@ -83,7 +84,7 @@ class ConversionConfig(_Section):
 
 class QueryConfig(_Section):
     candidates: int = Field(50, ge=5, le=1000)  # per signal, before fusion
-    per_doc: int = Field(2, ge=0)  # results from one document (0: no limit)
+    per_doc: int = Field(3, ge=0)  # results from one document (0: no limit)
     min_confidence: float = Field(0.5, ge=0.0, le=1.0)  # below: "no confident answer"
 
 
@@ -97,8 +98,9 @@ class ProjectConfig(_Section):
     references_json: Path
     embedding_model: str = DEFAULT_EMBED_MODEL
     hybrid_enabled: bool = True
-    fusion: Literal["rrf", "dbsf", "linear"] = "rrf"
-    fusion_weights: tuple[float, float] = (1.0, 1.0)  # (dense, BM25)
+    fusion: Literal["rrf", "dbsf", "linear"] = DEFAULT_FUSION  # type: ignore[assignment]
+    # (dense, BM25); unset: the measured default of the chosen fusion (domain.fusion)
+    fusion_weights: tuple[float, float] | None = None
     rrf_k: int = Field(60, ge=1)
 
     @field_validator("collection")
@@ -137,6 +139,20 @@ class Settings(BaseSettings):
         # The file's values arrive as init kwargs; the environment must win over them.
         return (env_settings, init_settings)
 
+    @model_validator(mode="after")
+    def _one_collection_per_project(self) -> Settings:
+        # Chunk ids do not name the project: two projects writing the same file into one
+        # collection would take each other's chunks. Each project gets its own collection.
+        owners: dict[str, str] = {}
+        for name, project in self.project.items():
+            if project.collection in owners:
+                raise ValueError(
+                    f"projects '{owners[project.collection]}' and '{name}' share the collection "
+                    f"'{project.collection}'; give each project its own collection"
+                )
+            owners[project.collection] = name
+        return self
+
     @property
     def qdrant_api_key(self) -> str | None:
         return os.environ.get(API_KEY_ENV) or None
@@ -155,8 +171,8 @@ class Settings(BaseSettings):
 def _format_errors(path: Path, error: ValidationError) -> str:
     lines = [f"{path}: invalid configuration"]
     for err in error.errors():
-        loc = ".".join(str(part) for part in err["loc"])
-        message = err["msg"]
+        loc = ".".join(str(part) for part in err["loc"]) or "project"
+        message = err["msg"].removeprefix("Value error, ")
         if err["type"] == "extra_forbidden":
             message = "unknown key (check the spelling; see README 'Configuration')"
             if loc.endswith("api_key"):

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from citeloom.entrypoints.cli import app
-from tests.conftest import DATA, PAPERS, write_config
+from tests.conftest import DATA, EXAMPLES, PAPERS, write_config
 
 pytestmark = pytest.mark.real
 
@@ -132,6 +132,83 @@ def test_query_text_output_has_citation_labels(project):
     )
     assert code == 0
     assert re.match(r"1\. \[@he2025pasa, (p\. \d+|pp\. \d+-\d+)\]", out.splitlines()[0])
+
+
+def query_json(project: dict, *args: str) -> dict:
+    code, out = run("query", *args, "-p", "papers", "-c", str(project["config"]), "--json")
+    assert code == 0, out
+    return json.loads(out)
+
+
+def test_quoted_phrases_filters_and_per_doc_on_the_real_engine(project):
+    phrase = query_json(project, '"answer validation" errors')
+    assert phrase["results"] and all(
+        "answer validation" in r["text"].lower() for r in phrase["results"]
+    )
+    only = query_json(project, "evaluation of search agents", "--citekey", "he2025pasa")
+    assert {r["citekey"] for r in only["results"]} == {"he2025pasa"}
+    recent = query_json(project, "evaluation", "--year-from", "2020", "--top-k", "10")
+    assert recent["results"] and all(r["year"] >= 2020 for r in recent["results"])
+    spread = query_json(project, "paper", "--per-doc", "1", "--top-k", "10")
+    sources = [r["source"] for r in spread["results"]]
+    assert len(sources) == len(set(sources)) > 1
+
+
+def test_budget_and_pandoc_context_for_an_llm(project, embedder):
+    full = query_json(project, "agent paper search")["results"]
+    cut = query_json(project, "agent paper search", "--budget", "300")["results"]
+    assert 1 <= len(cut) < len(full)
+    assert sum(embedder.count_tokens(r["text"]) for r in cut) <= 300
+    code, context = run(
+        "query",
+        "agent paper search",
+        "-p",
+        "papers",
+        "-c",
+        str(project["config"]),
+        "--budget",
+        "300",
+        "--format",
+        "context",
+    )
+    assert code == 0
+    labels = re.findall(r"^\[@(\w+), pp?\. \d+(?:-\d+)?\]", context, flags=re.M)
+    assert labels == [r["citekey"] for r in cut]
+
+
+def test_a_question_the_library_cannot_answer_is_flagged_not_hidden(project):
+    question = "How does guide RNA length affect CRISPR-Cas9 off-target cleavage rates?"
+    result = query_json(project, question)
+    assert result["answerable"] is False and result["confidence"] < 0.5
+    assert result["results"]  # the nearest passages are still listed
+    code, out = run("query", question, "-p", "papers", "-c", str(project["config"]))
+    assert code == 0 and out.startswith("No confident answer in project 'papers'")
+    answered = query_json(project, "Buchert averaging of the Einstein equations")
+    assert answered["answerable"] is True and answered["confidence"] >= 0.5
+
+
+def test_projects_never_see_each_others_passages(project):
+    other = write_config(
+        project["folder"],
+        DATA / "papers.csl.json",
+        name="two.toml",
+        extra=f'[project."notes"]\ncollection = "proj-notes"\n'
+        f'references_json = "{EXAMPLES.parent.parent / "references" / "example.json"}"\n',
+    )
+    example = EXAMPLES / "ardel2023_restored_marshes.pdf"
+    code, out = run("ingest", str(example), "-p", "notes", "-c", str(other), "--json")
+    assert code == 0, out
+    for name, query, foreign in (
+        ("notes", "answer validation of question answering", "papers"),
+        ("papers", "carbon burial in restored tidal marshes", "examples"),
+    ):
+        code, out = run("query", query, "-p", name, "-c", str(other), "--json", "-k", "20")
+        results = json.loads(out)["results"]
+        assert results
+        if foreign == "papers":
+            assert all(r["source"] == str(example) for r in results)
+        else:
+            assert all("examples" not in r["source"] for r in results)
 
 
 def test_inspect_lists_documents(project):

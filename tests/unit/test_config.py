@@ -75,3 +75,47 @@ def test_overlap_must_stay_below_half_the_chunk(tmp_path):
     path = write(tmp_path, "[chunking]\nmax_tokens = 100\noverlap_tokens = 60\n")
     with pytest.raises(ConfigError, match="overlap_tokens"):
         load_settings(path)
+
+
+def test_each_project_chooses_its_fusion_and_a_bad_one_is_named(tmp_path):
+    from citeloom.domain.fusion import DEFAULT_FUSION
+    from citeloom.services.query import QueryService
+
+    path = write(
+        tmp_path,
+        '[project."a"]\ncollection = "a"\nreferences_json = "r.json"\n'
+        '[project."b"]\ncollection = "b"\nreferences_json = "r.json"\nfusion = "rrf"\n'
+        '[project."c"]\ncollection = "c"\nreferences_json = "r.json"\nfusion = "dbsf"\n'
+        "fusion_weights = [2.0, 1.0]\n",
+    )
+    settings = load_settings(path)
+    services = {
+        name: QueryService(
+            project=name,
+            collection=name,
+            embedder=None,  # type: ignore[arg-type]
+            index=None,  # type: ignore[arg-type]
+            fusion=settings.get_project(name).fusion,
+            weights=settings.get_project(name).fusion_weights,
+        )
+        for name in "abc"
+    }
+    assert settings.get_project("a").fusion == DEFAULT_FUSION == "linear"
+    assert services["a"].weights == [0.6, 0.4]  # the measured default (ADR 0004)
+    assert services["b"].weights == [1.0, 1.0]  # rrf's own default, not linear's
+    assert services["c"].weights == [2.0, 1.0]
+
+    path.write_text('[project."x"]\ncollection = "x"\nreferences_json = "r"\nfusion = "max"\n')
+    with pytest.raises(ConfigError, match=r"project\.x\.fusion"):
+        load_settings(path)
+
+
+def test_two_projects_cannot_share_a_collection(tmp_path):
+    path = write(
+        tmp_path,
+        '[project."thesis"]\ncollection = "shared"\nreferences_json = "r.json"\n'
+        '[project."lab"]\ncollection = "shared"\nreferences_json = "r.json"\n',
+    )
+    with pytest.raises(ConfigError) as error:
+        load_settings(path)
+    assert "projects 'thesis' and 'lab' share the collection 'shared'" in str(error.value)

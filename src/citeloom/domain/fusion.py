@@ -96,3 +96,13 @@ def linear(
 
 
 FUSIONS = {"rrf": rrf, "dbsf": dbsf, "linear": linear}
+
+# The default policy and each policy's default (dense, BM25) weights, as measured on the
+# shared papers and Cranfield (docs/adr/0004-hybrid-fusion.md): rank fusion gives a weak BM25
+# list as much say as a strong one, a score blend does not.
+DEFAULT_FUSION = "linear"
+DEFAULT_WEIGHTS: dict[str, tuple[float, float]] = {
+    "rrf": (1.0, 1.0),
+    "dbsf": (1.0, 1.0),
+    "linear": (0.6, 0.4),
+}

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from citeloom.domain.abstention import confidence, content_terms, covered_terms, idf
 from citeloom.domain.diversity import diversify
-from citeloom.domain.fusion import FUSIONS, RRF_K, rrf
+from citeloom.domain.fusion import DEFAULT_FUSION, DEFAULT_WEIGHTS, FUSIONS, RRF_K, rrf
 from citeloom.domain.models import ScoredPoint
 from citeloom.domain.query_syntax import parse_query
 from citeloom.domain.records import Passage, passage_from_payload
@@ -35,7 +35,7 @@ class QueryOptions:
     year_from: int | None = None
     year_to: int | None = None
     sections: tuple[str, ...] = ()
-    per_doc: int | None = 2  # None: no limit per document
+    per_doc: int | None = 3  # None: no limit per document
     budget: int | None = None  # word pieces of passage text, labels included
 
 
@@ -78,8 +78,8 @@ class QueryService:
         embedder: Embedder,
         index: Index,
         signals: Signals = "hybrid",
-        fusion: str = "rrf",
-        weights: Sequence[float] = (1.0, 1.0),
+        fusion: str = DEFAULT_FUSION,
+        weights: Sequence[float] | None = None,
         candidates: int = 50,
         min_confidence: float = 0.5,
         rrf_k: int = RRF_K,
@@ -92,7 +92,7 @@ class QueryService:
         self.index = index
         self.signals = signals
         self.fuse = partial(rrf, k=rrf_k) if fusion == "rrf" else FUSIONS[fusion]
-        self.weights = list(weights)
+        self.weights = list(DEFAULT_WEIGHTS[fusion] if weights is None else weights)
         self.candidates = candidates
         self.min_confidence = min_confidence
 
