@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from citeloom.config import ProjectConfig, Settings, load_settings
+from citeloom.domain.errors import ConfigError
 
 if TYPE_CHECKING:
     from citeloom.adapters.fastembed_embedder import FastEmbedEmbedder
@@ -48,6 +49,17 @@ def embedder(settings: Settings, project: ProjectConfig) -> FastEmbedEmbedder:
 
 
 def chunker(settings: Settings, embedder: FastEmbedEmbedder) -> Chunker:
+    window = embedder.max_tokens - 2  # [CLS] and [SEP] take two of the model's positions
+    if settings.chunking.max_tokens > window:
+        raise ConfigError(
+            f"{settings.config_path}: [chunking] max_tokens = {settings.chunking.max_tokens} is "
+            f"more than {embedder.model_id} sees ({window} word pieces); the rest of every "
+            f"chunk would be dropped unembedded. Set max_tokens to at most {window}."
+        )
+    return _wordpiece_chunker(settings, embedder)
+
+
+def _wordpiece_chunker(settings: Settings, embedder: FastEmbedEmbedder) -> Chunker:
     from citeloom.adapters.wordpiece_chunker import WordPieceChunker
 
     return WordPieceChunker(
@@ -177,6 +189,7 @@ def project_components(settings: Settings, project_name: str) -> ProjectComponen
         max_tokens=settings.chunking.max_tokens,
         metadata=lambda: metadata(settings, project),
         embedder=lambda: embedder(settings, project),
-        chunker=lambda emb: chunker(settings, emb),  # type: ignore[arg-type]
+        # validate reports an oversized max_tokens as its own check, so build it unchecked
+        chunker=lambda emb: _wordpiece_chunker(settings, emb),  # type: ignore[arg-type]
         index=lambda: index(settings),
     )

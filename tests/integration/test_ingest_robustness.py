@@ -42,6 +42,37 @@ def notes(folder: Path, count: int, version: int = 0) -> list[Path]:
     return paths
 
 
+def long_notes(folder: Path, count: int, version: int = 0) -> list[Path]:
+    """Notes of three to four chunks each, so that a killed run can leave one half-written."""
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for i in range(count):
+        path = folder / f"long{i:02d}.txt"
+        body = " ".join(
+            f"Observation {k} of note {i} (version {version}): {SENTENCES[(i + k) % 4]}"
+            for k in range(45)
+        )
+        path.write_text(body, "utf-8")
+        paths.append(path)
+    return paths
+
+
+def stored(project: dict) -> list[dict]:
+    """Every chunk's payload, read from the shard itself (not through citeloom's summaries)."""
+    from qdrant_edge import EdgeShard, ScrollRequest
+
+    shard = EdgeShard.load(str(project["dir"] / "var" / "qdrant" / "proj-papers" / "shard"))
+    try:
+        payloads, offset = [], None
+        while True:
+            records, offset = shard.scroll(ScrollRequest(offset=offset, limit=512))
+            payloads += [r.payload for r in records]
+            if offset is None:
+                return payloads
+    finally:
+        shard.close()
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> dict:
     refs = tmp_path / "refs.json"
@@ -72,6 +103,10 @@ def test_unchanged_folder_changes_nothing_renames_are_recognised_and_prune_remov
     code, again = ingest(project, folder)
     assert [d["status"] for d in again["documents"]] == ["skipped"] * 4
     assert inspect(project)["points"] == before["points"]
+    audit = project["dir"] / "var" / "audit" / f"{again['correlation_id']}.jsonl"
+    events = [json.loads(line) for line in audit.read_text().splitlines()]
+    stages = {k for e in events if e["event"] == "document" for k in e["durations_s"]}
+    assert stages == {"hash"}  # recognised by its hash: nothing converted or embedded
 
     renamed = folder / "renamed.txt"
     paths[0].rename(renamed)
@@ -127,15 +162,22 @@ def test_bad_files_each_fail_with_the_fix_and_the_batch_goes_on(project):
     code, report = ingest(project, inbox)
     assert code == 1
     errors = {Path(d["path"]).name: d["error"] for d in report["documents"]}
-    assert errors["good.pdf"] is None
-    assert "corrupt.pdf: the PDF is damaged and cannot be parsed" in errors["corrupt.pdf"]
-    assert "truncated.pdf: the PDF is damaged and cannot be parsed" in errors["truncated.pdf"]
-    assert (
-        "encrypted.pdf: the PDF is encrypted. Save an unprotected copy" in errors["encrypted.pdf"]
-    )
-    assert "empty.pdf: the file is empty (0 bytes)" in errors["empty.pdf"]
-    assert "notreally.pdf: not a PDF (no %PDF header)" in errors["notreally.pdf"]
-    assert "unreadable.pdf: cannot be read (No such file or directory)" in errors["unreadable.pdf"]
+    fixes = {
+        "corrupt.pdf": "the PDF is damaged and cannot be parsed (Failed to load document "
+        "(PDFium: Data format error)). Re-download or re-export it.",
+        "truncated.pdf": "the PDF is damaged and cannot be parsed (Failed to load document "
+        "(PDFium: Data format error)). Re-download or re-export it.",
+        "encrypted.pdf": "the PDF is encrypted. Save an unprotected copy (e.g. qpdf --decrypt "
+        "in.pdf out.pdf) and ingest that.",
+        "empty.pdf": "the file is empty (0 bytes). Re-download or re-export it.",
+        "notreally.pdf": "not a PDF (no %PDF header). Rename it with its real extension or "
+        "remove it.",
+        "unreadable.pdf": "cannot be read (a broken link, or the file was removed). Restore the "
+        "file or remove the link.",
+    }
+    assert errors == {"good.pdf": None} | {
+        name: f"{inbox / name}: {fix}" for name, fix in fixes.items()
+    }
     assert report["totals"] == {
         "documents": 7,
         "ingested": 1,
@@ -156,6 +198,7 @@ def test_bad_files_each_fail_with_the_fix_and_the_batch_goes_on(project):
         ("empty_folder", 2, "no PDF, DOCX, HTML, Markdown or text files found"),
         ("bad_toml", 2, "not valid TOML"),
         ("bad_csl", 2, "not valid JSON (line 1, column 2"),
+        ("csl_structure", 2, "refs.json: $[1].author[0]"),
         ("unknown_project", 2, "unknown project 'nope'"),
         ("unreachable_qdrant", 3, "Qdrant at http://127.0.0.1:9 is unavailable"),
     ],
@@ -171,6 +214,12 @@ def test_bad_setups_fail_with_one_message_and_a_documented_code(project, setup, 
         Path(config).write_text("[paths\nraw_dir = 1")
     elif setup == "bad_csl":
         (project["dir"] / "refs.json").write_text("{not json")
+    elif setup == "csl_structure":
+        entries = [
+            {"id": "a2020", "title": "A", "type": "article"},
+            {"id": "b2021", "title": "B", "type": "article", "author": ["Smith, J."]},
+        ]
+        (project["dir"] / "refs.json").write_text(json.dumps(entries))
     elif setup == "unknown_project":
         name = "nope"
     elif setup == "unreachable_qdrant":
@@ -229,6 +278,34 @@ def test_a_second_process_waits_then_says_busy_and_the_shard_survives(project):
     assert inspect(project)["points"] == points  # nothing lost, nothing corrupted
 
 
+def test_a_query_during_an_ingest_answers_or_says_busy(project):
+    folder = project["dir"] / "many"
+    notes(folder, 40)
+    writer = subprocess.Popen(
+        [CITELOOM, "ingest", str(folder), "-p", "papers", "-c", project["config"]],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert writer.stdout.readline().startswith("[1/40]")  # the writer holds the shard now
+    reader = subprocess.run(
+        [CITELOOM, "query", "salt marsh carbon", "-p", "papers", "-c", project["config"]],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "CITELOOM_QDRANT__BUSY_TIMEOUT_S": "0.5"},
+        check=False,
+    )
+    out, err = writer.communicate(timeout=180)
+    assert writer.returncode == 0, err
+    assert "40 ingested" in out  # the writer was not disturbed
+    assert reader.returncode in (0, 3), reader.stderr
+    assert "Traceback" not in reader.stderr
+    if reader.returncode == 3:
+        assert "index busy after waiting 0.5 s" in reader.stderr
+    else:
+        assert "[@" in reader.stdout or "no reference match" in reader.stdout
+
+
 # ---------------------------------------------------------------- Ctrl-C
 def test_ctrl_c_stops_after_the_current_document_and_reports(project):
     folder = project["dir"] / "many"
@@ -248,39 +325,95 @@ def test_ctrl_c_stops_after_the_current_document_and_reports(project):
     assert "documents left for the next run" in out
     report = inspect(project)
     assert 1 <= len(report["documents"]) < 40
-    assert all(d["chunks"] == d["chunk_total"] for d in report["documents"])  # all complete
+    assert all(d["complete"] for d in report["documents"])
+    cid = out.split("correlation id: ")[1].split()[0]
+    audit = project["dir"] / "var" / "audit" / f"{cid}.jsonl"
+    events = [json.loads(line) for line in audit.read_text().splitlines()]
+    documents = [e for e in events if e["event"] == "document"]
+    assert len({e["path"] for e in documents}) == len(documents) == 40  # one event per file
+    left = [e for e in documents if e["status"] == "interrupted"]
+    assert len(left) == 40 - len(report["documents"])
+    assert "run_interrupted" in {e["event"] for e in events}
     code, again = ingest(project, folder)
     assert code == 0 and again["totals"]["skipped"] == len(report["documents"])
 
 
 # ---------------------------------------------------------------- kill -9
+def assert_one_complete_copy_of_each(project: dict, files: list[Path]) -> None:
+    from citeloom.domain.ids import sha256_of_file
+
+    payloads = stored(project)
+    by_path: dict[str, list[dict]] = {}
+    for payload in payloads:
+        by_path.setdefault(payload["source"]["path"], []).append(payload)
+    assert set(by_path) == {str(f) for f in files}  # no stale or vanished file
+    for file in files:
+        chunks = by_path[str(file)]
+        assert {c["source"]["sha256"] for c in chunks} == {sha256_of_file(file)}  # newest only
+        assert len(chunks) == chunks[0]["chunk_total"] >= 3  # complete, no half copy
+        assert sorted(c["chunk_index"] for c in chunks) == list(range(len(chunks)))
+
+
 def test_kill_9_at_random_moments_never_leaves_more_or_less_than_one_copy(project):
     import random
 
     folder = project["dir"] / "kill"
     rng = random.Random(20261122)
     config = project["config"]
+    audits = project["dir"] / "var" / "audit"
     for iteration in range(1, 21):
-        notes(folder, 12, version=iteration)  # every file changes: every run rewrites
+        long_notes(folder, 8, version=iteration)  # every file changes: every run rewrites
         process = subprocess.Popen(
-            [CITELOOM, "ingest", str(folder), "-p", "papers", "-c", config, "--json"],
-            stdout=subprocess.DEVNULL,
+            [CITELOOM, "ingest", str(folder), "-p", "papers", "-c", config],
+            stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
+            text=True,
         )
-        time.sleep(rng.uniform(0.3, 3.5))
+        # wait for a random number of documents to be done, then kill inside the next one
+        for _ in range(rng.randrange(8)):
+            process.stdout.readline()
+        time.sleep(rng.uniform(0.0, 0.25))
         process.kill()
         process.wait()
+        process.stdout.close()
+    runs = [
+        [json.loads(line)["event"] for line in path.read_text().splitlines() if line.strip()]
+        for path in audits.glob("*.jsonl")
+    ]
+    killed_mid_run = [r for r in runs if "document" in r and "run_finished" not in r]
+    assert len(killed_mid_run) >= 15  # the kills did land while documents were written
+
     code, report = ingest(project, folder)
     assert code == 0, report
-    state = inspect(project)
-    files = sorted(folder.glob("*.txt"))
-    assert len(state["documents"]) == len(files)  # one document per file, no stale versions
-    assert {d["path"] for d in state["documents"]} == {str(f) for f in files}
-    for doc in state["documents"]:
-        assert doc["chunks"] == doc["chunk_total"] > 0
-        assert "version 20" in Path(doc["path"]).read_text()
+    assert_one_complete_copy_of_each(project, sorted(folder.glob("*.txt")))
     code, out = run("query", "version 7", "-p", "papers", "-c", config, "--json")
-    assert not any("version 7." in r["text"] for r in json.loads(out)["results"])
+    assert not any("(version 7)" in r["text"] for r in json.loads(out)["results"])
+
+
+def test_a_half_written_document_is_written_again(project):
+    from qdrant_edge import EdgeShard, FieldCondition, Filter, MatchValue, UpdateOperation
+
+    folder = project["dir"] / "notes"
+    files = long_notes(folder, 2)
+    ingest(project, folder)
+    shard_dir = project["dir"] / "var" / "qdrant" / "proj-papers" / "shard"
+    shard = EdgeShard.load(str(shard_dir))  # what a kill between two upserts leaves behind
+    last = Filter(
+        must=[
+            FieldCondition(key="source.path", match=MatchValue(str(files[0]))),
+            FieldCondition(key="chunk_index", match=MatchValue(2)),
+        ]
+    )
+    shard.update(UpdateOperation.delete_points_by_filter(last))
+    shard.flush()
+    shard.close()
+    half = next(d for d in inspect(project)["documents"] if d["path"] == str(files[0]))
+    assert half["chunks"] == half["chunk_total"] - 1 and half["complete"] is False
+
+    code, report = ingest(project, folder)
+    statuses = {Path(d["path"]).name: d["status"] for d in report["documents"]}
+    assert code == 0 and statuses == {"long00.txt": "ingested", "long01.txt": "skipped"}
+    assert_one_complete_copy_of_each(project, files)
 
 
 # ---------------------------------------------------------------- model change

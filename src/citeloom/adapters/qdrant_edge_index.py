@@ -5,13 +5,21 @@ Layout under ``index_dir``::
     <collection>/collection.json   embedding model, dimensions, BM25 settings (the sidecar)
     <collection>/shard/            the Qdrant Edge shard
 
-Only one process may open a shard (Qdrant Edge locks its WAL); a second opener gets a clear
-"index busy" error instead of a corrupt shard. Dense search is exact (HNSW ``m=0``): for a
-single researcher's library it is both faster to build and exact (see ADR 0001).
+    <collection>.lock              held (flock) by the one process that has the shard open
+
+Only one process may open a shard. Qdrant Edge's own WAL lock is not enough: measured with
+qdrant-edge-py 0.9.0, a second process trying to open a shard that another is writing to gets
+in after a few attempts and both then fail with "Tracker journal ... is shorter than
+expected". So every opener first takes an exclusive ``flock`` on a lock file of ours and a
+second one waits for it, then fails with a clear "index busy" error.
+
+Dense search is exact (HNSW ``m=0``): for a single researcher's library it is both faster to
+build and exact (see ADR 0001).
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -119,6 +127,7 @@ class EdgeIndex:
         self.busy_timeout_s = busy_timeout_s
         self.on_wait = on_wait
         self._shards: dict[str, EdgeShard] = {}
+        self._locks: dict[str, int] = {}  # physical collection -> fd holding its flock
 
     # ------------------------------------------------------------------ plumbing
     def _dir(self, collection: str) -> Path:
@@ -148,10 +157,44 @@ class EdgeIndex:
         return old if old != physical else None
 
     def drop_collection(self, physical: str) -> None:
+        self._lock(physical)
         shard = self._shards.pop(physical, None)
         if shard is not None:
             shard.close()
         shutil.rmtree(self.index_dir / physical, ignore_errors=True)
+        os.close(self._locks.pop(physical))
+
+    def _lock(self, physical: str) -> None:
+        """Hold the collection's lock file for as long as this index is open (see the module
+        docstring for why Qdrant Edge's own lock does not do)."""
+        if physical in self._locks:
+            return
+        try:
+            self.index_dir.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.index_dir / f"{physical}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as error:
+            raise IndexUnavailable(
+                f"{self.index_dir}: cannot open the index ({error.strerror}). Check [paths] "
+                "index_dir and its permissions."
+            ) from error
+        deadline = time.monotonic() + self.busy_timeout_s
+        told = False
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    os.close(fd)
+                    raise _busy(self.index_dir / physical, self.busy_timeout_s) from None
+                if not told and self.on_wait is not None:
+                    self.on_wait(
+                        f"{self.index_dir / physical} is in use by another citeloom process; "
+                        f"waiting up to {self.busy_timeout_s:g} s ..."
+                    )
+                    told = True
+                time.sleep(0.1)
+        self._locks[physical] = fd
 
     def _meta(self, collection: str) -> dict[str, Any] | None:
         path = self._dir(collection) / SIDECAR
@@ -172,23 +215,11 @@ class EdgeIndex:
         shard_dir = self.index_dir / physical / "shard"
         if not shard_dir.is_dir():
             return None
-        deadline = time.monotonic() + self.busy_timeout_s
-        told = False
-        while True:
-            try:
-                shard = EdgeShard.load(str(shard_dir))
-                break
-            except Exception as error:
-                busy = _is_busy(error)
-                if not busy or time.monotonic() >= deadline:
-                    raise _unavailable(shard_dir, error, self.busy_timeout_s) from error
-                if not told and self.on_wait is not None:
-                    self.on_wait(
-                        f"{shard_dir} is in use by another citeloom process; waiting up to "
-                        f"{self.busy_timeout_s:g} s ..."
-                    )
-                    told = True
-                time.sleep(0.25)
+        self._lock(physical)
+        try:
+            shard = EdgeShard.load(str(shard_dir))
+        except Exception as error:  # busy here means a process that is not citeloom
+            raise _unavailable(shard_dir, error) from error
         self._shards[physical] = shard
         return shard
 
@@ -212,6 +243,7 @@ class EdgeIndex:
             guard(collection, meta, embed_model)
 
     def ensure_collection(self, collection: str, embed_model: str, dimensions: int) -> None:
+        self._lock(self.physical(collection))  # before reading the model: no race to create
         meta = self._meta(collection)
         if meta is not None:
             guard(collection, meta, embed_model)
@@ -385,6 +417,9 @@ class EdgeIndex:
         for shard in self._shards.values():
             shard.close()
         self._shards.clear()
+        for fd in self._locks.values():
+            os.close(fd)  # releases the flock
+        self._locks.clear()
 
 
 def _is_busy(error: Exception) -> bool:
@@ -392,12 +427,18 @@ def _is_busy(error: Exception) -> bool:
     return "WouldBlock" in message or "lock" in message.lower()
 
 
-def _unavailable(shard_dir: Path, error: Exception, waited: float = 0.0) -> IndexUnavailable:
+def _busy(folder: Path, waited: float) -> IndexUnavailable:
+    after = f" after waiting {waited:g} s" if waited else ""
+    return IndexUnavailable(
+        f"index busy{after}: {folder} is open in another citeloom process (the embedded "
+        "engine allows one at a time). Try again when it has finished, raise [qdrant] "
+        "busy_timeout_s, or use a Qdrant server for shared access."
+    )
+
+
+def _unavailable(shard_dir: Path, error: Exception) -> IndexUnavailable:
     if _is_busy(error):
-        after = f" after waiting {waited:g} s" if waited else ""
         return IndexUnavailable(
-            f"index busy{after}: {shard_dir} is open in another citeloom process (the embedded "
-            "engine allows one at a time). Try again when it has finished, raise [qdrant] "
-            "busy_timeout_s, or use a Qdrant server for shared access."
+            f"index busy: {shard_dir} is open in another process. Close it and try again."
         )
     return IndexUnavailable(f"{shard_dir}: cannot open the index ({error}).")

@@ -31,9 +31,20 @@ INDEXED_TEXT = ("fulltext", "doc.section_path")
 def label_fields(
     match: MetadataMatch, document: ConvertedDocument, library: str
 ) -> dict[str, dict[str, Any]]:
-    """The parts of a payload that come from the library: re-written when it changes."""
+    """The parts of a payload that come from the library: re-written when it changes.
+
+    Written in this order, one update each: ``zotero`` last, because it carries the library
+    fingerprint that marks the labels as current; a run killed after ``doc`` leaves the old
+    fingerprint, so the next run labels the document again."""
     ref = match.reference
     return {
+        "doc": {
+            "title": ref.title if ref else document.title,
+            "authors": list(ref.authors) if ref else [],
+            "year": ref.year if ref else None,
+            "doi": ref.doi if ref else None,
+            "url": ref.url if ref else None,
+        },
         "zotero": {
             "citekey": ref.citekey if ref else None,
             "match": match.kind,
@@ -42,13 +53,6 @@ def label_fields(
             "tags": list(ref.tags) if ref else [],
             "collections": list(ref.collections) if ref else [],
             "library": library,
-        },
-        "doc": {
-            "title": ref.title if ref else document.title,
-            "authors": list(ref.authors) if ref else [],
-            "year": ref.year if ref else None,
-            "doi": ref.doi if ref else None,
-            "url": ref.url if ref else None,
         },
     }
 
@@ -161,7 +165,9 @@ def passage_from_payload(
 
 
 # Payload keys a document summary needs; adapters fetch only these when listing documents.
-SUMMARY_FIELDS = ("doc_id", "source", "zotero", "doc")
+# What ``Index.documents`` reads of each chunk: enough to list documents and to tell a
+# complete copy (``chunk_total`` chunks present) from one a killed run left half-written.
+SUMMARY_FIELDS = ("doc_id", "chunk_total", "source", "zotero", "doc")
 
 
 def summarise_documents(payloads: Iterable[dict[str, Any]]) -> list[DocumentSummary]:

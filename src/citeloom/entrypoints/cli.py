@@ -39,7 +39,8 @@ app = typer.Typer(
         "library, and returns passages with [@citekey, p. N] labels."
     ),
     epilog="Exit codes: 0 ok, 1 some documents failed, 2 usage/config error, "
-    "3 index unavailable, 4 embedding-model mismatch.",
+    "3 index unavailable or busy, 4 embedding-model mismatch, 70 internal error, "
+    "130 interrupted.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -132,7 +133,8 @@ def ingest(
     paths: Annotated[
         list[Path] | None,
         typer.Argument(
-            help="PDF files or folders (searched recursively). Default: [paths] raw_dir.",
+            help="Documents (PDF, DOCX, HTML, Markdown, text) or folders, searched "
+            "recursively. Default: [paths] raw_dir.",
             show_default=False,
         ),
     ] = None,

@@ -113,9 +113,12 @@ def discover(paths: Sequence[Path], supports: Callable[[Path], bool]) -> list[Pa
     """Files named directly, plus supported files found recursively in folders, sorted and
     without duplicates. A path that does not exist is a usage error, not a failed document."""
     found: dict[Path, None] = {}
-    for path in paths:
+    for given in paths:
+        # stored absolute, so that renames, changes and --prune are recognised whatever the
+        # folder citeloom is run from (symlinks are kept: the path is the one the user sees)
+        path = given.absolute()
         if not path.exists():
-            raise ConfigError(f"{path}: no such file or folder. Check the path you passed.")
+            raise ConfigError(f"{given}: no such file or folder. Check the path you passed.")
         if path.is_dir():
             for child in sorted(path.rglob("*")):
                 # a dangling link is reported as unreadable rather than silently skipped
@@ -188,6 +191,7 @@ class IngestService:
             inputs=[str(p) for p in paths],
             files=len(files),
         )
+        recorded = 0  # files[:recorded] have their one "document" event in the audit
         try:
             # The write guard runs before any conversion: a mismatch writes nothing at all.
             self.index.ensure_collection(
@@ -202,23 +206,39 @@ class IngestService:
                 stored = {d.doc_id: d for d in self.index.documents(self.collection, self.project)}
             for number, path in enumerate(files, start=1):
                 if should_stop():
-                    report.interrupted = len(files) - number + 1
+                    report.interrupted = len(files) - recorded
+                    self._record_undone(files[recorded:], "interrupted", "left for the next run")
+                    recorded = len(files)
                     self.audit.record("run_interrupted", left=report.interrupted)
                     break
                 outcome = self._ingest_one(path, stored, library, citekey or path.stem)
                 report.documents.append(outcome)
                 self.audit.record("document", **_audit_fields(outcome))
+                recorded = number
                 if progress:
                     progress(outcome, number, len(files))
             if prune and not report.interrupted:
                 report.pruned = self._prune(paths, files, stored.values())
         except CiteloomError as error:
+            self._record_undone(files[recorded:], "aborted", str(error))
             self.audit.record("run_aborted", error=str(error), exit_code=int(error.exit_code))
+            raise
+        except KeyboardInterrupt:  # a second Ctrl-C: the document in hand is left as it was
+            self._record_undone(files[recorded:], "interrupted", "stopped before it was stored")
+            self.audit.record("run_interrupted", left=len(files) - recorded)
             raise
         finally:
             self.audit.record("run_finished", totals=report.totals)
             self.audit.close()
         return report
+
+    def _record_undone(self, files: Sequence[Path], status: str, reason: str) -> None:
+        """Every file of a run gets exactly one "document" event, also when the run stops
+        before reaching it: the audit then says what the next run still has to do."""
+        for path in files:
+            self.audit.record(
+                "document", path=str(path), status=status, error=reason, warnings=[], durations_s={}
+            )
 
     def _check_citekey(self, citekey: str, files: Sequence[Path]) -> None:
         if len(files) != 1:
@@ -237,7 +257,7 @@ class IngestService:
     ) -> list[str]:
         """Stored documents under the given paths whose files are gone."""
         present = {str(f) for f in files}
-        roots = [p for p in paths if p.is_dir()]
+        roots = [p.absolute() for p in paths if p.is_dir()]
         gone = []
         for doc in stored:
             path = Path(doc.path)
@@ -359,6 +379,13 @@ class IngestService:
             raise
         except Exception as error:  # one odd file must not sink the batch
             outcome.error = f"{path}: unexpected {type(error).__name__}: {error}"
+        if outcome.status == "failed":
+            for older in stored.values():
+                if older.path == str(path) and older.doc_id != outcome.doc_id:
+                    outcome.warnings.append(
+                        f"an earlier version of this file ({older.doc_id}) stays searchable "
+                        "until the new one can be stored"
+                    )
         return outcome
 
     def _keep(
@@ -399,9 +426,18 @@ class IngestService:
 def _hash(path: Path) -> str:
     try:
         return sha256_of_file(path)
+    except FileNotFoundError as error:
+        raise DocumentError(
+            f"{path}: cannot be read (a broken link, or the file was removed). Restore the file "
+            "or remove the link."
+        ) from error
+    except PermissionError as error:
+        raise DocumentError(
+            f"{path}: cannot be read (permission denied). Make it readable: chmod u+r '{path}'."
+        ) from error
     except OSError as error:
         raise DocumentError(
-            f"{path}: cannot be read ({error.strerror}). Check the file's permissions."
+            f"{path}: cannot be read ({error.strerror}). Check that the file is readable."
         ) from error
 
 

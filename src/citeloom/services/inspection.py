@@ -24,7 +24,9 @@ class InspectReport:
             "points": self.info.points if self.info else 0,
             "embed_model": self.info.embed_model if self.info else None,
             "dimensions": self.info.dimensions if self.info else None,
-            "documents": [asdict(d) for d in self.documents],
+            "documents": [
+                {**asdict(d), "pages": d.page_count, "complete": d.complete} for d in self.documents
+            ],
         }
 
 

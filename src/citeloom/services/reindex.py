@@ -92,7 +92,9 @@ class ReindexService:
             self.embedder.model_id,
             target,
         )
-        documents = [d for d in self.index.documents(self.collection, self.project) if d.complete]
+        # every stored document, also one a killed ingest left incomplete: it is rebuilt from
+        # its cached conversion, not from its chunks
+        documents = self.index.documents(self.collection, self.project)
         self.audit.record(
             "reindex_started",
             project=self.project,

@@ -63,6 +63,10 @@ class CachingConverter:
                 # the same bytes may sit under another name now
                 return replace(document, source_path=str(path))
         document = self.inner.convert(path, sha256)
+        if any(w.startswith("partial:") for w in document.warnings):
+            # cut short by [conversion] timeout_s or max_pages: raising the limit must convert
+            # the whole document next time, not return this part
+            return document
         try:
             cached.parent.mkdir(parents=True, exist_ok=True)
             tmp = cached.with_suffix(f".{os.getpid()}.tmp")

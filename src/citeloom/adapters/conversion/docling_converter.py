@@ -64,8 +64,9 @@ def precheck_pdf(path: Path) -> tuple[int, dict[str, str]]:
                 f"{path}: the PDF is encrypted. Save an unprotected copy (e.g. qpdf --decrypt "
                 "in.pdf out.pdf) and ingest that."
             ) from error
+        reason = str(error).rstrip(".")
         raise DocumentError(
-            f"{path}: the PDF is damaged and cannot be parsed ({error}). Re-download or "
+            f"{path}: the PDF is damaged and cannot be parsed ({reason}). Re-download or "
             "re-export it."
         ) from error
     try:

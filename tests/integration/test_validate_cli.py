@@ -1,0 +1,64 @@
+"""`citeloom validate` with the real components, and the chunk-size guard on ingest."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+
+from tests.conftest import CITELOOM, EXAMPLES, ROOT, write_config
+
+pytestmark = pytest.mark.real
+REFERENCES = ROOT / "references" / "example.json"
+
+
+def validate(config, *extra: str) -> tuple[int, dict]:
+    result = subprocess.run(
+        [CITELOOM, "validate", "-p", "papers", "-c", str(config), "--json", *extra],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return result.returncode, json.loads(result.stdout)
+
+
+def test_validate_passes_on_a_sound_config_and_names_the_layout_stage(tmp_path):
+    code, report = validate(write_config(tmp_path, REFERENCES))
+    checks = {c["check"]: c for c in report["checks"]}
+    assert code == 0 and report["ok"], report
+    assert checks["references"]["detail"] == "3 CSL-JSON entries"
+    assert (
+        "fastembed/all-MiniLM-L6-v2 loads offline (384 dimensions)"
+        in (checks["embedding model"]["detail"])
+    )
+    assert checks["layout"]["detail"].startswith("weight-free layout rules")
+
+
+def test_validate_fails_an_oversized_chunk_and_ingest_refuses_it(tmp_path):
+    config = write_config(tmp_path, REFERENCES)
+    config.write_text(
+        config.read_text().replace("[qdrant]", "[chunking]\nmax_tokens = 400\n\n[qdrant]")
+    )
+    code, report = validate(config)
+    failed = {c["check"]: c for c in report["checks"] if not c["ok"]}
+    assert code == 2 and set(failed) == {"chunk size"}
+    assert failed["chunk size"]["fix"] == "set [chunking] max_tokens = 254 or less"
+
+    result = subprocess.run(
+        [CITELOOM, "ingest", str(EXAMPLES), "-p", "papers", "-c", str(config)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert "[chunking] max_tokens = 400 is more than fastembed/all-MiniLM-L6-v2 sees" in (
+        result.stderr
+    )
+    assert not (tmp_path / "var" / "qdrant" / "proj-papers").exists()  # nothing written
+
+
+def test_validate_reports_an_unreachable_server_with_exit_3(tmp_path):
+    code, report = validate(write_config(tmp_path, REFERENCES, url="http://127.0.0.1:9"))
+    (index,) = [c for c in report["checks"] if c["check"] == "index"]
+    assert code == 3 and not index["ok"] and "127.0.0.1:9" in index["detail"]

@@ -1,0 +1,58 @@
+"""`citeloom validate`'s checks over fakes: each failure names the fix and its exit code."""
+
+from __future__ import annotations
+
+from citeloom.domain.errors import IndexUnavailable
+from citeloom.services.validate import Check, ProjectComponents, validate_project
+from tests.fakes import FakeChunker, FakeEmbedder, FakeIndex, FakeMetadata
+
+
+def parts(index=None, max_tokens=254, embed_model="fake/bow-16", chunker=None):
+    def broken_index():
+        raise IndexUnavailable("Qdrant at http://lab:6333 is unavailable (connection refused).")
+
+    return ProjectComponents(
+        collection="c",
+        embed_model=embed_model,
+        max_tokens=max_tokens,
+        metadata=FakeMetadata,
+        embedder=FakeEmbedder,
+        chunker=lambda emb: chunker or FakeChunker(),
+        index=(lambda: index) if index is not None else broken_index,
+    )
+
+
+def by_name(checks: list[Check]) -> dict[str, Check]:
+    return {c.name: c for c in checks}
+
+
+def test_a_healthy_project_passes_every_check():
+    checks = by_name(validate_project("p", parts(index=FakeIndex())))
+    assert all(c.ok for c in checks.values()), checks
+    assert checks["collection model"].detail == "collection 'c' not created yet"
+
+
+def test_chunks_larger_than_the_model_window_fail_with_the_limit():
+    check = by_name(validate_project("p", parts(index=FakeIndex(), max_tokens=400)))["chunk size"]
+    assert not check.ok and check.fix == "set [chunking] max_tokens = 254 or less"
+
+
+def test_a_chunker_with_another_tokenizer_fails():
+    class OtherChunker(FakeChunker):
+        tokenizer_id = "bert-base-cased"
+
+    check = by_name(validate_project("p", parts(index=FakeIndex(), chunker=OtherChunker())))
+    assert not check["chunking tokenizer"].ok
+    assert "bert-base-cased" in check["chunking tokenizer"].detail
+
+
+def test_an_unreachable_index_exits_3_and_a_model_mismatch_exits_4():
+    down = by_name(validate_project("p", parts()))["index"]
+    assert not down.ok and down.exit_code == 3 and "connection refused" in down.detail
+
+    index = FakeIndex()
+    index.ensure_collection("c", "fastembed/other-model", 16)
+    index.replace_document("c", "d", "x.pdf", [])
+    mismatch = by_name(validate_project("p", parts(index=index)))["collection model"]
+    assert not mismatch.ok and mismatch.exit_code == 4
+    assert "fastembed/other-model" in mismatch.detail and "fake/bow-16" in mismatch.detail
