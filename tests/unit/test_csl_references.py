@@ -1,6 +1,7 @@
 """CSL-JSON loading on Better BibTeX's own export fixtures, and matching on converted text."""
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -28,12 +29,81 @@ def test_every_better_bibtex_fixture_loads(path: Path):
             assert ref.doi == ref.doi.lower()
 
 
+EXPECTED = ROOT / "tests" / "data" / "csl_fixtures_expected.json"
+
+
+def summary(path: Path) -> list[list]:
+    return [[r.citekey, r.year, r.doi, r.authors[:1], r.arxiv_id] for r in load_references(path)]
+
+
+def test_every_fixture_entry_reads_as_stored(request):
+    """Citekey, year, DOI, first author and arXiv id of all entries of the 23 files, against
+    stored expectations (checked by eye against the raw JSON when written). Set
+    CITELOOM_REGENERATE=1 to rewrite them after a deliberate change, then review the diff."""
+    got = {path.name: summary(path) for path in FIXTURES}
+    if os.environ.get("CITELOOM_REGENERATE"):
+        EXPECTED.write_text(json.dumps(got, indent=1, ensure_ascii=False) + "\n")
+    expected = json.loads(EXPECTED.read_text(encoding="utf-8"))
+    assert sum(len(v) for v in expected.values()) > 100
+    for name, entries in got.items():
+        assert json.loads(json.dumps(entries)) == expected[name], name
+
+
 def test_names_dates_and_dois_are_read_as_exported():
     refs = {r.citekey: r for f in FIXTURES for r in load_references(f)}
     assert refs["brittain2004"].doi == "10/fqd6hj"  # a short DOI
     assert refs["brittain2004"].year == 2004
     assert refs["courtofarbitrationforsport2019"].authors == ("Court of Arbitration for Sport",)
     assert refs["delaMareTitle2017"].family_names == ("de la Mare",)
+
+
+@pytest.mark.parametrize(
+    ("issued", "year"),
+    [
+        ({"date-parts": [[2019, 5, 3]]}, 2019),
+        ({"date-parts": [["2018"]]}, 2018),
+        ({"date-parts": [[2001], [2003]]}, 2001),  # a range: its start
+        ({"date-parts": [[1999]], "season": 2}, 1999),
+        ({"literal": "Spring 2015"}, 2015),
+        ({"raw": "2012-03-01"}, 2012),
+        ({"date-parts": [[1995]], "circa": True}, 1995),
+        ({"literal": "n.d."}, None),
+        ("2020", None),  # not a CSL date object: no year rather than a guess
+    ],
+)
+def test_issued_dates_in_every_csl_form(tmp_path, issued, year):
+    library = tmp_path / "lib.json"
+    library.write_text(json.dumps([{"id": "k", "title": "T", "issued": issued}]))
+    assert load_references(library)[0].year == year
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["10.1000/ABC.1", "https://doi.org/10.1000/abc.1", "doi:10.1000/abc.1", "10.1000/abc.1."],
+)
+def test_doi_fields_in_every_form_load_normalised(tmp_path, value):
+    library = tmp_path / "lib.json"
+    library.write_text(json.dumps([{"id": "k", "title": "T", "DOI": value}]))
+    assert load_references(library)[0].doi == "10.1000/abc.1"
+
+
+def test_names_with_particles_literals_and_only_given_names(tmp_path):
+    library = tmp_path / "lib.json"
+    authors = [
+        {"family": "Beethoven", "given": "Ludwig", "dropping-particle": "van"},
+        {"family": "Mare", "given": "Walter", "non-dropping-particle": "de la"},
+        {"literal": "World Health Organization"},
+        {"given": "Plato"},
+    ]
+    library.write_text(json.dumps([{"id": "k", "title": "T", "author": authors}]))
+    ref = load_references(library)[0]
+    assert ref.authors == (
+        "Beethoven, Ludwig van",
+        "de la Mare, Walter",
+        "World Health Organization",
+        "Plato",
+    )
+    assert ref.family_names[:2] == ("Beethoven", "de la Mare")
 
 
 def test_malformed_file_names_file_and_json_path(tmp_path):
@@ -158,6 +228,60 @@ def test_doi_in_the_margin_counts(resolver):
 def test_arxiv_id_printed_on_the_page(resolver):
     match = resolver.resolve(page(None, "arXiv:2203.01234v1 [cs.HC] Li Chen"))
     assert (match.citekey, match.kind) == ("chen2022quiet", "arxiv")
+
+
+def test_short_doi_printed_on_the_page(tmp_path):
+    library = tmp_path / "lib.json"
+    library.write_text(json.dumps([{"id": "b2004", "title": "T", "DOI": "10/FQD6HJ"}]))
+    match = CslMetadataResolver(library).resolve(page(None, "Cite as doi:10/fqd6hj."))
+    assert (match.citekey, match.kind) == ("b2004", "doi")
+
+
+def test_doi_in_the_pdf_metadata_only(resolver):
+    doc = ConvertedDocument(
+        "x.pdf", "0" * 64, None, 1, (), "t", pdf_metadata={"doi": "10.5555/RS.2020.7"}
+    )
+    assert (resolver.resolve(doc).citekey, resolver.resolve(doc).kind) == ("smith2020deep", "doi")
+
+
+def test_a_doi_cited_in_the_reference_list_is_not_this_papers(resolver):
+    blocks = (
+        Block("Deeper Learning for Salt Marsh Mapping", BlockKind.TITLE, 1),
+        Block("Ann Smith, 2021. " + FILLER, BlockKind.TEXT, 1),
+        Block("References", BlockKind.HEADING, 2, 1),
+        Block("Smith A, Okafor C. Deep learning. doi:10.5555/RS.2020.7", BlockKind.TEXT, 2),
+    )
+    doc = ConvertedDocument(
+        "x.pdf", "0" * 64, "Deeper Learning for Salt Marsh Mapping", 2, blocks, "t"
+    )
+    match = resolver.resolve(doc)
+    assert (match.citekey, match.kind) == ("smith2021deeper", "title")
+
+
+def test_two_printed_identifiers_are_settled_by_the_title_or_left_ambiguous(resolver):
+    # the paper's own arXiv stamp, and another library entry's DOI cited in its text
+    text = "arXiv:2203.01234v1 [cs.HC]. As shown before (doi:10.5555/RS.2020.7), ..."
+    own = resolver.resolve(page("Quiet Hours in Open Offices", text))
+    assert (own.citekey, own.kind) == ("chen2022quiet", "arxiv")
+    unsure = resolver.resolve(page(None, text))
+    assert unsure.reference is None and unsure.problem == "MetadataAmbiguous"
+    assert {c.citekey for c in unsure.candidates} == {"chen2022quiet", "smith2020deep"}
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "printed"),
+    [
+        ("number", "arXiv:2203.01234", "arXiv:2203.01234v3"),
+        ("arXiv", "2203.01234", "arxiv.org/abs/2203.01234"),
+        ("eprint", "hep-th/9901001", "arXiv:hep-th/9901001v2"),
+        ("URL", "https://arxiv.org/abs/math.GT/0309136", "ArXiv ePrint: math.GT/0309136"),
+    ],
+)
+def test_arxiv_ids_in_every_field_better_bibtex_uses(tmp_path, field, value, printed):
+    library = tmp_path / "lib.json"
+    library.write_text(json.dumps([{"id": "a", "title": "T", field: value}]))
+    match = CslMetadataResolver(library).resolve(page(None, f"Preprint {printed} [cs.HC]"))
+    assert (match.citekey, match.kind) == ("a", "arxiv")
 
 
 @pytest.mark.parametrize(

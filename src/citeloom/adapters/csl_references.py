@@ -216,17 +216,53 @@ class CslMetadataResolver:
         by_key = {r.citekey: r for r in refs}
         if hint and (key := hint_citekey(hint, by_key)):
             return MetadataMatch(by_key[key], "hint", 1.0)
-        front = document.front_text()
-        identifiers = f"{front}\n{' '.join(document.pdf_metadata.values())}"
-        by_doi = {r.doi: r for r in refs if r.doi}
-        for doi in find_dois(identifiers):
-            if doi in by_doi:
-                return MetadataMatch(by_doi[doi], "doi", 1.0)
-        by_arxiv = {r.arxiv_id: r for r in refs if r.arxiv_id}
-        for arxiv_id in find_arxiv_ids(identifiers):
-            if arxiv_id in by_arxiv:
-                return MetadataMatch(by_arxiv[arxiv_id], "arxiv", 1.0)
+        identified = self._identified(document, refs)
+        if len(identified) == 1:
+            ref, kind = identified[0]
+            return MetadataMatch(ref, kind, 1.0)
+        if len(identified) > 1:
+            return self._one_of(identified, document)
         return self._by_title(document, refs, by_key)
+
+    @staticmethod
+    def _identified(
+        document: ConvertedDocument, refs: list[Reference]
+    ) -> list[tuple[Reference, str]]:
+        """Library entries whose DOI or arXiv id the first two pages print (outside their
+        reference list: a cited paper is not this one), their margins, or the PDF metadata."""
+        text = "\n".join(
+            [
+                _text_before_references(document, pages=2),
+                document.margin_text,
+                *document.pdf_metadata.values(),
+            ]
+        )
+        by_doi = {r.doi: r for r in refs if r.doi}
+        by_arxiv = {r.arxiv_id: r for r in refs if r.arxiv_id}
+        found: dict[str, tuple[Reference, str]] = {}
+        for doi in find_dois(text):
+            if doi in by_doi:
+                found.setdefault(by_doi[doi].citekey, (by_doi[doi], "doi"))
+        for arxiv_id in find_arxiv_ids(text):
+            if arxiv_id in by_arxiv:
+                found.setdefault(by_arxiv[arxiv_id].citekey, (by_arxiv[arxiv_id], "arxiv"))
+        return list(found.values())
+
+    def _one_of(
+        self, identified: list[tuple[Reference, str]], document: ConvertedDocument
+    ) -> MetadataMatch:
+        """Several entries' identifiers are printed (a paper citing another in its text): the
+        page-1 title decides, with the same threshold and margin as a title match."""
+        title = fold_for_match(document.title or "")
+        scored = sorted(
+            ((title_score(title, fold_for_match(r.title)), r, kind) for r, kind in identified),
+            key=lambda item: (-item[0], item[1].citekey),
+        )
+        candidates = tuple(Candidate(r.citekey, round(s, 3)) for s, r, _ in scored[:3])
+        best, ref, kind = scored[0]
+        if best >= self.threshold and best - scored[1][0] >= self.margin:
+            return MetadataMatch(ref, kind, 1.0, candidates)
+        return MetadataMatch(None, None, None, candidates, "MetadataAmbiguous")  # type: ignore[arg-type]
 
     def _by_title(
         self, document: ConvertedDocument, refs: list[Reference], by_key: dict[str, Reference]
