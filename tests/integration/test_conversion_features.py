@@ -179,3 +179,26 @@ def test_layout_choice_prefers_trained_weights_only_when_present(tmp_path, monke
     assert layout_choice("rules", tmp_path / "artifacts") == ("rules", None)
     with pytest.raises(ConverterUnavailable, match="layout-heron"):
         layout_choice("trained", tmp_path / "nowhere")
+
+
+def test_weights_in_the_hugging_face_cache_are_given_to_docling_in_its_layout(
+    tmp_path, monkeypatch
+):
+    from citeloom.adapters.conversion.docling_converter import artifacts_dir
+
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
+    snapshot = (
+        tmp_path / "hf" / "hub" / "models--docling-project--docling-layout-heron" / "snapshots"
+    ) / "0123abcd"
+    snapshot.mkdir(parents=True)
+    (snapshot / "model.safetensors").write_bytes(b"weights")
+    kind, found = layout_choice("auto", None)
+    assert (kind, found) == ("trained", snapshot)
+    artifacts = artifacts_dir(found)
+    # Docling looks for <artifacts_path>/<repo with / as -->/ ...
+    repo = artifacts / "docling-project--docling-layout-heron"
+    assert (repo / "model.safetensors").read_bytes() == b"weights"
+    # ... and an artifacts_path given in the config is used as it is
+    weights = tmp_path / "artifacts" / "docling-project--docling-layout-heron"
+    weights.mkdir(parents=True)
+    assert artifacts_dir(weights) == tmp_path / "artifacts"

@@ -89,6 +89,50 @@ def test_bookmarked_example_gives_nested_levels(converted):
     assert not any(b.text.strip() == "2" for b in doc.blocks)  # page number
 
 
+def same_style_headings(path, headings: list[tuple[str, int]], bookmarks: bool) -> None:
+    """A one-page PDF whose headings all share one font and size: only the PDF's outline (or
+    the headings' own numbering) can tell their levels."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen import canvas
+
+    pdf = canvas.Canvas(str(path), pagesize=A4)
+    pdf.setFont("Helvetica-Bold", 18)
+    pdf.drawString(72, 770, "Sediment Cores from Tidal Creeks")
+    y = 720
+    body = "Cores were taken every spring and autumn and cut in two centimetre slices. " * 2
+    for number, (title, level) in enumerate(headings):
+        pdf.setFont("Helvetica-Bold", 12)
+        pdf.drawString(72, y, title)
+        if bookmarks:
+            pdf.bookmarkPage(f"h{number}", fit="XYZ", top=y + 14)
+            pdf.addOutlineEntry(title, f"h{number}", level=level)
+        pdf.setFont("Helvetica", 10)
+        pdf.drawString(72, y - 18, body[:95])
+        pdf.drawString(72, y - 31, body[95:])
+        y -= 80
+    if bookmarks:
+        pdf.showOutline()
+    pdf.save()
+
+
+def test_heading_levels_come_from_the_pdf_outline(converter, tmp_path):
+    outline = [("Methods", 0), ("Sampling design", 1), ("Laboratory work", 1), ("Results", 0)]
+    same_style_headings(tmp_path / "outline.pdf", outline, bookmarks=True)
+    doc = converter.convert(tmp_path / "outline.pdf", "0" * 64)
+    levels = {b.text: b.level for b in doc.blocks if b.kind is BlockKind.HEADING}
+    assert levels["Sampling design"] == levels["Laboratory work"] > levels["Methods"]
+    assert levels["Results"] == levels["Methods"]
+
+
+def test_without_an_outline_appendix_numbering_gives_the_levels(converter, tmp_path):
+    numbered = [("A Field protocol", 0), ("A.1 Coring", 1), ("A.2 Slicing", 1), ("B Data", 0)]
+    same_style_headings(tmp_path / "numbered.pdf", numbered, bookmarks=False)
+    doc = converter.convert(tmp_path / "numbered.pdf", "0" * 64)
+    levels = {b.text: b.level for b in doc.blocks if b.kind is BlockKind.HEADING}
+    assert levels["A.1 Coring"] == levels["A.2 Slicing"] > levels["A Field protocol"]
+    assert levels["B Data"] == levels["A Field protocol"]
+
+
 @needs_tesseract
 def test_image_only_page_is_ocrd(converted):
     doc = converted("grobid_two_pages.pdf")

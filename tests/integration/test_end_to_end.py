@@ -295,3 +295,26 @@ def test_a_changed_library_relabels_stored_documents(project):
         "query", "answer validation exercise", "-p", "papers", "-c", str(config), "--json"
     )
     assert json.loads(out)["results"][0]["citekey"] == "wang2008synthesis"
+
+
+def test_the_readme_quick_start_finds_the_example_paper_and_page(tmp_path):
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    question = re.search(r'citeloom query "([^"]+)" --project example', readme).group(1)
+    config = write_config(tmp_path, EXAMPLES.parent.parent / "references" / "example.json")
+    code, out = run("ingest", str(EXAMPLES.parent), "-p", "papers", "-c", str(config), "--json")
+    assert code == 0
+    labels = {
+        Path(d["path"]).name: (d["citekey"], d["match"]) for d in json.loads(out)["documents"]
+    }
+    assert labels == {
+        "ardel2023_restored_marshes.pdf": ("ardel2023marsh", "doi"),
+        "lindqvist2021_quiet_hours.pdf": ("lindqvist2021quiet", "title"),
+        "tanabe2022_field_notebooks.pdf": ("tanabe2022notebooks", "title"),
+    }
+    code, out = run("query", question, "-p", "papers", "-c", str(config))
+    assert code == 0
+    first = next(line for line in out.splitlines() if re.match(r"\d+\. \[@", line))
+    assert first.startswith("1. [@ardel2023marsh, p. ")
+    result = json.loads(run("query", question, "-p", "papers", "-c", str(config), "--json")[1])
+    accretion = next(r for r in result["results"] if "3.1 Accretion rates" in r["section_path"])
+    assert (accretion["citekey"], accretion["page_start"]) == ("ardel2023marsh", 2)

@@ -525,3 +525,46 @@ def test_a_terminal_gets_a_progress_bar_and_json_gets_none(project):
     (folder / "new.txt").write_text("A fourth note about tidal creeks.", "utf-8")
     code, out = run("ingest", str(folder), "-p", "papers", "-c", project["config"], "--json")
     assert code == 0 and json.loads(out)["totals"]["ingested"] == 1  # nothing but the JSON
+
+
+def test_a_document_over_the_time_limit_does_not_hold_up_the_batch(tmp_path):
+    refs = tmp_path / "refs.json"
+    refs.write_text("[]")
+    config = write_config(tmp_path, refs, extra="\n[conversion]\ntimeout_s = 0.5\n")
+    inbox = tmp_path / "inbox"
+    notes(inbox, 1)
+    (inbox / "long.pdf").symlink_to(PAPERS / "grobid_MullenJSSv18i03.pdf")  # 46 pages
+    code, out = run("ingest", str(inbox), "-p", "papers", "-c", str(config), "--json")
+    report = json.loads(out)
+    outcomes = {Path(d["path"]).name: d for d in report["documents"]}
+    assert outcomes["note00.txt"]["status"] == "ingested"
+    slow = outcomes["long.pdf"]
+    audit = tmp_path / "var" / "audit" / f"{report['correlation_id']}.jsonl"
+    (event,) = [
+        e
+        for e in map(json.loads, audit.read_text().splitlines())
+        if e["event"] == "document" and e["path"].endswith("long.pdf")
+    ]
+    if slow["status"] == "failed":  # stopped before any page was done
+        assert code == 1 and "time limit of 0.5 s" in slow["error"] and "timeout_s" in slow["error"]
+    else:  # the pages done in time are stored, and the audit says the rest are missing
+        assert code == 0 and event["partial"] is True
+        assert any("time limit of 0.5 s" in w for w in event["warnings"])
+        assert slow["pages"] == 46
+
+
+def test_verbose_logs_each_document_without_its_text_and_quiet_logs_nothing(project):
+    folder = project["dir"] / "notes"
+    notes(folder, 2)
+    command = [CITELOOM, "ingest", str(folder), "-p", "papers", "-c", project["config"]]
+    quiet = subprocess.run(command, capture_output=True, text=True, check=True)
+    assert quiet.stderr == ""
+    (folder / "note00.txt").write_text("Changed: lagoons store tidal energy.", "utf-8")
+    loud = subprocess.run(
+        [CITELOOM, "-v", *command[1:]], capture_output=True, text=True, check=True
+    )
+    logged = loud.stderr.splitlines()
+    assert any("document ingested" in line and "note00.txt" in line for line in logged)
+    assert any("document skipped" in line and "note01.txt" in line for line in logged)
+    assert all("correlation_id=" in line for line in logged if "document " in line)
+    assert "lagoons" not in loud.stderr and "Salt marshes" not in loud.stderr  # no text

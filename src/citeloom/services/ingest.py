@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+import structlog
+
 from citeloom.domain.errors import CiteloomError, ConfigError, DocumentError
 from citeloom.domain.ids import chunk_id, doc_id_from_sha256, sha256_of_file
 from citeloom.domain.models import DocumentSummary, IndexPoint
@@ -20,6 +22,10 @@ from citeloom.domain.records import build_payload, label_fields
 from citeloom.ports import AuditLog, Chunker, Converter, Embedder, Index, MetadataResolver
 
 Status = Literal["ingested", "skipped", "failed"]
+
+# INFO: one line per document (path, status, citekey, pages, chunks, seconds per stage), never
+# its text; DEBUG: the stages as they start. The audit file has the full record.
+log = structlog.get_logger("citeloom.ingest")
 
 
 @dataclass
@@ -211,7 +217,9 @@ class IngestService:
                     recorded = len(files)
                     self.audit.record("run_interrupted", left=report.interrupted)
                     break
+                log.debug("document started", path=str(path), number=number, of=len(files))
                 outcome = self._ingest_one(path, stored, library, citekey or path.stem)
+                _log_outcome(outcome, self.audit.correlation_id)
                 report.documents.append(outcome)
                 self.audit.record("document", **_audit_fields(outcome))
                 recorded = number
@@ -439,6 +447,22 @@ def _hash(path: Path) -> str:
         raise DocumentError(
             f"{path}: cannot be read ({error.strerror}). Check that the file is readable."
         ) from error
+
+
+def _log_outcome(outcome: DocumentOutcome, correlation_id: str) -> None:
+    fields = {
+        "path": outcome.path,
+        "citekey": outcome.citekey,
+        "match": outcome.match,
+        "pages": outcome.pages,
+        "chunks": outcome.chunks,
+        "seconds": {k: round(v, 2) for k, v in outcome.durations.items()},
+        "correlation_id": correlation_id,
+    }
+    # INFO, also for a failure: the CLI prints failures anyway; -v adds the stage timings
+    log.info(
+        f"document {outcome.status}", error=outcome.error, warnings=len(outcome.warnings), **fields
+    )
 
 
 def _audit_fields(outcome: DocumentOutcome) -> dict[str, Any]:

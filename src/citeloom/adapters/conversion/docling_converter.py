@@ -10,18 +10,21 @@ from __future__ import annotations
 import logging
 import os
 import re
+import tempfile
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from citeloom.domain.errors import ConverterUnavailable, DocumentError
+from citeloom.domain.headings import numbering_levels
 from citeloom.domain.models import Block, BlockKind, ConvertedDocument
 from citeloom.domain.text import fold_for_match, normalise_text
 
 DOCLING_VERSION = "2.143.0"
 # Bump when the layout rules or the block mapping change: it is part of the conversion cache
 # key, so cached conversions made by older rules are not reused.
-RULES_VERSION = "3"
+RULES_VERSION = "4"  # bump when the output changes: it keys the conversion cache
 CONVERTER_ID = f"docling-{DOCLING_VERSION}+rules-{RULES_VERSION}"
 PDF_SUFFIXES = {".pdf"}
 # Formats Docling reads without a layout model (its simple pipeline): headings with levels,
@@ -47,8 +50,9 @@ def read_head(path: Path) -> bytes:
     return head
 
 
-def precheck_pdf(path: Path) -> tuple[int, dict[str, str]]:
-    """Page count and metadata, or a ``DocumentError`` saying what is wrong and what to do."""
+def precheck_pdf(path: Path) -> tuple[int, dict[str, str], bool]:
+    """Page count, metadata and whether it has an outline (bookmarks), or a ``DocumentError``
+    saying what is wrong and what to do."""
     head = read_head(path)
     if b"%PDF-" not in head:
         raise DocumentError(
@@ -72,11 +76,23 @@ def precheck_pdf(path: Path) -> tuple[int, dict[str, str]]:
     try:
         pages = len(pdf)
         meta = {k.lower(): str(v) for k, v in pdf.get_metadata_dict(skip_empty=True).items()}
+        outline = next(iter(pdf.get_toc(max_depth=1)), None) is not None
     finally:
         pdf.close()
     if pages == 0:
         raise DocumentError(f"{path}: the PDF has no pages. Re-download or re-export it.")
-    return pages, meta
+    return pages, meta, outline
+
+
+def levels_from_numbering(blocks: list[Block]) -> list[Block]:
+    """Where a heading's numbering fixes its level, use it (see ``domain.headings``)."""
+    heads = [i for i, b in enumerate(blocks) if b.kind is BlockKind.HEADING]
+    levels = numbering_levels([blocks[i].text for i in heads])
+    out = list(blocks)
+    for i, level in zip(heads, levels, strict=True):
+        if level is not None and level != out[i].level:
+            out[i] = replace(out[i], level=level)
+    return out
 
 
 _KINDS = {
@@ -197,6 +213,27 @@ def trained_layout(artifacts_path: Path | None) -> Path | None:
     return found[-1] if found else None
 
 
+def artifacts_dir(trained: Path) -> Path:
+    """The ``artifacts_path`` to give Docling for weights found at ``trained``.
+
+    Under an ``artifacts_path`` the weights sit in ``<artifacts>/<repo folder>`` already. In
+    the Hugging Face cache they sit in ``models--<repo>/snapshots/<revision>``, which Docling
+    would only find through the hub client (offline mode is read when that client is first
+    imported, often before us); so a folder of our own links the repo folder to the snapshot.
+    """
+    folder = TRAINED_LAYOUT_REPO.replace("/", "--")
+    if trained.name == folder:
+        return trained.parent
+    links = Path(tempfile.gettempdir()) / f"citeloom-docling-artifacts-{os.getuid()}"
+    links.mkdir(exist_ok=True)
+    link = links / folder
+    if link.is_symlink() and link.resolve() != trained.resolve():
+        link.unlink()
+    if not link.exists():
+        link.symlink_to(trained, target_is_directory=True)
+    return links
+
+
 def layout_choice(layout: str, artifacts_path: Path | None) -> tuple[str, Path | None]:
     """("trained", where) when Docling's model is wanted and present, else ("rules", None)."""
     if layout in ("auto", "trained"):
@@ -296,7 +333,7 @@ class DoclingConverter:
         return self._convert_pdf(path, sha256)
 
     def _convert_pdf(self, path: Path, sha256: str) -> ConvertedDocument:
-        pages, meta = precheck_pdf(path)
+        pages, meta, outline = precheck_pdf(path)
         warnings: list[str] = []
         last_page = min(pages, self.max_pages)
         from citeloom.adapters.conversion.heuristic_layout import pop_notes
@@ -305,6 +342,8 @@ class DoclingConverter:
         notes = pop_notes(result.input.document_hash)
         blocks = self._check(path, result, warnings)
         blocks = mark_title(blocks, notes.title)
+        if not outline:  # an outline's levels are the author's own: Docling used them already
+            blocks = levels_from_numbering(blocks)
         done = sorted({b.page for b in blocks if b.page is not None})
         if pages > self.max_pages:
             warnings.append(
@@ -438,7 +477,7 @@ def build_converter(
         options.layout_options = RulesLayoutOptions(ocr_mode=ocr, ocr_options=tesseract)  # type: ignore[arg-type]
     else:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")  # never try to download anything
-        options.artifacts_path = trained_layout.parent
+        options.artifacts_path = artifacts_dir(trained_layout)
         options.do_ocr = tesseract is not None
         if tesseract is not None:
             tesseract.mode = OcrMode.FULL_PAGE if ocr == "always" else OcrMode.DEFAULT
