@@ -191,3 +191,15 @@ def test_publisher_footer_stays_out_of_the_text_but_its_doi_is_kept(converted):
     doc = converted("grobid_test_Grobid_1_05452615.pdf")
     assert not any("DOI 10.1109" in b.text for b in doc.blocks)
     assert "10.1109/DSDE.2010.49" in doc.margin_text
+
+
+def test_a_papers_sections_nest_and_table_heads_are_not_sections(converted):
+    doc = converted("paperqa_pasa.pdf")
+    levels = {b.text: b.level for b in doc.blocks if b.kind is BlockKind.HEADING}
+    assert levels["3.1 AutoScholarQuery"] > levels["3 Datasets"]
+    assert (
+        levels["A.1 Imitation learning data generation"]
+        > levels["A Implementation Details of the Crawler"]
+    )
+    assert "Method" not in levels  # a table's column head, three times
+    assert page_of(doc, "AutoScholarQuery") <= 3

@@ -1,4 +1,4 @@
-from citeloom.domain.headings import numbering_levels
+from citeloom.domain.headings import numbering_levels, repeated_labels
 
 
 def test_arabic_numbering_gives_depth():
@@ -28,3 +28,12 @@ def test_ieee_roman_sections_with_lettered_subsections():
     assert numbering_levels(heads) == [1, 1, 1, 2, 2]
     # without roman sections around it, a lettered heading is left to the layout
     assert numbering_levels(["A. Route discovery"]) == [None]
+
+
+def test_short_repeated_unnumbered_headings_are_labels_not_sections():
+    heads = ["4 Results", "Method", "Method", "Results of the crawler", "Method", "5 Conclusion"]
+    assert repeated_labels(heads) == {1, 2, 4}
+    # numbered headings and longer titles may repeat (an appendix echoing a section name)
+    assert (
+        repeated_labels(["1 Data", "1 Data", "A note on the data", "A note on the data"]) == set()
+    )

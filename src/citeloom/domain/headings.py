@@ -37,3 +37,20 @@ def numbering_levels(headings: Sequence[str]) -> list[int | None]:
         else:
             levels.append(None)
     return levels
+
+
+def repeated_labels(headings: Sequence[str], max_words: int = 4) -> set[int]:
+    """Indexes of short unnumbered "headings" whose text occurs more than once: table column
+    heads ("Method"), figure labels and template fields repeat, section titles do not. Made
+    plain text, they stop giving every chunk after them a wrong section path."""
+    keys = [re.sub(r"\W+", " ", h).strip().casefold() for h in headings]
+    counts: dict[str, int] = {}
+    for key in keys:
+        counts[key] = counts.get(key, 0) + 1
+    return {
+        i
+        for i, (text, key) in enumerate(zip(headings, keys, strict=True))
+        if counts[key] > 1
+        and len(key.split()) <= max_words
+        and not (_ARABIC.match(text) or _APPENDIX_SUB.match(text) or _ROMAN.match(text))
+    }

@@ -17,14 +17,14 @@ from pathlib import Path
 from typing import Any
 
 from citeloom.domain.errors import ConverterUnavailable, DocumentError
-from citeloom.domain.headings import numbering_levels
+from citeloom.domain.headings import numbering_levels, repeated_labels
 from citeloom.domain.models import Block, BlockKind, ConvertedDocument
 from citeloom.domain.text import fold_for_match, normalise_text
 
 DOCLING_VERSION = "2.143.0"
 # Bump when the layout rules or the block mapping change: it is part of the conversion cache
 # key, so cached conversions made by older rules are not reused.
-RULES_VERSION = "4"  # bump when the output changes: it keys the conversion cache
+RULES_VERSION = "5"  # bump when the output changes: it keys the conversion cache
 CONVERTER_ID = f"docling-{DOCLING_VERSION}+rules-{RULES_VERSION}"
 PDF_SUFFIXES = {".pdf"}
 # Formats Docling reads without a layout model (its simple pipeline): headings with levels,
@@ -92,6 +92,16 @@ def levels_from_numbering(blocks: list[Block]) -> list[Block]:
     for i, level in zip(heads, levels, strict=True):
         if level is not None and level != out[i].level:
             out[i] = replace(out[i], level=level)
+    return out
+
+
+def demote_repeated_labels(blocks: list[Block]) -> list[Block]:
+    """Short headings that repeat (table column heads, template labels) become text."""
+    heads = [i for i, b in enumerate(blocks) if b.kind is BlockKind.HEADING]
+    repeated = repeated_labels([blocks[i].text for i in heads])
+    out = list(blocks)
+    for n in repeated:
+        out[heads[n]] = replace(out[heads[n]], kind=BlockKind.TEXT, level=0)
     return out
 
 
@@ -344,6 +354,7 @@ class DoclingConverter:
         blocks = mark_title(blocks, notes.title)
         if not outline:  # an outline's levels are the author's own: Docling used them already
             blocks = levels_from_numbering(blocks)
+        blocks = demote_repeated_labels(blocks)
         done = sorted({b.page for b in blocks if b.page is not None})
         if pages > self.max_pages:
             warnings.append(
