@@ -66,9 +66,13 @@ def model_spec(model_id: str) -> ModelSpec:
 
 
 def tokenizer_fingerprint(tokenizer_dir: Path) -> str:
-    """Identity of a tokenizer: the hash of its tokenizer.json and its window."""
-    digest = hashlib.sha256((tokenizer_dir / "tokenizer.json").read_bytes()).hexdigest()[:12]
-    return f"wordpiece:{digest}"
+    """Identity of a tokenizer: the hash of its vocabulary and rules (tokenizer.json) and of
+    its configuration, which holds the window (model_max_length)."""
+    digest = hashlib.sha256()
+    for name in ("tokenizer.json", "tokenizer_config.json"):
+        path = tokenizer_dir / name
+        digest.update(path.read_bytes() if path.is_file() else b"")
+    return f"wordpiece:{digest.hexdigest()[:12]}"
 
 
 def assemble_model_dir(spec: ModelSpec, cache_dir: Path) -> Path:

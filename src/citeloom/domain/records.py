@@ -6,16 +6,18 @@ One function writes the payload and one reads it back, so the layout the issue f
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from citeloom.domain.citation import citation_label
+from citeloom.domain.ids import chunk_id
 from citeloom.domain.models import (
     Candidate,
     Chunk,
     ConvertedDocument,
     DocumentSummary,
+    IndexPoint,
     MetadataMatch,
 )
 
@@ -55,6 +57,38 @@ def label_fields(
             "library": library,
         },
     }
+
+
+def index_points(
+    *,
+    project: str,
+    document: ConvertedDocument,
+    match: MetadataMatch,
+    chunks: Sequence[Chunk],
+    vectors: Sequence[Sequence[float]],
+    embed_model: str,
+    ingest_id: str,
+    library: str,
+) -> list[IndexPoint]:
+    """A document's chunks as index points: id, vector, the text BM25 indexes, the payload."""
+    return [
+        IndexPoint(
+            id=chunk_id(c.doc_id, c.section_path, c.page_start, c.page_end, embed_model, c.index),
+            vector=list(vector),
+            text=c.embed_text,
+            payload=build_payload(
+                project=project,
+                chunk=c,
+                document=document,
+                match=match,
+                embed_model=embed_model,
+                ingest_id=ingest_id,
+                library=library,
+                chunk_total=len(chunks),
+            ),
+        )
+        for c, vector in zip(chunks, vectors, strict=True)
+    ]
 
 
 def build_payload(

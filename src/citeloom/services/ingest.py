@@ -16,9 +16,9 @@ from typing import Any, Literal
 import structlog
 
 from citeloom.domain.errors import CiteloomError, ConfigError, DocumentError
-from citeloom.domain.ids import chunk_id, doc_id_from_sha256, sha256_of_file
-from citeloom.domain.models import DocumentSummary, IndexPoint
-from citeloom.domain.records import build_payload, label_fields
+from citeloom.domain.ids import doc_id_from_sha256, sha256_of_file
+from citeloom.domain.models import DocumentSummary
+from citeloom.domain.records import index_points, label_fields
 from citeloom.ports import AuditLog, Chunker, Converter, Embedder, Index, MetadataResolver
 
 Status = Literal["ingested", "skipped", "failed"]
@@ -351,32 +351,19 @@ class IngestService:
                     "Tesseract is installed and [conversion] ocr is not 'never'."
                 )
             with _timed(outcome.durations, "embed"):
-                vectors = self._embed([c.embed_text for c in chunks])
-            points = [
-                IndexPoint(
-                    id=chunk_id(
-                        doc_id,
-                        c.section_path,
-                        c.page_start,
-                        c.page_end,
-                        self.embedder.model_id,
-                        c.index,
-                    ),
-                    vector=vector,
-                    text=c.embed_text,
-                    payload=build_payload(
-                        project=self.project,
-                        chunk=c,
-                        document=document,
-                        match=match,
-                        embed_model=self.embedder.model_id,
-                        ingest_id=self.audit.correlation_id,
-                        library=library,
-                        chunk_total=len(chunks),
-                    ),
+                vectors = embed_in_batches(
+                    self.embedder, [c.embed_text for c in chunks], self.embed_batch_size
                 )
-                for c, vector in zip(chunks, vectors, strict=True)
-            ]
+            points = index_points(
+                project=self.project,
+                document=document,
+                match=match,
+                chunks=chunks,
+                vectors=vectors,
+                embed_model=self.embedder.model_id,
+                ingest_id=self.audit.correlation_id,
+                library=library,
+            )
             with _timed(outcome.durations, "index"):
                 self.index.replace_document(self.collection, doc_id, str(path), points)
             outcome.chunks = len(points)
@@ -422,13 +409,13 @@ class IngestService:
                 self.index.delete_document(self.collection, other.doc_id)
                 outcome.warnings.append(f"removed a stale copy ({other.doc_id})")
 
-    def _embed(self, texts: Sequence[str]) -> list[list[float]]:
-        vectors: list[list[float]] = []
-        for start in range(0, len(texts), self.embed_batch_size):
-            vectors.extend(
-                self.embedder.embed_documents(texts[start : start + self.embed_batch_size])
-            )
-        return vectors
+
+def embed_in_batches(embedder: Embedder, texts: Sequence[str], size: int) -> list[list[float]]:
+    """Small batches: the embedder's memory grows steeply with the batch, not its speed."""
+    vectors: list[list[float]] = []
+    for start in range(0, len(texts), size):
+        vectors.extend(embedder.embed_documents(texts[start : start + size]))
+    return vectors
 
 
 def _hash(path: Path) -> str:

@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from citeloom.domain.errors import ConfigError, DocumentError
-from citeloom.domain.ids import chunk_id
-from citeloom.domain.models import DocumentSummary, IndexPoint
-from citeloom.domain.records import build_payload
+from citeloom.domain.models import DocumentSummary
+from citeloom.domain.records import index_points
 from citeloom.ports import AuditLog, Chunker, Converter, Embedder, Index, MetadataResolver
+from citeloom.services.ingest import embed_in_batches
 
 
 @dataclass
@@ -138,26 +138,17 @@ class ReindexService:
         document = self.converter.convert(Path(doc.path), doc.sha256)
         match = self.metadata.resolve(document, hint=Path(doc.path).stem)
         chunks = self.chunker.chunk(document, doc.doc_id)
-        vectors = self.embedder.embed_documents([c.embed_text for c in chunks])
-        model = self.embedder.model_id
-        points = [
-            IndexPoint(
-                id=chunk_id(doc.doc_id, c.section_path, c.page_start, c.page_end, model, c.index),
-                vector=vector,
-                text=c.embed_text,
-                payload=build_payload(
-                    project=self.project,
-                    chunk=c,
-                    document=document,
-                    match=match,
-                    embed_model=model,
-                    ingest_id=self.audit.correlation_id,
-                    library=self.metadata.fingerprint,
-                    chunk_total=len(chunks),
-                ),
-            )
-            for c, vector in zip(chunks, vectors, strict=True)
-        ]
+        vectors = embed_in_batches(self.embedder, [c.embed_text for c in chunks], 16)
+        points = index_points(
+            project=self.project,
+            document=document,
+            match=match,
+            chunks=chunks,
+            vectors=vectors,
+            embed_model=self.embedder.model_id,
+            ingest_id=self.audit.correlation_id,
+            library=self.metadata.fingerprint,
+        )
         self.index.replace_document(target, doc.doc_id, doc.path, points)
         self.audit.record(
             "document", path=doc.path, doc_id=doc.doc_id, status="ingested", chunks=len(points)
