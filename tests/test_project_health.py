@@ -91,3 +91,14 @@ def test_tokenizer_ships_with_the_trained_window():
     config = json.loads((MINILM_DIR / "tokenizer_config.json").read_text())
     assert config["model_max_length"] == 256
     assert (MINILM_DIR / "tokenizer.json").stat().st_size > 400_000
+
+
+def test_the_readme_configuration_block_is_a_valid_config(tmp_path):
+    from citeloom.config import load_settings
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"## Configuration.*?```toml\n(.*?)```", text, flags=re.S).group(1)
+    (tmp_path / "citeloom.toml").write_text(block, encoding="utf-8")
+    settings = load_settings(tmp_path / "citeloom.toml")
+    assert settings.get_project("example").fusion == "linear"
+    assert settings.query.per_doc == 3
