@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from citeloom.config import ProjectConfig, Settings, load_settings
 from citeloom.domain.errors import ConfigError
+from citeloom.domain.models import chunk_token_limit
 
 if TYPE_CHECKING:
     from citeloom.adapters.fastembed_embedder import FastEmbedEmbedder
@@ -49,7 +50,7 @@ def embedder(settings: Settings, project: ProjectConfig) -> FastEmbedEmbedder:
 
 
 def chunker(settings: Settings, embedder: FastEmbedEmbedder) -> Chunker:
-    window = embedder.max_tokens - 2  # [CLS] and [SEP] take two of the model's positions
+    window = chunk_token_limit(embedder.max_tokens)
     if settings.chunking.max_tokens > window:
         raise ConfigError(
             f"{settings.config_path}: [chunking] max_tokens = {settings.chunking.max_tokens} is "

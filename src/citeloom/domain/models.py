@@ -102,6 +102,12 @@ class MetadataMatch:
         return self.reference.citekey if self.reference else None
 
 
+def chunk_token_limit(model_max_tokens: int) -> int:
+    """Word pieces a chunk may hold: the model's window less its [CLS] and [SEP] tokens;
+    anything past it would be cut off before embedding."""
+    return model_max_tokens - 2
+
+
 @dataclass(frozen=True)
 class Chunk:
     """A citable piece of a document, sized to the embedder's window."""

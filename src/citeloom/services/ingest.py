@@ -6,9 +6,7 @@ model mismatch stops it before anything is written.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -18,8 +16,8 @@ import structlog
 from citeloom.domain.errors import CiteloomError, ConfigError, DocumentError
 from citeloom.domain.ids import doc_id_from_sha256, sha256_of_file
 from citeloom.domain.models import DocumentSummary
-from citeloom.domain.records import index_points, label_fields
-from citeloom.ports import AuditLog, Chunker, Converter, Embedder, Index, MetadataResolver
+from citeloom.domain.records import label_fields
+from citeloom.services.pipeline import DocumentPipeline, timed
 
 Status = Literal["ingested", "skipped", "failed"]
 
@@ -136,30 +134,7 @@ def discover(paths: Sequence[Path], supports: Callable[[Path], bool]) -> list[Pa
     return list(found)
 
 
-class IngestService:
-    def __init__(
-        self,
-        *,
-        project: str,
-        collection: str,
-        converter: Converter,
-        chunker: Chunker,
-        metadata: MetadataResolver,
-        embedder: Embedder,
-        index: Index,
-        audit: AuditLog,
-        embed_batch_size: int = 16,
-    ) -> None:
-        self.project = project
-        self.collection = collection
-        self.converter = converter
-        self.chunker = chunker
-        self.metadata = metadata
-        self.embedder = embedder
-        self.index = index
-        self.audit = audit
-        self.embed_batch_size = embed_batch_size
-
+class IngestService(DocumentPipeline):
     def run(
         self,
         paths: Sequence[Path],
@@ -320,7 +295,7 @@ class IngestService:
     ) -> DocumentOutcome:
         outcome = DocumentOutcome(path=str(path), status="failed")
         try:
-            with _timed(outcome.durations, "hash"):
+            with timed(outcome.durations, "hash"):
                 sha256 = _hash(path)
             doc_id = doc_id_from_sha256(sha256)
             outcome.doc_id = doc_id
@@ -328,13 +303,13 @@ class IngestService:
             if known is not None and known.complete:
                 self._keep(known, path, stored, outcome)
                 return outcome
-            with _timed(outcome.durations, "convert"):
+            with timed(outcome.durations, "convert"):
                 document = self.converter.convert(path, sha256)
             outcome.pages = document.page_count
             outcome.title = document.title
             outcome.warnings.extend(document.warnings)
             outcome.ocr_pages = list(document.ocr_pages)
-            with _timed(outcome.durations, "match"):
+            with timed(outcome.durations, "match"):
                 match = self.metadata.resolve(document, hint=hint)
             outcome.citekey, outcome.match = match.citekey, match.kind
             outcome.metadata_problem = match.problem
@@ -343,28 +318,8 @@ class IngestService:
                 outcome.warnings.append(
                     f"{match.problem}: best candidates {shown}" if shown else match.problem
                 )
-            with _timed(outcome.durations, "chunk"):
-                chunks = self.chunker.chunk(document, doc_id)
-            if not chunks:
-                raise DocumentError(
-                    f"{path}: no text found (not even by OCR). If it is a scan, check that "
-                    "Tesseract is installed and [conversion] ocr is not 'never'."
-                )
-            with _timed(outcome.durations, "embed"):
-                vectors = embed_in_batches(
-                    self.embedder, [c.embed_text for c in chunks], self.embed_batch_size
-                )
-            points = index_points(
-                project=self.project,
-                document=document,
-                match=match,
-                chunks=chunks,
-                vectors=vectors,
-                embed_model=self.embedder.model_id,
-                ingest_id=self.audit.correlation_id,
-                library=library,
-            )
-            with _timed(outcome.durations, "index"):
+            points = self.points(document, match, doc_id, outcome.durations)
+            with timed(outcome.durations, "index"):
                 self.index.replace_document(self.collection, doc_id, str(path), points)
             outcome.chunks = len(points)
             outcome.status = "ingested"
@@ -375,12 +330,11 @@ class IngestService:
         except Exception as error:  # one odd file must not sink the batch
             outcome.error = f"{path}: unexpected {type(error).__name__}: {error}"
         if outcome.status == "failed":
-            for older in stored.values():
-                if older.path == str(path) and older.doc_id != outcome.doc_id:
-                    outcome.warnings.append(
-                        f"an earlier version of this file ({older.doc_id}) stays searchable "
-                        "until the new one can be stored"
-                    )
+            for older in _other_versions(stored, path, outcome.doc_id):
+                outcome.warnings.append(
+                    f"an earlier version of this file ({older.doc_id}) stays searchable "
+                    "until the new one can be stored"
+                )
         return outcome
 
     def _keep(
@@ -402,20 +356,18 @@ class IngestService:
                     self.collection, known.doc_id, {"source": {"path": str(path)}}
                 )
                 outcome.warnings.append(f"renamed from {known.path}")
-        for other in stored.values():
-            # an older version of this file left behind by a run that was killed between
-            # storing the new version and removing the old one
-            if other.path == str(path) and other.doc_id != known.doc_id:
-                self.index.delete_document(self.collection, other.doc_id)
-                outcome.warnings.append(f"removed a stale copy ({other.doc_id})")
+        # an older version of this file left behind by a run that was killed between storing
+        # the new version and removing the old one
+        for other in _other_versions(stored, path, known.doc_id):
+            self.index.delete_document(self.collection, other.doc_id)
+            outcome.warnings.append(f"removed a stale copy ({other.doc_id})")
 
 
-def embed_in_batches(embedder: Embedder, texts: Sequence[str], size: int) -> list[list[float]]:
-    """Small batches: the embedder's memory grows steeply with the batch, not its speed."""
-    vectors: list[list[float]] = []
-    for start in range(0, len(texts), size):
-        vectors.extend(embedder.embed_documents(texts[start : start + size]))
-    return vectors
+def _other_versions(
+    stored: dict[str, DocumentSummary], path: Path, doc_id: str | None
+) -> list[DocumentSummary]:
+    """Stored documents of the same path with other content (an earlier version)."""
+    return [d for d in stored.values() if d.path == str(path) and d.doc_id != doc_id]
 
 
 def _hash(path: Path) -> str:
@@ -460,13 +412,3 @@ def _audit_fields(outcome: DocumentOutcome) -> dict[str, Any]:
     fields["ocr_pages"] = outcome.ocr_pages
     fields["partial"] = any(w.startswith("partial:") for w in outcome.warnings)
     return fields
-
-
-@contextmanager
-def _timed(sink: dict[str, float], stage: str) -> Iterator[None]:
-    """Record how long one stage of one document took, for the audit."""
-    start = time.perf_counter()
-    try:
-        yield
-    finally:
-        sink[stage] = time.perf_counter() - start

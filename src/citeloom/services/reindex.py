@@ -14,9 +14,7 @@ from typing import Any
 
 from citeloom.domain.errors import ConfigError, DocumentError
 from citeloom.domain.models import DocumentSummary
-from citeloom.domain.records import index_points
-from citeloom.ports import AuditLog, Chunker, Converter, Embedder, Index, MetadataResolver
-from citeloom.services.ingest import embed_in_batches
+from citeloom.services.pipeline import DocumentPipeline
 
 
 @dataclass
@@ -53,28 +51,7 @@ def next_name(collection: str, current: str) -> str:
     return f"{collection}@{int(match.group(1)) + 1 if match else 2}"
 
 
-class ReindexService:
-    def __init__(
-        self,
-        *,
-        project: str,
-        collection: str,
-        converter: Converter,
-        chunker: Chunker,
-        metadata: MetadataResolver,
-        embedder: Embedder,
-        index: Index,
-        audit: AuditLog,
-    ) -> None:
-        self.project = project
-        self.collection = collection
-        self.converter = converter
-        self.chunker = chunker
-        self.metadata = metadata
-        self.embedder = embedder
-        self.index = index
-        self.audit = audit
-
+class ReindexService(DocumentPipeline):
     def run(self) -> ReindexReport:
         info = self.index.collection_info(self.collection)
         if info is None:
@@ -137,18 +114,7 @@ class ReindexService:
     def _rebuild(self, doc: DocumentSummary, target: str) -> int:
         document = self.converter.convert(Path(doc.path), doc.sha256)
         match = self.metadata.resolve(document, hint=Path(doc.path).stem)
-        chunks = self.chunker.chunk(document, doc.doc_id)
-        vectors = embed_in_batches(self.embedder, [c.embed_text for c in chunks], 16)
-        points = index_points(
-            project=self.project,
-            document=document,
-            match=match,
-            chunks=chunks,
-            vectors=vectors,
-            embed_model=self.embedder.model_id,
-            ingest_id=self.audit.correlation_id,
-            library=self.metadata.fingerprint,
-        )
+        points = self.points(document, match, doc.doc_id, {})
         self.index.replace_document(target, doc.doc_id, doc.path, points)
         self.audit.record(
             "document", path=doc.path, doc_id=doc.doc_id, status="ingested", chunks=len(points)

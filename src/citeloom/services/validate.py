@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from citeloom.domain.errors import CiteloomError, ExitCode
+from citeloom.domain.models import chunk_token_limit
 from citeloom.ports import Chunker, Embedder, Index, MetadataResolver
 
 
@@ -103,7 +104,7 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
                     "use the embedder's tokenizer for chunking",
                 )
             )
-        window = embedder.max_tokens - 2
+        window = chunk_token_limit(embedder.max_tokens)
         if parts.max_tokens <= window:
             checks.append(
                 Check("chunk size", True, f"max_tokens {parts.max_tokens} fits the window {window}")

@@ -1,0 +1,75 @@
+"""What ingest and reindex share: the ports of a project, and the steps that turn a converted
+document into index points (chunk, embed, build the points).
+
+One place for these steps means a reindexed document is chunked, embedded and labelled exactly
+as an ingested one.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from citeloom.domain.errors import DocumentError
+from citeloom.domain.models import ConvertedDocument, IndexPoint, MetadataMatch
+from citeloom.domain.records import index_points
+from citeloom.ports import AuditLog, Chunker, Converter, Embedder, Index, MetadataResolver
+
+
+@dataclass(kw_only=True)
+class DocumentPipeline:
+    project: str
+    collection: str
+    converter: Converter
+    chunker: Chunker
+    metadata: MetadataResolver
+    embedder: Embedder
+    index: Index
+    audit: AuditLog
+    # Small batches: the embedder's memory grows steeply with the batch, its speed does not.
+    embed_batch_size: int = 16
+
+    def points(
+        self,
+        document: ConvertedDocument,
+        match: MetadataMatch,
+        doc_id: str,
+        durations: dict[str, float],
+    ) -> list[IndexPoint]:
+        """Chunk, embed and label a converted document; a document without text is an error."""
+        with timed(durations, "chunk"):
+            chunks = self.chunker.chunk(document, doc_id)
+        if not chunks:
+            raise DocumentError(
+                f"{document.source_path}: no text found (not even by OCR). If it is a scan, "
+                "check that Tesseract is installed and [conversion] ocr is not 'never'."
+            )
+        texts = [c.embed_text for c in chunks]
+        vectors: list[list[float]] = []
+        with timed(durations, "embed"):
+            for start in range(0, len(texts), self.embed_batch_size):
+                vectors.extend(
+                    self.embedder.embed_documents(texts[start : start + self.embed_batch_size])
+                )
+        return index_points(
+            project=self.project,
+            document=document,
+            match=match,
+            chunks=chunks,
+            vectors=vectors,
+            embed_model=self.embedder.model_id,
+            ingest_id=self.audit.correlation_id,
+            library=self.metadata.fingerprint,
+        )
+
+
+@contextmanager
+def timed(sink: dict[str, float], stage: str) -> Iterator[None]:
+    """Record how long one stage of one document took, for the audit."""
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        sink[stage] = time.perf_counter() - start
