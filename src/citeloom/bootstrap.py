@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from citeloom.config import ProjectConfig, Settings, load_settings
 from citeloom.domain.errors import ConfigError
@@ -106,23 +106,33 @@ def audit_log(settings: Settings) -> AuditLog:
     return JsonlAuditLog(settings.paths.audit_dir)
 
 
-def ingest_service(settings: Settings, project_name: str, index: Index) -> IngestService:
-    from citeloom.services.ingest import IngestService
-
+def _pipeline(
+    settings: Settings, project_name: str, index: Index, embedding_model: str | None = None
+) -> dict[str, Any]:
+    """The ports ingest and reindex both run on (``embedding_model``: another than the
+    project's, for a reindex)."""
     project = settings.get_project(project_name)
     resolver = metadata(settings, project)
     resolver.references()  # a broken references file stops the run before anything else
+    if embedding_model is not None:
+        project = project.model_copy(update={"embedding_model": embedding_model})
     emb = embedder(settings, project)
-    return IngestService(
-        project=project_name,
-        collection=project.collection,
-        converter=converter(settings),
-        chunker=chunker(settings, emb),
-        metadata=resolver,
-        embedder=emb,
-        index=index,
-        audit=audit_log(settings),
-    )
+    return {
+        "project": project_name,
+        "collection": project.collection,
+        "converter": converter(settings),
+        "chunker": chunker(settings, emb),
+        "metadata": resolver,
+        "embedder": emb,
+        "index": index,
+        "audit": audit_log(settings),
+    }
+
+
+def ingest_service(settings: Settings, project_name: str, index: Index) -> IngestService:
+    from citeloom.services.ingest import IngestService
+
+    return IngestService(**_pipeline(settings, project_name, index))
 
 
 def reindex_service(
@@ -130,18 +140,7 @@ def reindex_service(
 ) -> ReindexService:
     from citeloom.services.reindex import ReindexService
 
-    project = settings.get_project(project_name)
-    emb = embedder(settings, project.model_copy(update={"embedding_model": embedding_model}))
-    return ReindexService(
-        project=project_name,
-        collection=project.collection,
-        converter=converter(settings),
-        chunker=chunker(settings, emb),
-        metadata=metadata(settings, project),
-        embedder=emb,
-        index=index,
-        audit=audit_log(settings),
-    )
+    return ReindexService(**_pipeline(settings, project_name, index, embedding_model))
 
 
 def query_service(settings: Settings, project_name: str, index: Index) -> QueryService:

@@ -162,6 +162,28 @@ def test_citekey_option_names_the_entry_of_one_file(tmp_path, library):
         make(tmp_path, index)[0].run([library / "b.pdf"], citekey="nobody1999")
 
 
+def test_reindex_keeps_a_citekey_the_user_named(tmp_path, library):
+    from citeloom.services.reindex import ReindexService
+
+    index = FakeIndex()
+    make(tmp_path, index)[0].run([library / "b.pdf"], citekey="smith2020")
+    reindex = ReindexService(
+        project="p",
+        collection="c",
+        converter=FakeConverter(),
+        chunker=FakeChunker(),
+        metadata=FakeMetadata(REFS),
+        embedder=FakeEmbedder("fake/bow-32", 32),
+        index=index,
+        audit=MemoryAudit(),
+    )
+    report = reindex.run()
+    assert report.switched and report.documents == 1
+    (doc,) = index.documents("c", "p")
+    # b.pdf's own title and name match no entry: only the --citekey given earlier labels it
+    assert (doc.citekey, doc.match) == ("smith2020", "hint")
+
+
 def test_missing_path_is_a_usage_error(tmp_path):
     service, _ = make(tmp_path, FakeIndex())
     with pytest.raises(ConfigError, match="no such file"):

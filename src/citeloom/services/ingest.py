@@ -17,7 +17,7 @@ from citeloom.domain.errors import CiteloomError, ConfigError, DocumentError
 from citeloom.domain.ids import doc_id_from_sha256, sha256_of_file
 from citeloom.domain.models import DocumentSummary
 from citeloom.domain.records import label_fields
-from citeloom.services.pipeline import DocumentPipeline, timed
+from citeloom.services.pipeline import DocumentPipeline, hint_for, timed
 
 Status = Literal["ingested", "skipped", "failed"]
 
@@ -259,9 +259,7 @@ class IngestService(DocumentPipeline):
         changed: list[Relabel] = []
         for doc in stored:
             if doc.library != library:
-                kept = doc.match == "hint" and doc.citekey in keys  # a --citekey given earlier
-                hint = doc.citekey if kept and doc.citekey else Path(doc.path).stem
-                changed.extend(self._relabel_one(doc, library, hint))
+                changed.extend(self._relabel_one(doc, library, hint_for(doc, keys)))
         return changed
 
     def _relabel_to(

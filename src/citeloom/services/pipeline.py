@@ -8,12 +8,13 @@ as an ingested one.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 from citeloom.domain.errors import DocumentError
-from citeloom.domain.models import ConvertedDocument, IndexPoint, MetadataMatch
+from citeloom.domain.models import ConvertedDocument, DocumentSummary, IndexPoint, MetadataMatch
 from citeloom.domain.records import index_points
 from citeloom.ports import AuditLog, Chunker, Converter, Embedder, Index, MetadataResolver
 
@@ -63,6 +64,13 @@ class DocumentPipeline:
             ingest_id=self.audit.correlation_id,
             library=self.metadata.fingerprint,
         )
+
+
+def hint_for(doc: DocumentSummary, citekeys: Collection[str]) -> str:
+    """What to resolve a stored document with again: the citekey the user named with
+    --citekey, while the library still has it, or else the file name (which may be one)."""
+    named = doc.match == "hint" and doc.citekey in citekeys
+    return doc.citekey if named and doc.citekey else Path(doc.path).stem
 
 
 @contextmanager

@@ -14,7 +14,7 @@ from typing import Any
 
 from citeloom.domain.errors import ConfigError, DocumentError
 from citeloom.domain.models import DocumentSummary
-from citeloom.services.pipeline import DocumentPipeline
+from citeloom.services.pipeline import DocumentPipeline, hint_for
 
 
 @dataclass
@@ -84,10 +84,11 @@ class ReindexService(DocumentPipeline):
         )
         self.index.drop_collection(target)  # a leftover of an interrupted reindex
         self.index.ensure_collection(target, self.embedder.model_id, self.embedder.dimensions)
+        citekeys = {r.citekey for r in self.metadata.references()}
         try:
             for doc in documents:
                 try:
-                    report.chunks += self._rebuild(doc, target)
+                    report.chunks += self._rebuild(doc, target, hint_for(doc, citekeys))
                     report.documents += 1
                 except DocumentError as error:
                     report.failures.append(str(error))
@@ -111,9 +112,9 @@ class ReindexService(DocumentPipeline):
             self.audit.close()
         return report
 
-    def _rebuild(self, doc: DocumentSummary, target: str) -> int:
+    def _rebuild(self, doc: DocumentSummary, target: str, hint: str) -> int:
         document = self.converter.convert(Path(doc.path), doc.sha256)
-        match = self.metadata.resolve(document, hint=Path(doc.path).stem)
+        match = self.metadata.resolve(document, hint=hint)
         points = self.points(document, match, doc.doc_id, {})
         self.index.replace_document(target, doc.doc_id, doc.path, points)
         self.audit.record(
