@@ -460,6 +460,7 @@ def audit_list(
     """List ingest runs, newest last."""
     from citeloom import bootstrap
     from citeloom.adapters.jsonl_audit import list_audits, read_audit
+    from citeloom.entrypoints import render
     from citeloom.services.audit_report import summarise_run
 
     settings = bootstrap.settings(config)
@@ -468,8 +469,7 @@ def audit_list(
         _print_json({"runs": [r.to_json() for r in runs]})
         return
     for run in runs:
-        counts = ", ".join(f"{n} {s}" for s, n in sorted(run.statuses.items())) or "no documents"
-        typer.echo(f"{run.correlation_id}  {run.project}  {counts}  {run.outcome}")
+        typer.echo(render.run_line(run))
 
 
 def main() -> None:

@@ -152,8 +152,17 @@ def inspect_text(report: InspectReport) -> str:
     return "\n".join(lines)
 
 
+def _counts(run: RunSummary) -> str:
+    return ", ".join(f"{n} {s}" for s, n in sorted(run.statuses.items())) or "no documents"
+
+
+def run_line(run: RunSummary) -> str:
+    """One run in `citeloom audit list`."""
+    return f"{run.correlation_id}  {run.project}  {_counts(run)}  {run.outcome}"
+
+
 def run_text(run: RunSummary) -> str:
-    counts = ", ".join(f"{n} {s}" for s, n in sorted(run.statuses.items())) or "no documents"
+    counts = _counts(run)
     lines = [
         f"run {run.correlation_id}: {run.outcome}",
         f"  project '{run.project}', collection '{run.collection}', {run.embed_model}",
