@@ -29,6 +29,8 @@ from citeloom.ports.index import SearchFilter
 class FakeConverter:
     """Reads 'PDFs' that are text files: '# ' lines are headings, '\f' starts a page."""
 
+    converter_id = "fake-converter/1"
+
     def supports(self, path: Path) -> bool:
         return path.suffix == ".pdf"
 
@@ -62,7 +64,8 @@ class FakeChunker:
     tokenizer_id = "fake"
 
     def chunk(self, document: ConvertedDocument, doc_id: str) -> list[Chunk]:
-        chunks, path = [], ()
+        chunks: list[Chunk] = []
+        path: tuple[str, ...] = ()
         for block in document.blocks:
             if block.kind is BlockKind.HEADING:
                 path = (block.text,)
@@ -201,7 +204,7 @@ class FakeIndex:
             return (
                 p.payload["project"] == filters.project
                 and (not filters.citekeys or p.payload["zotero"]["citekey"] in filters.citekeys)
-                and (not filters.tags or set(filters.tags) & set(p.payload["zotero"]["tags"]))
+                and (not filters.tags or bool(set(filters.tags) & set(p.payload["zotero"]["tags"])))
                 and (filters.year_from is None or (year is not None and year >= filters.year_from))
                 and (filters.year_to is None or (year is not None and year <= filters.year_to))
                 and all(words(w) in section for w in filters.sections)

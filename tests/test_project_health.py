@@ -35,6 +35,15 @@ def test_ruff_is_clean():
     assert result.returncode == 0, result.stdout
 
 
+def test_types_hold_adapters_and_fakes_to_their_ports():
+    # [tool.mypy] in pyproject.toml: src, the fakes, and tests/port_conformance.py, which uses
+    # every adapter and fake as its Protocol port
+    result = subprocess.run(
+        [str(BIN / "mypy")], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
 def readme_commands() -> list[list[str]]:
     """Every citeloom invocation shown in a README code block, split into words."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")

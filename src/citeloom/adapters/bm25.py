@@ -8,11 +8,12 @@ its collection (``Modifier.IDF``) exactly as the embedded shard does.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from qdrant_edge import Bm25, Bm25Config
 
 # Chunks are at most 254 word pieces, roughly 150 BM25 terms once stop words are gone.
-BM25_SETTINGS = {"language": "english", "k": 1.2, "b": 0.75, "avg_len": 150.0}
+BM25_SETTINGS: dict[str, Any] = {"language": "english", "k": 1.2, "b": 0.75, "avg_len": 150.0}
 
 
 @lru_cache(maxsize=1)

@@ -27,6 +27,7 @@ from citeloom.domain.models import (
     BlockKind,
     Candidate,
     ConvertedDocument,
+    MatchKind,
     MetadataMatch,
     Reference,
 )
@@ -227,7 +228,7 @@ class CslMetadataResolver:
     @staticmethod
     def _identified(
         document: ConvertedDocument, refs: list[Reference]
-    ) -> list[tuple[Reference, str]]:
+    ) -> list[tuple[Reference, MatchKind]]:
         """Library entries whose DOI or arXiv id the first two pages print (outside their
         reference list: a cited paper is not this one), their margins, or the PDF metadata."""
         text = "\n".join(
@@ -239,7 +240,7 @@ class CslMetadataResolver:
         )
         by_doi = {r.doi: r for r in refs if r.doi}
         by_arxiv = {r.arxiv_id: r for r in refs if r.arxiv_id}
-        found: dict[str, tuple[Reference, str]] = {}
+        found: dict[str, tuple[Reference, MatchKind]] = {}
         for doi in find_dois(text):
             if doi in by_doi:
                 found.setdefault(by_doi[doi].citekey, (by_doi[doi], "doi"))
@@ -249,7 +250,7 @@ class CslMetadataResolver:
         return list(found.values())
 
     def _one_of(
-        self, identified: list[tuple[Reference, str]], document: ConvertedDocument
+        self, identified: list[tuple[Reference, MatchKind]], document: ConvertedDocument
     ) -> MetadataMatch:
         """Several entries' identifiers are printed (a paper citing another in its text): the
         page-1 title decides, with the same threshold and margin as a title match."""
@@ -262,7 +263,7 @@ class CslMetadataResolver:
         best, ref, kind = scored[0]
         if best >= self.threshold and best - scored[1][0] >= self.margin:
             return MetadataMatch(ref, kind, 1.0, candidates)
-        return MetadataMatch(None, None, None, candidates, "MetadataAmbiguous")  # type: ignore[arg-type]
+        return MetadataMatch(None, None, None, candidates, "MetadataAmbiguous")
 
     def _by_title(
         self, document: ConvertedDocument, refs: list[Reference], by_key: dict[str, Reference]

@@ -84,7 +84,7 @@ def ingest_progress(enabled: bool, line: Callable[[Any], str]) -> Iterator[Calla
         totals["pages"] += outcome.pages or 0
         totals["chunks"] += outcome.chunks or 0
         bar.console.print(line(outcome), markup=False, highlight=False)
-        bar.update(task, completed=number, **totals)
+        bar.update(task, completed=number, pages=totals["pages"], chunks=totals["chunks"])
 
     with bar:
         yield update

@@ -485,7 +485,7 @@ def build_converter(
     )
     if trained_layout is None:
         options.do_ocr = False  # OCR runs inside the rules layout stage, where it can help
-        options.layout_options = RulesLayoutOptions(ocr_mode=ocr, ocr_options=tesseract)  # type: ignore[arg-type]
+        options.layout_options = RulesLayoutOptions(ocr_mode=ocr, ocr_options=tesseract)
     else:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")  # never try to download anything
         options.artifacts_path = artifacts_dir(trained_layout)

@@ -179,7 +179,7 @@ def _lines(page: Page) -> list[Line]:
         if char.text.strip():
             box = char.rect.to_bounding_box().to_top_left_origin(height)
             rows.setdefault(int((box.t + box.b) / 4), []).append(
-                (box, char.font_name or "", char.text)
+                (box, getattr(char, "font_name", None) or "", char.text)
             )
     lines = []
     for cell in page.cells:

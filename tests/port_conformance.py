@@ -1,0 +1,59 @@
+"""Every adapter and every fake, held to its Protocol port by mypy (not collected by pytest).
+
+Protocols are structural: mypy checks an implementation against its port only where one is
+used as the other. Each function below is such a use, so a method that drifts from its port
+(a renamed argument, a changed return type) fails `mypy` in the test run, in the adapter or
+the fake that drifted, instead of at run time in a service.
+"""
+
+from __future__ import annotations
+
+from citeloom.adapters.conversion.cache import CachingConverter
+from citeloom.adapters.conversion.docling_converter import DoclingConverter
+from citeloom.adapters.conversion.plain_text import PlainTextConverter
+from citeloom.adapters.conversion.router import FormatRouter
+from citeloom.adapters.csl_references import CslMetadataResolver
+from citeloom.adapters.fastembed_embedder import FastEmbedEmbedder
+from citeloom.adapters.jsonl_audit import JsonlAuditLog
+from citeloom.adapters.qdrant_edge_index import EdgeIndex
+from citeloom.adapters.qdrant_server_index import QdrantServerIndex
+from citeloom.adapters.wordpiece_chunker import WordPieceChunker
+from citeloom.ports import AuditLog, Chunker, Converter, Embedder, Index, MetadataResolver
+from tests.fakes import (
+    FakeChunker,
+    FakeConverter,
+    FakeEmbedder,
+    FakeIndex,
+    FakeMetadata,
+    MemoryAudit,
+)
+
+
+def converters(
+    a: DoclingConverter,
+    b: PlainTextConverter,
+    c: FormatRouter,
+    d: CachingConverter,
+    e: FakeConverter,
+) -> list[Converter]:
+    return [a, b, c, d, e]
+
+
+def chunkers(a: WordPieceChunker, b: FakeChunker) -> list[Chunker]:
+    return [a, b]
+
+
+def resolvers(a: CslMetadataResolver, b: FakeMetadata) -> list[MetadataResolver]:
+    return [a, b]
+
+
+def embedders(a: FastEmbedEmbedder, b: FakeEmbedder) -> list[Embedder]:
+    return [a, b]
+
+
+def indexes(a: EdgeIndex, b: QdrantServerIndex, c: FakeIndex) -> list[Index]:
+    return [a, b, c]
+
+
+def audit_logs(a: JsonlAuditLog, b: MemoryAudit) -> list[AuditLog]:
+    return [a, b]
