@@ -3,11 +3,12 @@
 Ingests ../shared/corpus/papers/ (read in place) into a throwaway project under
 benchmarks/.work/papers with the library tests/data/papers.csl.json, runs the query set
 benchmarks/data/paper_queries.json (kinds: keyword, question, paraphrase, quoted phrase,
-OCR-only text, unanswerable) and prints, per kind and retrieval variant, hit@1, hit@5 and
-MRR@10, where a hit is a result with the expected citekey whose page span touches an expected
-page. A page-level BM25 baseline (whole pages, no chunks, no vectors) runs alongside. For
-abstention it prints how often answerable queries were wrongly marked unanswerable, and how
-often unanswerable ones were rightly so. Run:
+OCR-only text, unanswerable) and prints, for the tuning half and the test half of the papers
+(benchmarks/data/paper_split.json) and per retrieval variant, hit@1 and hit@5 per kind, where
+a hit is a result with the expected citekey whose page span touches an expected page. A
+page-level BM25 baseline (whole pages, no chunks, no vectors) runs alongside. For abstention
+it prints how many answerable queries were wrongly marked not confident, and how many
+unanswerable ones rightly so. Tune on the tuning half only. Run:
 
     .venv/bin/python benchmarks/eval_papers.py [--sweep]
 """
@@ -15,13 +16,13 @@ often unanswerable ones were rightly so. Run:
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import math
 import re
 import statistics
 import sys
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,7 +31,9 @@ WORK = ROOT / "benchmarks" / ".work" / "papers"
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.metrics import hit_at, reciprocal_rank_at  # noqa: E402
+from benchmarks import paper_queries  # noqa: E402
+from benchmarks.library import write_config  # noqa: E402
+from benchmarks.paper_queries import HALVES, Outcome, half, header, row, run  # noqa: E402
 from citeloom import bootstrap  # noqa: E402
 from citeloom.domain.abstention import STOPWORDS  # noqa: E402
 from citeloom.domain.fusion import DEFAULT_FUSION, DEFAULT_WEIGHTS  # noqa: E402
@@ -38,18 +41,9 @@ from citeloom.domain.ids import doc_id_from_sha256, sha256_of_file  # noqa: E402
 from citeloom.domain.text import fold_for_match  # noqa: E402
 from citeloom.services.query import QueryOptions, QueryService  # noqa: E402
 
-KINDS = ["keyword", "question", "paraphrase", "phrase", "ocr", "unanswerable"]
-
 
 def prepare() -> Path:
-    WORK.mkdir(parents=True, exist_ok=True)
-    config = WORK / "citeloom.toml"
-    references = ROOT / "tests" / "data" / "papers.csl.json"
-    config.write_text(
-        f'[project."papers"]\ncollection = "bench-papers"\nreferences_json = "{references}"\n',
-        encoding="utf-8",
-    )
-    return config
+    return write_config(WORK, "papers", "bench-papers", ROOT / "tests" / "data" / "papers.csl.json")
 
 
 def ingest(config: Path) -> None:
@@ -117,76 +111,53 @@ def page_texts(config: Path) -> list[tuple[str, int, str]]:
 
 
 # ---------------------------------------------------------------- evaluation
-def is_hit(citekey: str | None, start: int | None, end: int | None, query: dict) -> bool:
-    if citekey != query["citekey"] or start is None:
-        return False
-    return any(start <= p <= (end or start) for p in query["pages"])
+def baseline_search(bm25: PageBM25) -> Callable[[dict], tuple[list[tuple], bool, float]]:
+    def search(query: dict) -> tuple[list[tuple], bool, float]:
+        ranked = bm25.search(query["query"].replace('"', " "))
+        return [(key, page, page) for key, page in ranked], False, 0.0
+
+    return search
 
 
-def table(name: str, rows: dict[str, list[list[bool]]]) -> dict[str, tuple[float, float, float]]:
-    scores = {}
-    for kind in KINDS:
-        if kind == "unanswerable" or not rows.get(kind):
-            continue
-        hits = rows[kind]
-        scores[kind] = (
-            statistics.mean(hit_at(h, 1) for h in hits),
-            statistics.mean(hit_at(h, 5) for h in hits),
-            statistics.mean(reciprocal_rank_at(h, 10) for h in hits),
-        )
-    every = [h for kind, hs in rows.items() if kind != "unanswerable" for h in hs]
-    scores["all"] = (
-        statistics.mean(hit_at(h, 1) for h in every),
-        statistics.mean(hit_at(h, 5) for h in every),
-        statistics.mean(reciprocal_rank_at(h, 10) for h in every),
-    )
-    cells = "  ".join(f"{a:.2f} {b:.2f} {c:.2f}" for a, b, c in scores.values())
-    print(f"{name:34} {cells}")
-    return scores
+def service_search(
+    service: QueryService, per_doc: int | None
+) -> Callable[[dict], tuple[list[tuple], bool, float]]:
+    def search(query: dict) -> tuple[list[tuple], bool, float]:
+        report = service.search(query["query"], QueryOptions(top_k=10, per_doc=per_doc))
+        results = [(r.citekey, r.page_start, r.page_end) for r in report.results]
+        return results, not report.answerable, report.confidence
+
+    return search
 
 
-def run_baseline(bm25: PageBM25, queries: list[dict]) -> None:
-    rows: dict[str, list[list[bool]]] = defaultdict(list)
-    for q in queries:
-        if q["citekey"] is None:
-            continue
-        ranked = bm25.search(q["query"].replace('"', " "))
-        rows[q["kind"]].append([is_hit(k, p, p, q) for k, p in ranked])
-    table("page-level BM25 baseline", rows)
+def print_halves(rows: list[tuple[str, list[Outcome]]]) -> None:
+    for name in HALVES:
+        print(f"\n{name} half\n{header()}")
+        for variant, outcomes in rows:
+            print(row(variant, [o for o in outcomes if half(o.query) == name]))
 
 
-def run_service(
-    name: str, service: QueryService, queries: list[dict], per_doc: int | None
-) -> dict[str, list[tuple[bool, float]]]:
-    """Prints the variant's row; returns (abstained, confidence) of every query by kind."""
-    rows: dict[str, list[list[bool]]] = defaultdict(list)
-    abstentions: dict[str, list[tuple[bool, float]]] = defaultdict(list)
-    for q in queries:
-        report = service.search(q["query"], QueryOptions(top_k=10, per_doc=per_doc))
-        abstentions[q["kind"]].append((not report.answerable, report.confidence))
-        if q["citekey"] is not None:
-            rows[q["kind"]].append(
-                [is_hit(r.citekey, r.page_start, r.page_end, q) for r in report.results]
-            )
-    table(name, rows)
-    return abstentions
-
-
-def print_abstention(abstentions: dict[str, list[tuple[bool, float]]], threshold: float) -> None:
-    print(f"\nabstention of the default (min_confidence {threshold:g}):")
-    print(f"  {'kind':14} {'abstained':>10} {'median confidence':>18}")
-    for kind in KINDS:
-        if kind in abstentions:
-            flags = [a for a, _ in abstentions[kind]]
-            median = statistics.median(c for _, c in abstentions[kind])
-            share = f"{sum(flags)}/{len(flags)}"
-            print(f"  {kind:14} {share:>10} {median:18.2f}")
-    answerable = [a for k, v in abstentions.items() if k != "unanswerable" for a, _ in v]
-    right = [a for a, _ in abstentions.get("unanswerable", [])]
-    print(
-        f"  false abstentions {sum(answerable)}/{len(answerable)} answerable queries; "
-        f"true abstentions {sum(right)}/{len(right)} unanswerable queries"
-    )
+def variants(sweep: bool) -> list[tuple[str, dict, int | None]]:
+    per_doc = QueryOptions().per_doc
+    dense_w, bm25_w = DEFAULT_WEIGHTS[DEFAULT_FUSION]
+    chosen = [
+        ("bm25 chunks", {"signals": "bm25"}, per_doc),
+        ("dense chunks", {"signals": "dense"}, per_doc),
+        (f"hybrid {DEFAULT_FUSION} {dense_w:g}:{bm25_w:g} (default)", {}, per_doc),
+    ]
+    if sweep:
+        chosen += [
+            ("  ... no per-doc limit", {}, None),
+            ("  ... per-doc 1", {}, 1),
+            ("hybrid rrf 1:1", {"fusion": "rrf", "weights": (1.0, 1.0)}, per_doc),
+            ("hybrid dbsf 1:1", {"fusion": "dbsf", "weights": (1.0, 1.0)}, per_doc),
+        ]
+        chosen += [
+            (f"hybrid linear {w:g}:{1 - w:g}", {"fusion": "linear", "weights": (w, 1 - w)}, per_doc)
+            for w in (0.3, 0.4, 0.5, 0.7, 0.8)
+            if w != dense_w
+        ]
+    return chosen
 
 
 def main() -> None:
@@ -196,58 +167,32 @@ def main() -> None:
     logging.getLogger("docling").setLevel(logging.ERROR)
     config = prepare()
     ingest(config)
-    queries = json.loads((ROOT / "benchmarks" / "data" / "paper_queries.json").read_text())
-    counts = Counter(q["kind"] for q in queries)
-    print(f"{len(queries)} queries: " + ", ".join(f"{k} {counts[k]}" for k in KINDS))
+    queries = paper_queries.load()
+    print(f"{len(queries)} queries; {paper_queries.counts(queries)}")
     settings = bootstrap.settings(config)
     project = settings.get_project("papers")
+    rows = [
+        ("page-level BM25 baseline", run(queries, baseline_search(PageBM25(page_texts(config)))))
+    ]
     index = bootstrap.index(settings)
     embedder = bootstrap.embedder(settings, project)
-    kinds = [k for k in KINDS if k != "unanswerable" and counts[k]]
-    print(
-        f"\n{'hit@1 hit@5 MRR@10 by kind':34} " + "  ".join(f"{k[:14]:14}" for k in [*kinds, "all"])
-    )
-    run_baseline(PageBM25(page_texts(config)), queries)
-
-    def service(**params) -> QueryService:
-        return QueryService(
-            project="papers",
-            collection=project.collection,
-            embedder=embedder,
-            index=index,
-            **params,
-        )
-
-    per_doc = QueryOptions().per_doc
-    dense_w, bm25_w = DEFAULT_WEIGHTS[DEFAULT_FUSION]
-    default = f"hybrid {DEFAULT_FUSION} {dense_w:g}:{bm25_w:g} (default)"
-    variants = [
-        ("bm25 chunks", {"signals": "bm25"}, per_doc),
-        ("dense chunks", {"signals": "dense"}, per_doc),
-        (default, {}, per_doc),
-    ]
-    if args.sweep:
-        variants += [
-            ("  ... no per-doc limit", {}, None),
-            ("  ... per-doc 2", {}, 2),
-            ("  ... per-doc 1", {}, 1),
-            ("hybrid rrf 1:1", {"fusion": "rrf", "weights": (1.0, 1.0)}, per_doc),
-            ("hybrid rrf 2:1", {"fusion": "rrf", "weights": (2.0, 1.0)}, per_doc),
-            ("hybrid rrf 1:2", {"fusion": "rrf", "weights": (1.0, 2.0)}, per_doc),
-            ("hybrid rrf 2:1 k=10", {"fusion": "rrf", "weights": (2.0, 1.0), "rrf_k": 10}, per_doc),
-            ("hybrid dbsf 1:1", {"fusion": "dbsf", "weights": (1.0, 1.0)}, per_doc),
-            ("hybrid linear 0.5:0.5", {"fusion": "linear", "weights": (0.5, 0.5)}, per_doc),
-            ("hybrid linear 0.7:0.3", {"fusion": "linear", "weights": (0.7, 0.3)}, per_doc),
-        ]
-    abstention = {}
     try:
-        for name, params, limit in variants:
-            result = run_service(name, service(**params), queries, limit)
-            if name == default:
-                abstention = result
+        for name, params, per_doc in variants(args.sweep):
+            service = QueryService(
+                project="papers",
+                collection=project.collection,
+                embedder=embedder,
+                index=index,
+                **params,
+            )
+            rows.append((name, run(queries, service_search(service, per_doc))))
     finally:
         index.close()
-    print_abstention(abstention, service().min_confidence)
+    print_halves(rows)
+    print(
+        "\n(hit@1/hit@5 per kind; false abst: answerable queries marked not confident; "
+        "true abst: unanswerable queries marked so)"
+    )
 
 
 if __name__ == "__main__":

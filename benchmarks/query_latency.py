@@ -1,29 +1,48 @@
-"""Query latency: warm in-process p50/p95, and the cold start of the `citeloom query` CLI.
+"""Query latency as the library grows: warm in-process p50/p95, and the cold `citeloom query`.
 
-Uses the project that benchmarks/eval_papers.py builds (run that first) and its query set.
-Warm: one QueryService answering every query several times in this process. Cold: the CLI
-started as a new process per query (interpreter, imports, model load, index open), as a
-person or an editor plugin would run it. Run:
+For each size it builds (once; reused on later runs) a project of that many chunks through the
+project's own adapters (``index_points`` and the configured index's ``replace_document``, then
+the same end-of-ingest optimisation as ``citeloom ingest``): real scientific text (the 18,521
+haystack abstracts, repeated with a counter appended) and vectors that are the real MiniLM
+vectors of those abstracts with a little noise (synthetic, so that no size needs hours of
+embedding). The shared papers project that benchmarks/eval_papers.py builds is measured too.
 
-    .venv/bin/python benchmarks/query_latency.py [--repeat 3] [--cold 10]
+Warm: one QueryService answering the judged paper queries (benchmarks/data/paper_queries.json)
+in this process, as the MCP server and `citeloom serve` do. Cold: `citeloom query` started as a
+new process per query, as a person at a terminal does; wall time and peak RSS. Run:
+
+    .venv/bin/python benchmarks/query_latency.py [--chunks 10000,100000,300000] [--cold 5]
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import os
+import resource
 import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-WORK = ROOT / "benchmarks" / ".work" / "papers"
-sys.path.insert(0, str(ROOT / "src"))
+import numpy as np
 
+ROOT = Path(__file__).resolve().parents[1]
+WORK = ROOT / "benchmarks" / ".work"
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT))
+
+from benchmarks import corpora, paper_queries  # noqa: E402
+from benchmarks.library import write_config  # noqa: E402
 from citeloom import bootstrap  # noqa: E402
+from citeloom.domain.ids import chunk_id  # noqa: E402
+from citeloom.domain.models import Chunk, ConvertedDocument, IndexPoint, MetadataMatch  # noqa: E402
+from citeloom.domain.records import build_payload  # noqa: E402
 from citeloom.services.query import QueryOptions  # noqa: E402
+
+CHUNKS_PER_DOCUMENT = 12  # about what a 10-page paper gives
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -31,55 +50,161 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeat", type=int, default=3, help="warm passes over the query set")
-    parser.add_argument("--cold", type=int, default=10, help="CLI runs for the cold start")
-    args = parser.parse_args()
-    config = WORK / "citeloom.toml"
-    if not config.exists():
-        sys.exit("run benchmarks/eval_papers.py first: it builds the project this measures")
-    queries = [
-        q["query"] for q in json.loads((ROOT / "benchmarks/data/paper_queries.json").read_text())
-    ]
+def abstract_vectors(model_id: str) -> tuple[list[str], np.ndarray]:
+    """The haystack abstracts and their real vectors, from the benchmarks' embedding cache
+    (benchmarks/eval_haystack.py or eval_collections.py fills it)."""
+    folder = WORK / "cache" / "vectors" / model_id.replace("/", "--")
+    keys = json.loads((folder / "keys.json").read_text())
+    matrix = np.load(folder / "vectors.npy")
+    rows = {k: i for i, k in enumerate(keys)}
+    texts, picked = [], []
+    for record in corpora.haystack():
+        key = hashlib.sha1((record.text or record.title).encode()).hexdigest()
+        if key in rows:
+            texts.append(record.text or record.title)
+            picked.append(rows[key])
+    if not texts:
+        sys.exit("no cached abstract vectors: run benchmarks/eval_haystack.py first")
+    return texts, matrix[picked]
 
+
+def build(size: int, model_id: str) -> Path:
+    """A project of ``size`` chunks, built once through the project's adapters."""
+    folder = WORK / "latency" / str(size)
+    config = write_config(folder, "lat", f"lat-{size}", None)
+    settings = bootstrap.settings(config)
+    index = bootstrap.index(settings)
+    try:
+        info = index.collection_info("lat-" + str(size))
+        if info is not None and info.points >= size:
+            return config
+        texts, vectors = abstract_vectors(model_id)
+        rng = np.random.default_rng(0)
+        index.ensure_collection(f"lat-{size}", model_id, vectors.shape[1])
+        start = time.perf_counter()
+        for first in range(0, size, CHUNKS_PER_DOCUMENT):
+            n = min(CHUNKS_PER_DOCUMENT, size - first)
+            doc_id = hashlib.sha256(f"lat-{first}".encode()).hexdigest()[:32]
+            document = ConvertedDocument(f"lat/{first}.pdf", doc_id, None, n, (), "synthetic")
+            points = []
+            for i in range(n):
+                j = first + i
+                text = f"{texts[j % len(texts)]} ({j})"
+                v = vectors[j % len(vectors)] + rng.normal(0, 0.02, vectors.shape[1])
+                chunk = Chunk(doc_id, i, text, text, (), i + 1, i + 1, 0)
+                payload = build_payload(
+                    project="lat",
+                    chunk=chunk,
+                    document=document,
+                    match=MetadataMatch(None, None),
+                    embed_model=model_id,
+                    ingest_id="latency",
+                    chunk_total=n,
+                )
+                vector = (v / np.linalg.norm(v)).astype(np.float32).tolist()
+                points.append(
+                    IndexPoint(
+                        chunk_id(doc_id, (), i + 1, i + 1, model_id, i), vector, text, payload
+                    )
+                )
+            index.replace_document(f"lat-{size}", doc_id, document.source_path, points)
+            if first and first % 20_000 < CHUNKS_PER_DOCUMENT:
+                print(f"  {first}/{size} chunks ({time.perf_counter() - start:.0f} s)", flush=True)
+        optimise = getattr(index, "optimize", None)
+        if optimise is not None:
+            optimise(f"lat-{size}")
+        print(f"  built {size} chunks in {time.perf_counter() - start:.0f} s", flush=True)
+    finally:
+        index.close()
+    return config
+
+
+def warm(config: Path, project: str, queries: list[str], repeat: int) -> tuple[float, float, float]:
     settings = bootstrap.settings(config)
     index = bootstrap.index(settings)
     start = time.perf_counter()
-    service = bootstrap.query_service(settings, "papers", index)
+    service = bootstrap.query_service(settings, project, index)
     service.search(queries[0])
-    setup = time.perf_counter() - start
+    first = time.perf_counter() - start
     timings = []
     try:
-        for _ in range(args.repeat):
+        for _ in range(repeat):
             for query in queries:
                 t = time.perf_counter()
                 service.search(query, QueryOptions())
                 timings.append((time.perf_counter() - t) * 1000)
     finally:
         index.close()
-    print(
-        f"warm, in process: {len(timings)} queries, p50 {percentile(timings, 0.5):.1f} ms, "
-        f"p95 {percentile(timings, 0.95):.1f} ms, max {max(timings):.1f} ms "
-        f"(first query incl. model load and index open: {setup:.2f} s)"
-    )
+    return percentile(timings, 0.5), percentile(timings, 0.95), first
 
+
+def cold(config: Path, project: str, queries: list[str]) -> tuple[float, float]:
+    """Median wall seconds and the largest peak RSS (MB) of `citeloom query` runs."""
     cli = str(Path(sys.executable).with_name("citeloom"))
-    cold = []
-    for query in queries[: args.cold]:
+    walls, peaks = [], []
+    for query in queries:
         t = time.perf_counter()
-        subprocess.run(
-            [cli, "query", query, "-p", "papers", "-c", str(config), "--json"],
-            check=True,
-            capture_output=True,
+        child = subprocess.Popen(
+            [cli, "query", query, "-p", project, "-c", str(config), "--json"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
-        cold.append(time.perf_counter() - t)
-    t = time.perf_counter()
-    subprocess.run([cli, "query", "--help"], check=True, capture_output=True)
-    help_time = time.perf_counter() - t
+        _, status, usage = os.wait4(child.pid, 0)
+        walls.append(time.perf_counter() - t)
+        peaks.append(usage.ru_maxrss / 1024)
+        if status:
+            sys.exit(f"citeloom query failed (status {status}) on {config}")
+    return statistics.median(walls), max(peaks)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--chunks", default="", help="sizes to build and measure, e.g. 10000,100000"
+    )
+    parser.add_argument("--repeat", type=int, default=1, help="warm passes over the query set")
+    parser.add_argument("--cold", type=int, default=5, help="CLI runs per size for the cold start")
+    args = parser.parse_args()
+    queries = [q["query"] for q in paper_queries.load()]
+    targets: list[tuple[str, Path, str]] = []
+    papers = WORK / "papers" / "citeloom.toml"
+    if papers.exists():
+        targets.append(("shared papers", papers, "papers"))
+    for size in (int(s) for s in args.chunks.split(",") if s):
+        settings = bootstrap.settings(papers) if papers.exists() else None
+        model = settings.get_project("papers").embedding_model if settings else ""
+        targets.append(
+            (f"{size} chunks", build(size, model or "fastembed/all-MiniLM-L6-v2"), "lat")
+        )
+    if not targets:
+        sys.exit("nothing to measure: run benchmarks/eval_papers.py or pass --chunks")
     print(
-        f"cold CLI `citeloom query`: {len(cold)} runs, median {statistics.median(cold):.2f} s, "
-        f"max {max(cold):.2f} s; `citeloom query --help`: {help_time:.2f} s"
+        f"\n{'library':18} {'chunks':>8} {'warm p50':>9} {'p95':>7} {'first':>7} "
+        f"{'cold median':>12} {'cold peak RSS':>14}"
+    )
+    for name, config, project in targets:
+        settings = bootstrap.settings(config)
+        index = bootstrap.index(settings)
+        try:
+            info = index.collection_info(settings.get_project(project).collection)
+        finally:
+            index.close()
+        p50, p95, first = warm(config, project, queries, args.repeat)
+        wall, peak = cold(config, project, queries[: args.cold])
+        print(
+            f"{name:18} {info.points if info else 0:8d} {p50:7.1f}ms {p95:5.1f}ms "
+            f"{first:6.2f}s {wall:11.2f}s {peak:11.0f} MB",
+            flush=True,
+        )
+    t = time.perf_counter()
+    subprocess.run(
+        [str(Path(sys.executable).with_name("citeloom")), "query", "--help"],
+        check=True,
+        capture_output=True,
+    )
+    print(
+        f"\n`citeloom query --help`: {time.perf_counter() - t:.2f} s; "
+        f"this process peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB"
     )
 
 

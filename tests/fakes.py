@@ -210,6 +210,7 @@ class FakeIndex:
                 and all(words(w) in section for w in filters.sections)
                 and all(words(ph) in text for ph in filters.phrases)
                 and all(words(t) in text for t in filters.terms)
+                and (not filters.point_ids or p.id in filters.point_ids)
             )
 
         return [
@@ -230,11 +231,26 @@ class FakeIndex:
         ]
         return sorted(scored, key=lambda s: -s.score)[:limit]
 
+    def term_weights(self, collection: str, text: str) -> dict[str, float]:
+        """IDF of each query word over the collection, as the real adapters report it (no
+        stop words or stemming here)."""
+        stored = self.collections.get(self.physical(collection), {"points": {}})["points"]
+        texts = [set(re.findall(r"\w+", p.text.lower())) for p in stored.values()]
+        n = len(texts)
+        weights = {}
+        for word in dict.fromkeys(re.findall(r"\w+", text.lower())):
+            held = sum(word in t for t in texts)
+            weights[word] = math.log((n - held + 0.5) / (held + 0.5) + 1) if held else 0.0
+        return weights
+
     def text_search(self, collection, text, filters, limit) -> list[ScoredPoint]:
-        words = set(re.findall(r"\w+", text.lower()))
+        """A BM25 without term frequencies: the summed IDF of the query words a chunk holds."""
+        weights = self.term_weights(collection, text)
         scored = [
             ScoredPoint(
-                p.id, float(len(words & set(re.findall(r"\w+", p.text.lower())))), p.payload
+                p.id,
+                sum(w for word, w in weights.items() if word in re.findall(r"\w+", p.text.lower())),
+                p.payload,
             )
             for p in self._visible(collection, filters)
         ]

@@ -198,3 +198,42 @@ def test_phrase_section_and_term_filters_and_counts(index):
     intro = SearchFilter("p", sections=("intro",))
     assert len(index.dense_search(name, vec(1), intro, 10)) == 2
     assert index.dense_search(name, vec(1), SearchFilter("p", sections=("methods",)), 10) == []
+
+
+def test_term_weights_are_the_engines_idf_and_sum_to_the_query_ceiling(index):
+    import math
+
+    name = collection()
+    index.ensure_collection(name, "m", 4)
+    texts = ["salt marsh carbon burial", "marsh sediment", "quiet office hours"]
+    index.replace_document(
+        name, "d1", "a.pdf", points("d1", "a.pdf", texts, [vec(1), vec(0, 1), vec(0, 0, 1)])
+    )
+
+    def idf(held: int) -> float:
+        return math.log((3 - held + 0.5) / (held + 0.5) + 1)
+
+    weights = index.term_weights(name, "the marsh marshes burial zebra")
+    # stop words are dropped, "marshes" is the term "marsh" already weighed, "zebra" is nowhere
+    assert set(weights) == {"marsh", "burial", "zebra"}
+    assert weights["marsh"] == pytest.approx(idf(2), rel=1e-4)
+    assert weights["burial"] == pytest.approx(idf(1), rel=1e-4)
+    assert weights["zebra"] == 0.0
+    assert index.term_weights(name, "the of and") == {}
+    assert index.term_weights(collection(), "marsh") == {"marsh": 0.0}  # no such collection
+
+
+def test_point_ids_restrict_a_search_to_candidates_and_keep_their_scores(index):
+    name = collection()
+    index.ensure_collection(name, "m", 4)
+    texts = ["salt marsh carbon burial", "marsh sediment", "quiet office hours"]
+    pts = points("d1", "a.pdf", texts, [vec(1), vec(0, 1), vec(1, 1)])
+    index.replace_document(name, "d1", "a.pdf", pts)
+    everything = {p.id: p.score for p in index.dense_search(name, vec(1), SearchFilter("p"), 10)}
+    only = SearchFilter("p", point_ids=(pts[2].id, pts[1].id))
+    dense = index.dense_search(name, vec(1), only, 10)
+    assert {p.id: p.score for p in dense} == pytest.approx(
+        {i: everything[i] for i in only.point_ids}
+    )
+    sparse = index.text_search(name, "marsh", only, 10)
+    assert [p.id for p in sparse] == [pts[1].id]  # the office chunk holds no query term

@@ -183,6 +183,18 @@ LIBRARY = [
         "URL": "https://arxiv.org/abs/2203.01234v2",
     },
     {
+        "id": "ito2023tides",
+        "title": "Tidal Pumping of Carbon in Mangrove Creeks",
+        "author": [{"family": "Ito", "given": "Ken"}],
+        "issued": {"date-parts": [[2023]]},
+    },
+    {
+        "id": "rossi2024tides",
+        "title": "Tidal Pumping of Carbon in Mangrove Creeks: A Global Synthesis",
+        "author": [{"family": "Rossi", "given": "Luca"}],
+        "issued": {"date-parts": [[2024]]},
+    },
+    {
         "id": "park2017quiet",
         "title": "Quiet Hours in Open Offices",
         "author": [{"family": "Park", "given": "Jin"}],
@@ -324,6 +336,29 @@ def test_same_title_by_other_authors_is_decided_by_the_authors_on_the_page(resol
 def test_a_title_whose_authors_are_absent_stays_unmatched(resolver):
     match = resolver.resolve(page("Deeper Learning for Salt Marsh Mapping", "Maria Garcia, 2021"))
     assert match.reference is None and match.problem == "MetadataAmbiguous"
+
+
+@pytest.mark.parametrize(
+    "printed",
+    [
+        "Tidal Pumping of Carbon in Mangrove Creeks: Evidence from Radon Tracers",
+        "Tidal Pumping of Carbon in Mangrove Creeks - Evidence from Radon Tracers",
+        "Tidal pumping of carbon in mangrove creeks? Evidence from radon tracers",
+    ],
+)
+def test_an_entry_without_the_printed_subtitle_matches_by_its_title(resolver, printed):
+    # the library kept only "Title" of a paper printed as "Title: Subtitle"
+    match = resolver.resolve(page(printed, "Ken Ito, Kyoto University"))
+    assert (match.citekey, match.kind) == ("ito2023tides", "title")
+
+
+def test_an_entry_with_another_subtitle_is_not_taken_for_a_subtitled_paper(resolver):
+    # same main title, but the library's subtitled entry is another paper (other authors);
+    # the subtitle-free entry by the printed author wins, the subtitled one is never chosen
+    printed = "Tidal Pumping of Carbon in Mangrove Creeks: Evidence from Radon Tracers"
+    assert resolver.resolve(page(printed, "Luca Rossi, Pisa")).citekey != "rossi2024tides"
+    synthesis = "Tidal Pumping of Carbon in Mangrove Creeks: A Global Synthesis"
+    assert resolver.resolve(page(synthesis, "Luca Rossi, Pisa")).citekey == "rossi2024tides"
 
 
 def test_a_paper_with_no_entry_stays_unmatched(resolver):

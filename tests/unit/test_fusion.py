@@ -1,4 +1,4 @@
-from citeloom.domain.fusion import dbsf, linear, rrf
+from citeloom.domain.fusion import bm25_share, dbsf, linear, rrf
 from citeloom.domain.models import ScoredPoint
 
 
@@ -25,12 +25,22 @@ def test_rrf_keeps_payload_from_any_list():
     assert rrf([without, with_payload])[0].payload == {"fulltext": "t"}
 
 
-def test_linear_uses_normalised_scores_not_scales():
-    # BM25 scores in the tens must not drown cosine similarities below one
-    dense = ranked("a", "b", scores=[0.9, 0.2])
-    sparse = ranked("b", "a", scores=[30.0, 29.0])
-    fused = linear([dense, sparse], weights=[1.0, 1.0])
-    assert fused[0].id == "a"
+def test_bm25_share_is_a_share_of_the_query_ceiling_whatever_else_was_found():
+    # BM25 scores in the tens become shares of what the query can score; the best of a list
+    # of weak matches is not stretched to 1 as min-max scaling would
+    sparse = ranked("strong", "weak", scores=[30.0, 6.0])
+    assert [p.score for p in bm25_share(sparse, ceiling=24.0)] == [1.0, 0.25]
+    assert [p.score for p in bm25_share(ranked("weak", scores=[6.0]), ceiling=24.0)] == [0.25]
+    assert [p.score for p in bm25_share(sparse, ceiling=0.0)] == [0.0, 0.0]
+
+
+def test_linear_blends_absolute_scores_so_a_missing_signal_is_not_a_bonus():
+    # "a" is close in meaning and holds half the query terms; "b" only sits a little nearer
+    dense = ranked("b", "a", scores=[0.55, 0.50])
+    sparse = ranked("a", "b", scores=[0.5, 0.0])
+    fused = linear([dense, sparse], weights=[0.6, 0.4])
+    assert [p.id for p in fused] == ["a", "b"]
+    assert fused[0].score == 0.6 * 0.50 + 0.4 * 0.5
 
 
 def test_dbsf_handles_single_candidate_and_empty_lists():

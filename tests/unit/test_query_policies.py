@@ -2,7 +2,14 @@
 
 import pytest
 
-from citeloom.domain.abstention import confidence, content_terms, covered_terms, idf
+from citeloom.domain.abstention import (
+    TUNED_SPLIT,
+    confidence,
+    content_terms,
+    covered_terms,
+    evidence,
+    idf,
+)
 from citeloom.domain.diversity import diversify, overlap, shingles
 from citeloom.domain.query_syntax import parse_query
 from citeloom.services.query import contains_phrase
@@ -56,3 +63,17 @@ def test_confidence_rewards_covering_rare_terms():
     assert 0 <= low < high <= 1
     assert confidence({}, set(), 0.6) == pytest.approx(1.0)
     assert confidence({}, set(), 0.1) == 0.0
+
+
+def test_confidence_puts_the_tuned_split_at_one_half_and_keeps_the_order():
+    weights = {"accretion": idf(100, 2), "marshes": idf(100, 50)}
+    cases = [({"accretion"}, s) for s in (0.1, 0.25, 0.3, 0.45, 0.7)] + [
+        ({"marshes"}, s) for s in (0.2, 0.35, 0.5)
+    ]
+    raw = [evidence(weights, covered, s) for covered, s in cases]
+    shown = [confidence(weights, covered, s) for covered, s in cases]
+    assert sorted(range(len(raw)), key=raw.__getitem__) == sorted(
+        range(len(shown)), key=shown.__getitem__
+    )
+    # with no content words the evidence is the scaled cosine alone: 0.2 -> 0, 0.6 -> 1
+    assert confidence({}, set(), 0.2 + 0.4 * TUNED_SPLIT) == pytest.approx(0.5)

@@ -219,6 +219,43 @@ def test_query_refuses_a_collection_of_another_model(tmp_path, library):
         service.search("burial")
 
 
+class PinnedEmbedder(FakeEmbedder):
+    """Vectors chosen by the test: the query points one way, each chunk where it is told."""
+
+    def __init__(self, vectors: dict[str, list[float]]) -> None:
+        super().__init__(dimensions=2)
+        self.vectors = vectors
+
+    def embed_documents(self, texts):
+        return [self.vectors[t] for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        return [1.0, 0.0]
+
+
+def test_a_chunk_holding_every_rare_query_word_beats_nearer_dense_noise(tmp_path):
+    # MiniLM is weak on rare technical terms: the passage that names them all may sit outside
+    # the dense candidates, behind chunks that are merely about something similar. Each
+    # candidate is scored by both signals, so the dense noise cannot outrank it.
+    folder = tmp_path / "lib"
+    folder.mkdir()
+    target = "Shell crossing singularity in the Lemaitre Tolman metric."
+    noise = [f"Cosmic expansion looks different from place {i}." for i in range(8)]
+    vectors = {target: [0.3, 0.954], **{text: [0.6, 0.8] for text in noise}}
+    write(folder, "a.pdf", "TITLE Salt Marsh Carbon\n" + "\n".join([target, *noise]))
+    index = FakeIndex()
+    make(tmp_path, index, embedder=PinnedEmbedder(vectors))[0].run([folder])
+    query = QueryService(
+        project="p",
+        collection="c",
+        embedder=PinnedEmbedder(vectors),
+        index=index,
+        candidates=2,  # the dense list holds only noise
+    )
+    report = query.search("Lemaitre Tolman shell crossing", QueryOptions(top_k=3, per_doc=None))
+    assert report.results[0].text == target
+
+
 # ---------------------------------------------------------------- query features
 @pytest.fixture
 def papers(tmp_path: Path) -> tuple[FakeIndex, QueryService]:

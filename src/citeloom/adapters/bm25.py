@@ -7,6 +7,7 @@ its collection (``Modifier.IDF``) exactly as the embedded shard does.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -29,3 +30,33 @@ def encode_document(text: str) -> tuple[list[int], list[float]]:
 def encode_query(text: str) -> tuple[list[int], list[float]]:
     vector = _model().embed_query(text)
     return list(vector.indices), list(vector.values)
+
+
+def query_terms(text: str) -> dict[str, tuple[int, ...]]:
+    """Each word of a query with the BM25 terms it becomes, in order of first occurrence.
+
+    A word BM25 drops (a stop word) is left out, and so is a word whose terms an earlier word
+    already brought ("marshes" after "marsh"): the engine's query vector holds each term once,
+    so per-word weights then add up to the query's own score."""
+    seen: set[int] = set()
+    words: dict[str, tuple[int, ...]] = {}
+    for word in re.findall(r"[^\W_]+", text):
+        terms = tuple(dict.fromkeys(encode_query(word)[0]))
+        if terms and not set(terms) <= seen:
+            words.setdefault(word, terms)
+            seen.update(terms)
+    return words
+
+
+def idf_from_probe(score: float, stored: Any, term: int) -> float:
+    """A term's IDF, read off the engine: a query of that one term (weight 1) scores a chunk
+    holding it ``idf * value``, where value is the chunk's stored BM25 weight of the term
+    (``stored``: the chunk's sparse vector as the client returns it)."""
+    weights = dict(zip(stored.indices, stored.values, strict=True))
+    value = float(weights.get(term, 0.0))
+    return score / value if value > 0 else 0.0
+
+
+def word_weights(words: dict[str, tuple[int, ...]], idf: dict[int, float]) -> dict[str, float]:
+    """Per-word weights from per-term IDFs (0.0 for terms no chunk holds)."""
+    return {word: sum(idf.get(t, 0.0) for t in terms) for word, terms in words.items()}

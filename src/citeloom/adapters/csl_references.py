@@ -154,6 +154,33 @@ def title_score(a: str, b: str) -> float:
     return max(fuzz.ratio(a, b), fuzz.token_sort_ratio(a, b)) / 100.0
 
 
+# "Title: Subtitle", "Title - Subtitle", "Title? Subtitle" as printed on page 1
+_SUBTITLE = re.compile(r"\s*(?::|\?|\s[-\u2013\u2014]\s)\s*")
+
+
+def main_title(title: str) -> str | None:
+    """The part of a printed title before its subtitle, if it has one of at least 3 words."""
+    parts = _SUBTITLE.split(title, maxsplit=1)
+    if len(parts) < 2 or len(parts[0].split()) < 3:
+        return None
+    return parts[0]
+
+
+def page_title_score(printed: str, entry: str) -> float:
+    """How well the title printed on page 1 matches a library entry's title (as written).
+
+    Libraries often keep only the main title ("Title") of a paper that prints "Title:
+    Subtitle"; such an entry is compared with the printed main title too. An entry that has
+    a subtitle of its own is compared whole only, so two entries sharing a main title
+    ("PaSa: An LLM Agent for ...") are still told apart by their subtitles."""
+    folded = fold_for_match(entry)
+    score = title_score(fold_for_match(printed), folded)
+    main = main_title(printed)
+    if main is not None and _SUBTITLE.search(entry) is None:
+        score = max(score, title_score(fold_for_match(main), folded))
+    return score
+
+
 def hint_citekey(stem: str, refs: dict[str, Reference]) -> str | None:
     """A citekey at the start of a file name: 'smith2020', 'smith2020 - Title', 'Smith2020_x'."""
     head = re.split(r"\s+[-–—]\s+|\s+|_-_", stem.strip(), maxsplit=1)[0]
@@ -254,9 +281,8 @@ class CslMetadataResolver:
     ) -> MetadataMatch:
         """Several entries' identifiers are printed (a paper citing another in its text): the
         page-1 title decides, with the same threshold and margin as a title match."""
-        title = fold_for_match(document.title or "")
         scored = sorted(
-            ((title_score(title, fold_for_match(r.title)), r, kind) for r, kind in identified),
+            ((page_title_score(document.title or "", r.title), r, kind) for r, kind in identified),
             key=lambda item: (-item[0], item[1].citekey),
         )
         candidates = tuple(Candidate(r.citekey, round(s, 3)) for s, r, _ in scored[:3])
@@ -271,8 +297,7 @@ class CslMetadataResolver:
         page = fold_for_match(document.front_text(pages=1))
         years = set(re.findall(r"(?<!\d)(1[6-9]\d\d|20\d\d)(?!\d)", page))
         if document.title:
-            title = fold_for_match(document.title)
-            scores = [(r, title_score(title, fold_for_match(r.title))) for r in refs if r.title]
+            scores = [(r, page_title_score(document.title, r.title)) for r in refs if r.title]
         else:
             # no title block found (a scan, a cover page): look for a long entry title in the
             # text of the first pages instead, but never in a reference list

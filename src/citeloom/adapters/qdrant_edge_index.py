@@ -48,6 +48,7 @@ from qdrant_edge import (
     PayloadSchemaType,
     Point,
     Query,
+    QueryBatchRequest,
     QueryRequest,
     RangeFloat,
     ScrollRequest,
@@ -83,6 +84,8 @@ def _edge_filter(filters: SearchFilter) -> Filter:
         must.append(FieldCondition(key="zotero.tags", match=MatchAny(list(filters.tags))))
     if filters.doc_ids:
         must.append(FieldCondition(key="doc_id", match=MatchAny(list(filters.doc_ids))))
+    if filters.point_ids:
+        must.append(HasIdCondition({uuid.UUID(i) for i in filters.point_ids}))
     must.extend(
         FieldCondition(key="doc.section_path", match=MatchText(w)) for w in filters.sections
     )
@@ -229,7 +232,8 @@ class EdgeIndex:
         if meta is None:
             return None
         shard = self._shard(collection)
-        points = shard.count(CountRequest(exact=True)) if shard is not None else 0
+        # the shard keeps its point count; an exact count() would visit every point
+        points = shard.info().points_count if shard is not None else 0
         return CollectionInfo(
             name=collection,
             embed_model=str(meta.get("embed_model")),
@@ -401,6 +405,33 @@ class EdgeIndex:
             with_payload=True,
         )
         return _scored(shard.query(request))
+
+    def term_weights(self, collection: str, text: str) -> dict[str, float]:
+        words = bm25.query_terms(text)
+        terms = sorted({t for ts in words.values() for t in ts})
+        shard = self._shard(collection)
+        if shard is None or not terms:
+            return bm25.word_weights(words, {})
+        # one single-term query per term, planned as one batch: the best chunk holding the
+        # term reveals the engine's IDF (score / stored weight); no hit means no chunk has it
+        probes = shard.query_batch(
+            QueryBatchRequest(
+                [
+                    QueryRequest(
+                        limit=1,
+                        query=Query.Nearest(SparseVector(indices=[t], values=[1.0]), using=SPARSE),
+                        with_vector=[SPARSE],
+                    )
+                    for t in terms
+                ]
+            )
+        )
+        idf = {}
+        for term, hits in zip(terms, probes, strict=True):
+            vectors: Any = hits[0].vector if hits else None
+            if vectors:
+                idf[term] = bm25.idf_from_probe(float(hits[0].score), vectors[SPARSE], term)
+        return bm25.word_weights(words, idf)
 
     def payloads(self, collection: str, ids: Sequence[str]) -> dict[str, dict]:
         shard = self._require(collection)

@@ -48,6 +48,8 @@ def _filter(filters: SearchFilter) -> Any:
         must.append(
             models.FieldCondition(key="doc_id", match=models.MatchAny(any=list(filters.doc_ids)))
         )
+    if filters.point_ids:
+        must.append(models.HasIdCondition(has_id=list(filters.point_ids)))
     must.extend(
         models.FieldCondition(key="doc.section_path", match=models.MatchText(text=w))
         for w in filters.sections
@@ -334,6 +336,36 @@ class QdrantServerIndex:
         return self._query(
             collection, models.SparseVector(indices=indices, values=values), SPARSE, filters, limit
         )
+
+    def term_weights(self, collection: str, text: str) -> dict[str, float]:
+        from qdrant_client import models
+
+        words = bm25.query_terms(text)
+        terms = sorted({t for ts in words.values() for t in ts})
+        if self._meta(collection) is None or not terms:
+            return bm25.word_weights(words, {})
+        # the embedded adapter's probe, as one batch request (see EdgeIndex.term_weights)
+        probes = self._call(
+            "search",
+            self._client.query_batch_points,
+            collection,
+            requests=[
+                models.QueryRequest(
+                    query=models.SparseVector(indices=[t], values=[1.0]),
+                    using=SPARSE,
+                    limit=1,
+                    with_vector=[SPARSE],
+                )
+                for t in terms
+            ],
+        )
+        idf = {}
+        for term, response in zip(terms, probes, strict=True):
+            if response.points:
+                hit = response.points[0]
+                vectors: Any = hit.vector
+                idf[term] = bm25.idf_from_probe(float(hit.score), vectors[SPARSE], term)
+        return bm25.word_weights(words, idf)
 
     def payloads(self, collection: str, ids: Sequence[str]) -> dict[str, dict]:
         records = self._call(

@@ -1,8 +1,15 @@
-"""Fusion of ranked candidate lists: pure functions, the same for every index adapter.
+"""Fusion of the retrieval signals: pure functions, the same for every index adapter.
 
-Each retrieval signal (dense vectors, BM25) returns its own ranked list of ``ScoredPoint``;
-fusion turns them into one ranking. Doing it here rather than inside Qdrant keeps the embedded
-engine and a server congruent and lets one benchmark compare the policies.
+Each signal (dense vectors, BM25) ranks candidates; fusion turns them into one ranking. The
+query service first makes both lists cover the same candidates (whatever either signal found,
+scored by both: see ``QueryService``) and puts both on scales that do not depend on which
+chunks happened to make a list: the cosine as it is, and BM25 as a share of the query's own
+ceiling (``bm25_share``). A chunk that BM25 ranks first for four rare words is then not
+sunk because it was not among the dense signal's nearest, and a list of noise is not
+stretched to look like a list of hits, however large the library (docs/adr/0004).
+
+Doing this here rather than inside Qdrant keeps the embedded engine and a server congruent
+and lets one benchmark compare the policies.
 """
 
 from __future__ import annotations
@@ -81,18 +88,23 @@ def linear(
     lists: Sequence[Sequence[ScoredPoint]],
     weights: Sequence[float] | None = None,
 ) -> list[ScoredPoint]:
-    """``sum_i w_i * score_i`` on min-max normalised scores; a missing score counts as 0."""
+    """``sum_i w_i * score_i`` on scores that are already comparable across queries (cosine,
+    BM25 share of the ceiling); a candidate missing from a list scores 0 there."""
     w = _weights(weights, len(lists))
     scores: dict[str, float] = {}
     for weight, ranked in zip(w, lists, strict=True):
-        if not ranked:
-            continue
-        values = [p.score for p in ranked]
-        low, high = min(values), max(values)
         for point in ranked:
-            norm = 1.0 if high == low else (point.score - low) / (high - low)
-            scores[point.id] = scores.get(point.id, 0.0) + weight * norm
+            scores[point.id] = scores.get(point.id, 0.0) + weight * point.score
     return _ranked(scores, lists)
+
+
+def bm25_share(ranked: Sequence[ScoredPoint], ceiling: float) -> list[ScoredPoint]:
+    """BM25 scores as a share of the query's ceiling (the score of a chunk of average length
+    holding each query term once, see ``Index.term_weights``), at most 1: a chunk holding one
+    of four rare query words gets about a quarter, whatever else the library holds."""
+    if ceiling <= 0:
+        return [ScoredPoint(p.id, 0.0, p.payload) for p in ranked]
+    return [ScoredPoint(p.id, min(1.0, p.score / ceiling), p.payload) for p in ranked]
 
 
 FUSIONS = {"rrf": rrf, "dbsf": dbsf, "linear": linear}

@@ -21,6 +21,7 @@ class SearchFilter:
     sections: tuple[str, ...] = ()  # words that must occur in the section path
     phrases: tuple[str, ...] = ()  # must occur in the chunk text, in this order
     terms: tuple[str, ...] = ()  # words that must occur in the chunk text (for counting)
+    point_ids: tuple[str, ...] = ()  # only these chunks: score another signal's candidates
 
 
 class Index(Protocol):
@@ -75,6 +76,16 @@ class Index(Protocol):
     def text_search(
         self, collection: str, text: str, filters: SearchFilter, limit: int
     ) -> list[ScoredPoint]: ...
+
+    def term_weights(self, collection: str, text: str) -> dict[str, float]:
+        """How ``text_search`` weighs each word of ``text`` here: the IDF the engine gives the
+        word's BM25 terms (summed when a word has several), 0.0 for a word no chunk holds.
+
+        Words BM25 ignores (stop words) are left out, and words that BM25 reduces to the same
+        terms ("marsh", "marshes") appear once, so the weights sum to the score a chunk of
+        average length holding each query term once would get: the query's own ceiling,
+        which fusion normalises BM25 by (see ``domain.fusion``)."""
+        ...
 
     def payloads(self, collection: str, ids: Sequence[str]) -> dict[str, dict]: ...
 

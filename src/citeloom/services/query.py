@@ -17,8 +17,15 @@ from typing import Any, Literal
 
 from citeloom.domain.abstention import confidence, content_terms, covered_terms, idf
 from citeloom.domain.diversity import diversify
-from citeloom.domain.fusion import DEFAULT_FUSION, DEFAULT_WEIGHTS, FUSIONS, RRF_K, rrf
-from citeloom.domain.models import ScoredPoint
+from citeloom.domain.fusion import (
+    DEFAULT_FUSION,
+    DEFAULT_WEIGHTS,
+    FUSIONS,
+    RRF_K,
+    bm25_share,
+    rrf,
+)
+from citeloom.domain.models import CollectionInfo, ScoredPoint
 from citeloom.domain.query_syntax import parse_query
 from citeloom.domain.records import Passage, passage_from_payload
 from citeloom.domain.text import fold_for_match
@@ -119,13 +126,8 @@ class QueryService:
             phrases=parsed.phrases,
         )
         limit = max(self.candidates, options.top_k * 5)
-        dense: list[ScoredPoint] = []
-        sparse: list[ScoredPoint] = []
-        if self.signals != "bm25":
-            vector = self.embedder.embed_query(parsed.text)
-            dense = self.index.dense_search(self.collection, vector, filters, limit)
-        if self.signals != "dense":
-            sparse = self.index.text_search(self.collection, parsed.text, filters, limit)
+        weights = self.index.term_weights(self.collection, parsed.text)
+        dense, sparse = self._signals(parsed.text, filters, limit, sum(weights.values()))
         ranked = (
             self.fuse([dense, sparse], self.weights)
             if self.signals == "hybrid"
@@ -145,9 +147,41 @@ class QueryService:
         )
         passages = self._cut(passages, options)
         report.results = [replace(p, rank=i) for i, p in enumerate(passages, start=1)]
-        report.confidence = self._confidence(parsed.text, report.results, dense)
+        report.confidence = self._confidence(parsed.text, report.results, dense, weights, info)
         report.answerable = bool(report.results) and report.confidence >= self.min_confidence
         return report
+
+    def _signals(
+        self, text: str, filters: SearchFilter, limit: int, ceiling: float
+    ) -> tuple[list[ScoredPoint], list[ScoredPoint]]:
+        """The dense and BM25 candidates, each list scored on its own absolute scale.
+
+        In a hybrid query both lists end up holding the same candidates: whatever one signal
+        found and the other did not is scored by the other too (exact cosine of its stored
+        vector, BM25 of its stored terms), restricted to those chunks. A candidate only one
+        signal knows would otherwise count as 0 for the other."""
+        dense: list[ScoredPoint] = []
+        sparse: list[ScoredPoint] = []
+        vector: list[float] = []
+        if self.signals != "bm25":
+            vector = self.embedder.embed_query(text)
+            dense = self.index.dense_search(self.collection, vector, filters, limit)
+        if self.signals != "dense":
+            sparse = self.index.text_search(self.collection, text, filters, limit)
+        if self.signals == "hybrid":
+            known = {p.id for p in dense}
+            if missing := tuple(p.id for p in sparse if p.id not in known):
+                dense += self.index.dense_search(
+                    self.collection, vector, replace(filters, point_ids=missing), len(missing)
+                )
+            known = {p.id for p in sparse}
+            if missing := tuple(p.id for p in dense if p.id not in known):
+                # chunks holding none of the query's terms are not returned: BM25 0
+                sparse += self.index.text_search(
+                    self.collection, text, replace(filters, point_ids=missing), len(missing)
+                )
+        by_score = partial(sorted, key=lambda p: (-p.score, p.id))
+        return by_score(dense), by_score(bm25_share(sparse, ceiling))
 
     def _passages(self, ranked: list[ScoredPoint]) -> Iterator[Passage]:
         missing = [p.id for p in ranked if p.payload is None]
@@ -168,12 +202,19 @@ class QueryService:
             spent += cost
         return kept
 
-    def _confidence(self, text: str, results: list[Passage], dense: list[ScoredPoint]) -> float:
-        terms = content_terms(text)
-        total = self.index.count(self.collection, SearchFilter(project=self.project))
-        weights = {
-            t: idf(total, self.index.count(self.collection, SearchFilter(self.project, terms=(t,))))
-            for t in terms
-        }
+    def _confidence(
+        self,
+        text: str,
+        results: list[Passage],
+        dense: list[ScoredPoint],
+        weights: dict[str, float],
+        info: CollectionInfo,
+    ) -> float:
+        # the engine's own IDF of each content word; a word no chunk holds weighs as much as
+        # the rarest word can (the library lacks it, which says the most)
+        engine = {fold_for_match(word): weight for word, weight in weights.items()}
+        absent = idf(info.points, 0)
+        terms = [t for t in content_terms(text) if t in engine]
         covered = covered_terms(terms, [p.text for p in results[:3]])
-        return confidence(weights, covered, dense[0].score if dense else None)
+        term_weight = {t: engine[t] or absent for t in terms}
+        return confidence(term_weight, covered, dense[0].score if dense else None)

@@ -1,0 +1,146 @@
+"""Benchmark libraries built through citeloom's own parts, with the embeddings cached.
+
+A benchmark collection is written exactly as ingest writes one (the project's chunker,
+embedder, ``domain.records.index_points`` and the index adapter's ``replace_document``); only
+the conversion is skipped for records that are already text (the abstracts of the judged
+collections). Vectors are cached on disk per model and text, so the 18,500 haystack abstracts
+are embedded once per model, not once per run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+WORK = ROOT / "benchmarks" / ".work"
+sys.path.insert(0, str(ROOT / "src"))
+
+from benchmarks.corpora import Record  # noqa: E402
+from citeloom.domain.ids import doc_id_from_sha256  # noqa: E402
+from citeloom.domain.models import Block, BlockKind, ConvertedDocument, MetadataMatch  # noqa: E402
+from citeloom.domain.records import index_points  # noqa: E402
+from citeloom.ports import Chunker, Embedder, Index  # noqa: E402
+
+
+def write_config(folder: Path, project: str, collection: str, references: Path | None) -> Path:
+    """A throwaway project; every benchmark shares one cache (conversions, models)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    if references is None:
+        references = folder / "references.json"
+        references.write_text("[]", encoding="utf-8")
+    config = folder / "citeloom.toml"
+    config.write_text(
+        f'[paths]\ncache_dir = "{WORK / "cache"}"\n\n'
+        f'[project."{project}"]\ncollection = "{collection}"\n'
+        f'references_json = "{references}"\n',
+        encoding="utf-8",
+    )
+    return config
+
+
+class CachedEmbedder:
+    """An Embedder that remembers document vectors on disk (queries are always embedded)."""
+
+    def __init__(self, inner: Embedder, folder: Path) -> None:
+        self.inner = inner
+        self.folder = folder / inner.model_id.replace("/", "--")
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self._keys: list[str] = []
+        self._rows: dict[str, int] = {}
+        self._matrix = np.zeros((0, inner.dimensions), dtype=np.float32)
+        if (self.folder / "keys.json").is_file():
+            self._keys = json.loads((self.folder / "keys.json").read_text())
+            self._matrix = np.load(self.folder / "vectors.npy")
+            self._rows = {k: i for i, k in enumerate(self._keys)}
+        self.model_id = inner.model_id
+        self.dimensions = inner.dimensions
+        self.max_tokens = inner.max_tokens
+        self.tokenizer_id = inner.tokenizer_id
+
+    @staticmethod
+    def _key(text: str) -> str:
+        return hashlib.sha1(text.encode("utf-8")).hexdigest()
+
+    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
+        missing = list(dict.fromkeys(t for t in texts if self._key(t) not in self._rows))
+        if missing:
+            fresh = []
+            for start in range(0, len(missing), 64):
+                fresh.extend(self.inner.embed_documents(missing[start : start + 64]))
+                done = min(start + 64, len(missing))
+                if len(missing) > 256 and done % 1024 < 64:
+                    print(f"  embedded {done}/{len(missing)}", flush=True)
+            self._matrix = np.vstack([self._matrix, np.asarray(fresh, dtype=np.float32)])
+            for text in missing:
+                self._rows[self._key(text)] = len(self._keys)
+                self._keys.append(self._key(text))
+            self._save()
+        return [self._matrix[self._rows[self._key(t)]].tolist() for t in texts]
+
+    def _save(self) -> None:
+        np.save(self.folder / "vectors.npy", self._matrix)
+        (self.folder / "keys.json").write_text(json.dumps(self._keys))
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.inner.embed_query(text)
+
+    def count_tokens(self, text: str) -> int:
+        return self.inner.count_tokens(text)
+
+
+def record_document(record: Record) -> ConvertedDocument:
+    """An abstract as a converted document: its title as the title, its text as one block."""
+    source = f"haystack/{record.collection}/{record.id}"
+    sha = hashlib.sha256(f"{source}\n{record.title}\n{record.text}".encode()).hexdigest()
+    blocks = []
+    if record.title:
+        blocks.append(Block(record.title, BlockKind.TITLE, None))
+    blocks.append(Block(record.text or record.title, BlockKind.TEXT, None))
+    return ConvertedDocument(source, sha, record.title or None, None, tuple(blocks), "abstract")
+
+
+def add_records(
+    records: Iterable[Record],
+    *,
+    project: str,
+    collection: str,
+    chunker: Chunker,
+    embedder: Embedder,
+    index: Index,
+    batch: int = 512,
+) -> int:
+    """Store each record as a document of the project; returns the chunks written."""
+    index.ensure_collection(collection, embedder.model_id, embedder.dimensions)
+    records = list(records)
+    written, start = 0, time.perf_counter()
+    unmatched = MetadataMatch(None, None)
+    for first in range(0, len(records), batch):
+        documents = [record_document(r) for r in records[first : first + batch]]
+        chunked = [(d, chunker.chunk(d, doc_id_from_sha256(d.sha256))) for d in documents]
+        vectors = iter(embedder.embed_documents([c.embed_text for _, cs in chunked for c in cs]))
+        for document, chunks in chunked:
+            points = index_points(
+                project=project,
+                document=document,
+                match=unmatched,
+                chunks=chunks,
+                vectors=[next(vectors) for _ in chunks],
+                embed_model=embedder.model_id,
+                ingest_id="benchmark",
+                library="",
+            )
+            index.replace_document(collection, chunks[0].doc_id, document.source_path, points)
+            written += len(points)
+        print(
+            f"  stored {min(first + batch, len(records))}/{len(records)} records "
+            f"({time.perf_counter() - start:.0f} s)",
+            flush=True,
+        )
+    return written
