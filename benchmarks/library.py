@@ -116,7 +116,9 @@ def add_records(
     index: Index,
     batch: int = 512,
 ) -> int:
-    """Store each record as a document of the project; returns the chunks written."""
+    """Store each record as a document of the project; returns the chunks written. The
+    records are new to the collection, so they go in with the bulk write (``upsert_points``,
+    one durable write per batch) rather than ingest's per-document replace."""
     index.ensure_collection(collection, embedder.model_id, embedder.dimensions)
     records = list(records)
     written, start = 0, time.perf_counter()
@@ -125,8 +127,9 @@ def add_records(
         documents = [record_document(r) for r in records[first : first + batch]]
         chunked = [(d, chunker.chunk(d, doc_id_from_sha256(d.sha256))) for d in documents]
         vectors = iter(embedder.embed_documents([c.embed_text for _, cs in chunked for c in cs]))
+        points = []
         for document, chunks in chunked:
-            points = index_points(
+            points += index_points(
                 project=project,
                 document=document,
                 match=unmatched,
@@ -136,8 +139,8 @@ def add_records(
                 ingest_id="benchmark",
                 library="",
             )
-            index.replace_document(collection, chunks[0].doc_id, document.source_path, points)
-            written += len(points)
+        index.upsert_points(collection, points)
+        written += len(points)
         print(
             f"  stored {min(first + batch, len(records))}/{len(records)} records "
             f"({time.perf_counter() - start:.0f} s)",

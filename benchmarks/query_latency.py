@@ -82,6 +82,7 @@ def build(size: int, model_id: str) -> Path:
         rng = np.random.default_rng(0)
         index.ensure_collection(f"lat-{size}", model_id, vectors.shape[1])
         start = time.perf_counter()
+        pending: list[IndexPoint] = []
         for first in range(0, size, CHUNKS_PER_DOCUMENT):
             n = min(CHUNKS_PER_DOCUMENT, size - first)
             doc_id = hashlib.sha256(f"lat-{first}".encode()).hexdigest()[:32]
@@ -107,7 +108,10 @@ def build(size: int, model_id: str) -> Path:
                         chunk_id(doc_id, (), i + 1, i + 1, model_id, i), vector, text, payload
                     )
                 )
-            index.replace_document(f"lat-{size}", doc_id, document.source_path, points)
+            pending += points
+            if len(pending) >= 5000 or first + n >= size:
+                index.upsert_points(f"lat-{size}", pending)
+                pending = []
             if first and first % 20_000 < CHUNKS_PER_DOCUMENT:
                 print(f"  {first}/{size} chunks ({time.perf_counter() - start:.0f} s)", flush=True)
         optimise = getattr(index, "optimize", None)

@@ -174,6 +174,9 @@ class FakeIndex:
             del stored[pid]
         stored.update({p.id: p for p in points})
 
+    def upsert_points(self, collection: str, points: Sequence[IndexPoint]) -> None:
+        self.collections[self.physical(collection)]["points"].update({p.id: p for p in points})
+
     def delete_document(self, collection: str, doc_id: str) -> None:
         stored = self.collections[self.physical(collection)]["points"]
         for pid in [pid for pid, p in stored.items() if p.payload["doc_id"] == doc_id]:

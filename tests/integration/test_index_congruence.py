@@ -237,3 +237,17 @@ def test_point_ids_restrict_a_search_to_candidates_and_keep_their_scores(index):
     )
     sparse = index.text_search(name, "marsh", only, 10)
     assert [p.id for p in sparse] == [pts[1].id]  # the office chunk holds no query term
+
+
+def test_a_bulk_upsert_stores_whole_documents_as_replace_would(index):
+    name = collection()
+    index.ensure_collection(name, "m", 4)
+    first = points("d1", "a.pdf", ["x", "y"], [vec(1), vec(0, 1)])
+    second = points("d2", "b.pdf", ["z"], [vec(0, 0, 1)])
+    index.upsert_points(name, first + second)
+    index.upsert_points(name, first)  # the same points again: no duplicates
+    docs = index.documents(name, "p")
+    assert [(d.doc_id, d.chunks, d.complete) for d in docs] == [("d1", 2, True), ("d2", 1, True)]
+    assert index.collection_info(name).points == 3
+    hits = index.text_search(name, "z", SearchFilter("p"), 10)
+    assert [h.payload["doc_id"] for h in hits] == ["d2"]

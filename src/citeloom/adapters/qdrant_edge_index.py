@@ -113,6 +113,15 @@ def _text_index(key: str) -> TextIndexParams:
     )
 
 
+def _edge_point(point: IndexPoint) -> Point:
+    indices, values = bm25.encode_document(point.text)
+    return Point(
+        id=point.id,
+        vector={DENSE: list(point.vector), SPARSE: SparseVector(indices=indices, values=values)},
+        payload=point.payload,
+    )
+
+
 def _scored(points: Sequence[Any]) -> list[ScoredPoint]:
     return [ScoredPoint(id=str(p.id), score=float(p.score), payload=p.payload) for p in points]
 
@@ -315,19 +324,7 @@ class EdgeIndex:
         self, collection: str, doc_id: str, source_path: str, points: Sequence[IndexPoint]
     ) -> None:
         shard = self._require(collection)
-        edge_points = []
-        for point in points:
-            indices, values = bm25.encode_document(point.text)
-            edge_points.append(
-                Point(
-                    id=point.id,
-                    vector={
-                        DENSE: list(point.vector),
-                        SPARSE: SparseVector(indices=indices, values=values),
-                    },
-                    payload=point.payload,
-                )
-            )
+        edge_points = [_edge_point(p) for p in points]
         # New chunks first, then whatever else belonged to this file or content: a crash in
         # between leaves the new copy complete and the old one removable by the next run.
         if edge_points:
@@ -340,6 +337,13 @@ class EdgeIndex:
             must_not=[HasIdCondition({uuid.UUID(p.id) for p in points})] if points else None,
         )
         shard.update(UpdateOperation.delete_points_by_filter(stale))
+        shard.flush()
+
+    def upsert_points(self, collection: str, points: Sequence[IndexPoint]) -> None:
+        shard = self._require(collection)
+        for start in range(0, len(points), 1024):
+            batch = points[start : start + 1024]
+            shard.update(UpdateOperation.upsert_points([_edge_point(p) for p in batch]))
         shard.flush()
 
     def delete_document(self, collection: str, doc_id: str) -> None:

@@ -70,6 +70,20 @@ def _filter(filters: SearchFilter) -> Any:
     return models.Filter(must=must)
 
 
+def _point_struct(point: IndexPoint) -> Any:
+    from qdrant_client import models
+
+    indices, values = bm25.encode_document(point.text)
+    return models.PointStruct(
+        id=point.id,
+        vector={
+            DENSE: list(point.vector),
+            SPARSE: models.SparseVector(indices=indices, values=values),
+        },
+        payload=point.payload,
+    )
+
+
 class QdrantServerIndex:
     def __init__(
         self,
@@ -211,19 +225,7 @@ class QdrantServerIndex:
     ) -> None:
         from qdrant_client import models
 
-        structs = []
-        for point in points:
-            indices, values = bm25.encode_document(point.text)
-            structs.append(
-                models.PointStruct(
-                    id=point.id,
-                    vector={
-                        DENSE: list(point.vector),
-                        SPARSE: models.SparseVector(indices=indices, values=values),
-                    },
-                    payload=point.payload,
-                )
-            )
+        structs = [_point_struct(p) for p in points]
         if structs:
             self._call("store points", self._client.upsert, collection, points=structs, wait=True)
         stale = models.Filter(
@@ -242,6 +244,11 @@ class QdrantServerIndex:
             points_selector=models.FilterSelector(filter=stale),
             wait=True,
         )
+
+    def upsert_points(self, collection: str, points: Sequence[IndexPoint]) -> None:
+        for start in range(0, len(points), 256):
+            batch = [_point_struct(p) for p in points[start : start + 256]]
+            self._call("store points", self._client.upsert, collection, points=batch, wait=True)
 
     def delete_document(self, collection: str, doc_id: str) -> None:
         from qdrant_client import models

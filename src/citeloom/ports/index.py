@@ -45,6 +45,12 @@ class Index(Protocol):
         """Store a document's chunks and remove any older chunks of the same doc_id or path."""
         ...
 
+    def upsert_points(self, collection: str, points: Sequence[IndexPoint]) -> None:
+        """Write points as they are, in one durable write: a bulk load (an imported project,
+        a benchmark library) whose documents are new to the collection, so nothing stale has
+        to go. Ingest uses ``replace_document``, which also removes older copies."""
+        ...
+
     def delete_document(self, collection: str, doc_id: str) -> None:
         """Remove every chunk of a document (a stale copy, or a file gone from the library)."""
         ...
