@@ -8,6 +8,7 @@ one; then at most ``per_doc`` results come from any one document.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
@@ -41,19 +42,25 @@ def diversify(
     limit: int | None = None,
 ) -> list[T]:
     """Keep rank order; drop near-duplicates of a kept result and results past ``per_doc``.
-    Stops once ``limit`` results are kept (comparisons grow with the square of the kept)."""
+    Stops once ``limit`` results are kept. Shared shingles are counted through an index of
+    the kept ones, so a long result list costs no pairwise comparisons."""
     kept: list[T] = []
-    kept_shingles: list[set[tuple[str, ...]]] = []
+    sizes: list[int] = []  # shingles of each kept result
+    holders: dict[tuple[str, ...], list[int]] = {}  # shingle -> kept results holding it
     per: dict[str, int] = {}
     for item in ranked:
         key = doc(item)
         if per_doc is not None and per.get(key, 0) >= per_doc:
             continue
         own = shingles(text(item))
-        if any(overlap(own, other) >= duplicate_at for other in kept_shingles):
+        # ``overlap`` with every kept result at once: shared shingles over the smaller set
+        shared = Counter(i for s in own for i in holders.get(s, ()))
+        if any(n / min(len(own), sizes[i]) >= duplicate_at for i, n in shared.items()):
             continue
+        for s in own:
+            holders.setdefault(s, []).append(len(kept))
         kept.append(item)
-        kept_shingles.append(own)
+        sizes.append(len(own))
         per[key] = per.get(key, 0) + 1
         if limit is not None and len(kept) >= limit:
             break
