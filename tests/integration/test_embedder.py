@@ -113,6 +113,23 @@ def test_a_document_embedded_twice_gets_identical_vectors(embedder, chunks):
     assert cosines(embedder.embed_documents(chunks[:40][::-1])[::-1], first).min() >= 0.9999
 
 
+def test_the_optimised_graph_is_cached_and_gives_the_same_vectors(embedder, chunks, tmp_path):
+    from citeloom.adapters.embedding.onnx_embedder import (
+        OnnxEmbedder,
+        model_folder,
+        optimised_path,
+    )
+
+    cached = optimised_path(embedder.onnx_path, model_folder(tmp_path, embedder.model_id))
+    first = OnnxEmbedder.load(embedder.model_id, tmp_path)  # optimises and saves the graph
+    assert cached.is_file()
+    mtime = cached.stat().st_mtime_ns
+    second = OnnxEmbedder.load(embedder.model_id, tmp_path)  # loads the saved graph
+    assert cached.stat().st_mtime_ns == mtime
+    assert second.embed_documents(chunks[:20]) == first.embed_documents(chunks[:20])
+    assert [p.name for p in cached.parent.iterdir()] == [cached.name]  # no temporary files
+
+
 def test_window_and_dimension_come_from_the_models_files(embedder, tmp_path):
     from citeloom.adapters.embedding.models import model_spec
     from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
@@ -125,7 +142,9 @@ def test_window_and_dimension_come_from_the_models_files(embedder, tmp_path):
     )
     spec = model_spec(embedder.model_id)
     short = OnnxEmbedder(
-        type(spec)(spec.model_id, spec.onnx_file, folder, spec.fastembed_name), embedder.onnx_path
+        type(spec)(spec.model_id, spec.onnx_file, folder, spec.fastembed_name),
+        embedder.onnx_path,
+        tmp_path,
     )
     assert short.max_tokens == 128 and short.dimensions == 384
     long_text = "sediment " * 400
@@ -139,7 +158,7 @@ def test_a_broken_model_file_fails_with_the_file_named(embedder, tmp_path):
     broken = tmp_path / "model.onnx"
     broken.write_bytes(b"not an onnx file")
     with pytest.raises(EmbedderUnavailable, match=str(broken)):
-        OnnxEmbedder(embedder.spec, broken)
+        OnnxEmbedder(embedder.spec, broken, tmp_path)
 
 
 def test_missing_fp32_weights_say_how_to_install_them(monkeypatch, tmp_path):

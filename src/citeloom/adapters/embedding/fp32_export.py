@@ -22,6 +22,7 @@ import tempfile
 import warnings
 from pathlib import Path
 
+from citeloom.adapters.embedding.onnx_embedder import model_folder, save_optimised
 from citeloom.domain.errors import EmbedderUnavailable
 
 MODEL_ID = "fastembed/all-MiniLM-L6-v2-fp32"
@@ -35,7 +36,7 @@ log = logging.getLogger(__name__)
 
 
 def exported_dir(cache_dir: Path) -> Path:
-    return cache_dir / "models" / MODEL_ID.replace("/", "--")
+    return model_folder(cache_dir, MODEL_ID)
 
 
 def weights_dir() -> Path:
@@ -61,9 +62,10 @@ def exported_minilm(cache_dir: Path) -> Path:
     target.parent.mkdir(parents=True, exist_ok=True)
     # Written beside the target and renamed: a kill or a second process never sees half a file.
     with tempfile.TemporaryDirectory(dir=target.parent, prefix=".export-") as tmp:
-        raw, optimised = Path(tmp) / "raw.onnx", Path(tmp) / "model.onnx"
+        raw, fused, optimised = (Path(tmp) / n for n in ("raw.onnx", "fused.onnx", "model.onnx"))
         _export(source, raw)
-        _optimise(raw, optimised)
+        _fuse(raw, fused)
+        save_optimised(fused, optimised)  # and onnxruntime's own passes, so loads are quick
         (target.parent / "source.json").write_text(
             json.dumps(_provenance(source), indent=2), encoding="utf-8"
         )
@@ -123,7 +125,7 @@ def _export(source: Path, raw: Path) -> None:
         ) from error
 
 
-def _optimise(raw: Path, optimised: Path) -> None:
+def _fuse(raw: Path, fused: Path) -> None:
     """Fuse attention, GELU and layer norms (onnxruntime's BERT optimiser)."""
     from onnxruntime.transformers.optimizer import optimize_model
 
@@ -134,7 +136,7 @@ def _optimise(raw: Path, optimised: Path) -> None:
         num_heads=config["num_attention_heads"],
         hidden_size=config["hidden_size"],
     )
-    model.save_model_to_file(str(optimised))
+    model.save_model_to_file(str(fused))
 
 
 def _provenance(source: Path) -> dict[str, object]:
