@@ -3,7 +3,8 @@
 Converts ../shared/corpus/papers/ (read in place; conversions cached under
 benchmarks/.work/embed) and cuts them with the project's chunker into ~250-token chunks, then
 embeds them per document under each setting, each in a fresh process (peak RSS is per process):
-the model (int8 file, fp32 export), how texts reach the model (``pipeline``: calls of 16 chunks
+the model (int8 file, fp32 export, and the int8 file through FastEmbed as citeloom ran it
+before ADR 0007), how texts reach the model (``pipeline``: calls of 16 chunks
 in document order, as services/pipeline.py makes them; ``document``: one call per document, so
 the embedder sorts a whole document's chunks by length before batching), the batch size, the
 intra-op threads, onnxruntime's memory arena and thread spinning. Prints chunks/s, wall and CPU
@@ -11,7 +12,11 @@ time (user+sys), peak RSS, and a parity table: cosine min/mean of each model aga
 reference (the PyTorch model, mean-pooled, window 256) and of the int8 path against FastEmbed
 on the same ONNX file, on all chunks and on long ones (>= 200 tokens). Run:
 
-    .venv/bin/python benchmarks/embed_throughput.py [--repeat 2] [--quick] [--no-parity]
+    .venv/bin/python benchmarks/embed_throughput.py [--repeat 2] [--quick] [--papers N]
+        [--no-parity]
+
+``--quick`` measures only the default of each model (and FastEmbed); ``--papers N`` embeds the
+first N papers only (a quicker sweep of the settings).
 
 The fp32 model needs its weights (README, "The fp32 model"); it is exported once into the
 cache on first use.
@@ -37,20 +42,24 @@ CHUNKS = WORK / "chunks.json"
 sys.path.insert(0, str(ROOT / "src"))
 
 INT8, FP32 = "fastembed/all-MiniLM-L6-v2", "fastembed/all-MiniLM-L6-v2-fp32"
+BEFORE = "FastEmbed"  # the int8 file through FastEmbed, as citeloom embedded before ADR 0007
 
 # (model, feed, batch size, threads, arena, spinning); the first of each model is the default
 SETTINGS: list[tuple[str, str, int, int | None, bool, bool]] = [
-    (model, *variant)
-    for model in (INT8, FP32)
-    for variant in (
-        ("document", 16, None, False, True),
-        ("pipeline", 16, None, False, True),
-        ("document", 16, None, True, True),
-        ("document", 16, None, False, False),
-        ("document", 8, None, False, True),
-        ("document", 32, None, False, True),
-        ("document", 16, 1, False, True),
-    )
+    (BEFORE, "pipeline", 16, None, True, True),
+    *(
+        (model, *variant)
+        for model in (INT8, FP32)
+        for variant in (
+            ("document", 16, None, False, True),
+            ("pipeline", 16, None, False, True),
+            ("document", 16, None, True, True),
+            ("document", 16, None, False, False),
+            ("document", 8, None, False, True),
+            ("document", 32, None, False, True),
+            ("document", 16, 1, False, True),
+        )
+    ),
 ]
 
 
@@ -97,9 +106,19 @@ def cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+class FastEmbedAsBefore:
+    """The adapter citeloom had before: FastEmbed's TextEmbedding, batches of 16."""
+
+    def __init__(self, embedder: Any) -> None:
+        self.model = fastembed_model(embedder)
+
+    def embed_documents(self, texts: list[str]) -> list[Any]:
+        return list(self.model.embed(texts, batch_size=16))
+
+
 def measure_one(setting: str) -> dict[str, Any]:
     """One setting, in this (fresh) process: load, warm up on one text, embed everything."""
-    model, feed, batch, threads, arena, spinning = json.loads(setting)
+    model, feed, batch, threads, arena, spinning, papers = json.loads(setting)
     from citeloom.adapters.embedding import onnx_embedder
 
     default_options = onnx_embedder.session_options
@@ -112,10 +131,15 @@ def measure_one(setting: str) -> dict[str, Any]:
         return chosen
 
     onnx_embedder.session_options = options  # type: ignore[assignment]
-    docs = documents()
-    embedder = onnx_embedder.OnnxEmbedder.load(
-        model, WORK / "var" / "cache", threads=threads, batch_size=batch
+    docs = documents()[:papers]
+    embedder: Any = onnx_embedder.OnnxEmbedder.load(
+        INT8 if model == BEFORE else model,
+        WORK / "var" / "cache",
+        threads=threads,
+        batch_size=batch,
     )
+    if model == BEFORE:
+        embedder = FastEmbedAsBefore(embedder)
     embedder.embed_documents([docs[0][0]])
     loaded_rss = peak_rss_mb()
     wall, cpu = time.perf_counter(), cpu_seconds()
@@ -136,8 +160,8 @@ def measure_one(setting: str) -> dict[str, Any]:
     }
 
 
-def throughput(repeat: int, quick: bool) -> None:
-    docs = documents()
+def throughput(repeat: int, quick: bool, papers: int) -> None:
+    docs = documents()[:papers]
     chunks = sum(len(d) for d in docs)
     print(f"{len(docs)} papers, {chunks} chunks; {os.cpu_count()} CPUs, load {os.getloadavg()}")
     print(
@@ -145,12 +169,12 @@ def throughput(repeat: int, quick: bool) -> None:
         "peak RSS MB (after load) |"
     )
     print("|---|---|---|---|---|---|---|---|---|---|")
-    chosen = [s for s in SETTINGS if not quick or s[2:] == (16, None, False, True)]
-    for setting in chosen:
+    defaults = [s for s in SETTINGS if s[1:] == ("document", 16, None, False, True)]
+    for setting in [SETTINGS[0], *defaults] if quick else SETTINGS:
         runs = []
         for _ in range(repeat):
             out = subprocess.run(
-                [sys.executable, __file__, "--one", json.dumps(setting)],
+                [sys.executable, __file__, "--one", json.dumps([*setting, papers])],
                 capture_output=True,
                 text=True,
                 check=True,
@@ -162,7 +186,7 @@ def throughput(repeat: int, quick: bool) -> None:
         loaded = max(r["loaded_rss"] for r in runs)
         model, feed, batch, threads, arena, spinning = setting
         print(
-            f"| {model.split('/')[1]} | {feed} | {batch} | {threads or 'default'} | "
+            f"| {model.split('/')[-1]} | {feed} | {batch} | {threads or 'default'} | "
             f"{'on' if arena else 'off'} | {'on' if spinning else 'off'} | "
             f"{chunks / wall:.1f} | {wall:.1f} | {cpu:.1f} | {rss:.0f} ({loaded:.0f}) |",
             flush=True,
@@ -170,54 +194,28 @@ def throughput(repeat: int, quick: bool) -> None:
     print(f"median of {repeat} runs each (peak RSS: the largest); load after: {os.getloadavg()}")
 
 
-def reference_vectors(texts: list[str]) -> Any:
-    """The PyTorch model the weights come from: mean over the attention mask, window 256."""
-    import torch
-    from transformers import AutoModel, AutoTokenizer
-
-    from citeloom.adapters.embedding.fp32_export import weights_dir
-
-    tokenizer = AutoTokenizer.from_pretrained(str(weights_dir()))
-    model = AutoModel.from_pretrained(str(weights_dir())).eval()
-    out = []
-    with torch.no_grad():
-        for start in range(0, len(texts), 16):
-            batch = tokenizer(
-                texts[start : start + 16],
-                padding=True,
-                truncation=True,
-                max_length=256,
-                return_tensors="pt",
-            )
-            hidden = model(**batch).last_hidden_state
-            mask = batch["attention_mask"].unsqueeze(-1).to(hidden.dtype)
-            out.append(torch.nn.functional.normalize((hidden * mask).sum(1) / mask.sum(1)))
-    return torch.cat(out).numpy()
-
-
-def fastembed_vectors(embedder: Any, texts: list[str]) -> Any:
+def fastembed_model(embedder: Any) -> Any:
     """FastEmbed on the same ONNX file and tokenizer files (how citeloom embedded before)."""
     import shutil
 
-    import numpy as np
     from fastembed import TextEmbedding
 
-    folder = WORK / "fastembed-int8"
+    folder = WORK / f"fastembed-int8-{os.getpid()}"
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     names = ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "config.json")
     for name in names:
         shutil.copyfile(embedder.tokenizer_dir / name, folder / name)
     (folder / "model.onnx").symlink_to(embedder.onnx_path)
-    model = TextEmbedding(
+    return TextEmbedding(
         embedder.spec.fastembed_name, specific_model_path=str(folder), local_files_only=True
     )
-    return np.array(list(model.embed(texts, batch_size=16)))
 
 
 def parity() -> None:
     import numpy as np
 
+    from citeloom.adapters.embedding.fp32_export import reference_vectors
     from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
 
     texts = [t for d in documents() for t in d]
@@ -228,8 +226,8 @@ def parity() -> None:
     vectors = {
         "int8": np.array(int8.embed_documents(texts)),
         "fp32": np.array(fp32.embed_documents(texts)),
-        "reference": reference_vectors(texts),
-        "FastEmbed int8": fastembed_vectors(int8, texts),
+        "reference": np.array(reference_vectors(texts)),
+        "FastEmbed int8": np.array(list(fastembed_model(int8).embed(texts, batch_size=16))),
     }
     print(f"\nparity on {len(texts)} chunks ({int(long.sum())} of >= 200 tokens): cosine")
     print("| pair | all: min | all: mean | long: min | long: mean |")
@@ -253,12 +251,13 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=2, help="runs per setting")
     parser.add_argument("--quick", action="store_true", help="only the default of each model")
     parser.add_argument("--no-parity", action="store_true", help="skip the parity table")
+    parser.add_argument("--papers", type=int, default=14, help="embed the first N papers only")
     parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: measure one setting
     args = parser.parse_args()
     if args.one:
         print(json.dumps(measure_one(args.one)))
         return
-    throughput(args.repeat, args.quick)
+    throughput(args.repeat, args.quick, args.papers)
     if not args.no_parity:
         parity()
 

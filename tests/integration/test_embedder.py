@@ -77,26 +77,9 @@ def test_vectors_equal_fastembeds_for_the_same_onnx_file(embedder, chunks, tmp_p
 def test_fp32_equals_the_pytorch_model_and_stays_close_to_int8(
     fp32_embedder, embedder, long_chunks
 ):
-    import torch
-    from transformers import AutoModel, AutoTokenizer
+    from citeloom.adapters.embedding.fp32_export import reference_vectors
 
-    from citeloom.adapters.embedding.fp32_export import weights_dir
-
-    tokenizer = AutoTokenizer.from_pretrained(str(weights_dir()))
-    model = AutoModel.from_pretrained(str(weights_dir())).eval()
-    reference = []
-    with torch.no_grad():
-        for start in range(0, len(long_chunks), 16):
-            batch = tokenizer(
-                long_chunks[start : start + 16],
-                padding=True,
-                truncation=True,
-                max_length=256,  # sentence-transformers' max_seq_length for this model
-                return_tensors="pt",
-            )
-            hidden = model(**batch).last_hidden_state
-            mask = batch["attention_mask"].unsqueeze(-1).to(hidden.dtype)
-            reference += ((hidden * mask).sum(1) / mask.sum(1)).tolist()
+    reference = reference_vectors(long_chunks)
     fp32 = fp32_embedder.embed_documents(long_chunks)
     assert cosines(fp32, reference).min() >= 0.999
     assert cosines(fp32, embedder.embed_documents(long_chunks)).min() >= 0.99

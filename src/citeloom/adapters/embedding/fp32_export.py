@@ -152,3 +152,29 @@ def _provenance(source: Path) -> dict[str, object]:
         "onnxruntime": onnxruntime.__version__,
         "opset": OPSET,
     }
+
+
+def reference_vectors(texts: list[str], window: int = 256) -> list[list[float]]:
+    """What the ONNX models are held to: the PyTorch model the weights come from, mean-pooled
+    over the attention mask and L2-normalised, as sentence-transformers computes it (window 256,
+    its ``max_seq_length`` for this model). Imports torch: for tests and benchmarks only."""
+    import torch
+    from transformers import AutoModel, AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(str(weights_dir()))
+    model = AutoModel.from_pretrained(str(weights_dir())).eval()
+    vectors: list[list[float]] = []
+    with torch.no_grad():
+        for start in range(0, len(texts), 16):
+            batch = tokenizer(
+                texts[start : start + 16],
+                padding=True,
+                truncation=True,
+                max_length=window,
+                return_tensors="pt",
+            )
+            hidden = model(**batch).last_hidden_state
+            mask = batch["attention_mask"].unsqueeze(-1).to(hidden.dtype)
+            pooled = (hidden * mask).sum(1) / mask.sum(1)
+            vectors += torch.nn.functional.normalize(pooled, dim=1).tolist()
+    return vectors
