@@ -34,9 +34,25 @@ def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def embedder(cache_dir: Path):
-    from citeloom.adapters.fastembed_embedder import FastEmbedEmbedder
+    from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
 
-    return FastEmbedEmbedder("fastembed/all-MiniLM-L6-v2", cache_dir=cache_dir)
+    return OnnxEmbedder.load("fastembed/all-MiniLM-L6-v2", cache_dir=cache_dir)
+
+
+@pytest.fixture(scope="session")
+def fp32_cache(cache_dir: Path) -> Path:
+    """A cache dir holding the fp32 MiniLM, exported from the original weights once a session."""
+    from citeloom.adapters.embedding.fp32_export import exported_minilm
+
+    exported_minilm(cache_dir)
+    return cache_dir
+
+
+@pytest.fixture(scope="session")
+def fp32_embedder(fp32_cache: Path):
+    from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
+
+    return OnnxEmbedder.load("fastembed/all-MiniLM-L6-v2-fp32", cache_dir=fp32_cache)
 
 
 @pytest.fixture(scope="session")

@@ -13,7 +13,7 @@ from citeloom.adapters.conversion.docling_converter import DoclingConverter
 from citeloom.adapters.conversion.plain_text import PlainTextConverter
 from citeloom.adapters.conversion.router import FormatRouter
 from citeloom.adapters.csl_references import CslMetadataResolver
-from citeloom.adapters.fastembed_embedder import FastEmbedEmbedder
+from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
 from citeloom.adapters.jsonl_audit import JsonlAuditLog
 from citeloom.adapters.qdrant_edge_index import EdgeIndex
 from citeloom.adapters.qdrant_server_index import QdrantServerIndex
@@ -47,7 +47,7 @@ def resolvers(a: CslMetadataResolver, b: FakeMetadata) -> list[MetadataResolver]
     return [a, b]
 
 
-def embedders(a: FastEmbedEmbedder, b: FakeEmbedder) -> list[Embedder]:
+def embedders(a: OnnxEmbedder, b: FakeEmbedder) -> list[Embedder]:
     return [a, b]
 
 

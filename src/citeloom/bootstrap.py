@@ -15,7 +15,7 @@ from citeloom.domain.errors import ConfigError
 from citeloom.domain.models import chunk_token_limit
 
 if TYPE_CHECKING:
-    from citeloom.adapters.fastembed_embedder import FastEmbedEmbedder
+    from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
     from citeloom.ports import AuditLog, Chunker, Converter, Index, MetadataResolver
     from citeloom.services.ingest import IngestService
     from citeloom.services.query import QueryService
@@ -43,13 +43,16 @@ def index(settings: Settings, on_wait: Callable[[str], None] | None = None) -> I
     )
 
 
-def embedder(settings: Settings, project: ProjectConfig) -> FastEmbedEmbedder:
-    from citeloom.adapters.fastembed_embedder import FastEmbedEmbedder
+def embedder(settings: Settings, project: ProjectConfig) -> OnnxEmbedder:
+    """onnxruntime and the tokenizer only (never FastEmbed, torch or PIL): queries start fast.
+    A model that is exported on first use (the fp32 MiniLM) is built here, once, into
+    ``cache_dir``."""
+    from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
 
-    return FastEmbedEmbedder(project.embedding_model, cache_dir=settings.paths.cache_dir)
+    return OnnxEmbedder.load(project.embedding_model, cache_dir=settings.paths.cache_dir)
 
 
-def chunker(settings: Settings, embedder: FastEmbedEmbedder) -> Chunker:
+def chunker(settings: Settings, embedder: OnnxEmbedder) -> Chunker:
     window = chunk_token_limit(embedder.max_tokens)
     if settings.chunking.max_tokens > window:
         raise ConfigError(
@@ -60,7 +63,7 @@ def chunker(settings: Settings, embedder: FastEmbedEmbedder) -> Chunker:
     return _wordpiece_chunker(settings, embedder)
 
 
-def _wordpiece_chunker(settings: Settings, embedder: FastEmbedEmbedder) -> Chunker:
+def _wordpiece_chunker(settings: Settings, embedder: OnnxEmbedder) -> Chunker:
     from citeloom.adapters.wordpiece_chunker import WordPieceChunker
 
     return WordPieceChunker(

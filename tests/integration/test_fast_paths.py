@@ -1,4 +1,4 @@
-"""`citeloom query --help` and `citeloom query` must start fast: no Docling, no torch."""
+"""`citeloom query --help` and `citeloom query` must start fast: no Docling, torch or FastEmbed."""
 
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ try:
     main()
 except SystemExit as exit:
     code = exit.code
-heavy = sorted({m.split(".")[0] for m in sys.modules} & {"docling", "docling_core", "torch"})
+loaded = {m.split(".")[0] for m in sys.modules}
+heavy = sorted(loaded & {"docling", "docling_core", "torch", "fastembed"})
 print("\\nHEAVY=" + json.dumps(heavy), file=sys.stderr)
 sys.exit(code or 0)
 """

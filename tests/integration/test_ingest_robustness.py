@@ -417,15 +417,14 @@ def test_a_half_written_document_is_written_again(project):
 
 
 # ---------------------------------------------------------------- model change
-def test_reindex_builds_a_new_collection_and_switches_only_when_complete(project, monkeypatch):
-    from citeloom.adapters import fastembed_embedder as fe
+def test_reindex_builds_a_new_collection_and_switches_only_when_complete(project, fp32_cache):
+    from citeloom.adapters.embedding.fp32_export import MODEL_ID, exported_dir
 
-    # the same weights under another id: enough to prove that vectors of two models never mix
-    other = "fastembed/all-MiniLM-L6-v2-copy"
-    base = fe.MODELS["fastembed/all-MiniLM-L6-v2"]
-    monkeypatch.setitem(
-        fe.MODELS, other, fe.ModelSpec(other, base.fastembed_name, 384, 256, base.tokenizer_dir)
-    )
+    # the real second model (fp32 MiniLM), exported once per session: seed this project's cache
+    other = MODEL_ID
+    seeded = exported_dir(project["dir"] / "var" / "cache")
+    seeded.parent.mkdir(parents=True)
+    seeded.symlink_to(exported_dir(fp32_cache))
     folder = project["dir"] / "notes"
     notes(folder, 3)
     ingest(project, folder)
@@ -444,6 +443,8 @@ def test_reindex_builds_a_new_collection_and_switches_only_when_complete(project
     # the config still names the old model: the guard says what to do, nothing is mixed
     code, out = run("query", "marsh", "-p", "papers", "-c", project["config"])
     assert code == 4 and other in out
+    code, out = run("ingest", str(folder), "-p", "papers", "-c", project["config"])
+    assert code == 4 and other in out and "nothing was written" in out
     config = Path(project["config"])
     config.write_text(config.read_text() + f'embedding_model = "{other}"\n')
     code, out = run("query", "marsh", "-p", "papers", "-c", project["config"], "--json")

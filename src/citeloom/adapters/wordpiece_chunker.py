@@ -24,7 +24,7 @@ from pathlib import Path
 
 from tokenizers import Tokenizer
 
-from citeloom.adapters.fastembed_embedder import tokenizer_fingerprint
+from citeloom.adapters.embedding.tokenizer import tokenizer_fingerprint
 from citeloom.domain.models import BlockKind, Chunk, ConvertedDocument
 
 SKIPPED_KINDS = {BlockKind.TITLE, BlockKind.FORMULA}

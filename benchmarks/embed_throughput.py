@@ -1,0 +1,268 @@
+"""Embedding speed, CPU time and memory on real chunks of the shared papers, and parity.
+
+Converts ../shared/corpus/papers/ (read in place; conversions cached under
+benchmarks/.work/embed) and cuts them with the project's chunker into ~250-token chunks, then
+embeds them per document under each setting, each in a fresh process (peak RSS is per process):
+the model (int8 file, fp32 export, and the int8 file through FastEmbed as citeloom ran it
+before ADR 0007), how texts reach the model (``pipeline``: calls of 16 chunks
+in document order, as services/pipeline.py makes them; ``document``: one call per document, so
+the embedder sorts a whole document's chunks by length before batching), the batch size, the
+intra-op threads, onnxruntime's memory arena and thread spinning. Prints chunks/s, wall and CPU
+time (user+sys), peak RSS, and a parity table: cosine min/mean of each model against the
+reference (the PyTorch model, mean-pooled, window 256) and of the int8 path against FastEmbed
+on the same ONNX file, on all chunks and on long ones (>= 200 tokens). Run:
+
+    .venv/bin/python benchmarks/embed_throughput.py [--repeat 2] [--quick] [--papers N]
+        [--no-parity]
+
+``--quick`` measures only the default of each model (and FastEmbed); ``--papers N`` embeds the
+first N papers only (a quicker sweep of the settings).
+
+The fp32 model needs its weights (README, "The fp32 model"); it is exported once into the
+cache on first use.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+PAPERS = ROOT.parent / "shared" / "corpus" / "papers"
+WORK = ROOT / "benchmarks" / ".work" / "embed"
+CHUNKS = WORK / "chunks.json"
+sys.path.insert(0, str(ROOT / "src"))
+
+INT8, FP32 = "fastembed/all-MiniLM-L6-v2", "fastembed/all-MiniLM-L6-v2-fp32"
+BEFORE = "FastEmbed"  # the int8 file through FastEmbed, as citeloom embedded before ADR 0007
+
+# (model, feed, batch size, threads, arena, spinning); the first of each model is the default
+SETTINGS: list[tuple[str, str, int, int | None, bool, bool]] = [
+    (BEFORE, "pipeline", 16, None, True, True),
+    *(
+        (model, *variant)
+        for model in (INT8, FP32)
+        for variant in (
+            ("document", 16, None, True, False),
+            ("pipeline", 16, None, True, False),
+            ("document", 16, None, False, False),
+            ("document", 16, None, True, True),
+            ("document", 8, None, True, False),
+            ("document", 32, None, True, False),
+            ("document", 16, 1, True, False),
+        )
+    ),
+]
+
+
+def config_file() -> Path:
+    WORK.mkdir(parents=True, exist_ok=True)
+    config = WORK / "citeloom.toml"
+    references = ROOT / "tests" / "data" / "papers.csl.json"
+    config.write_text(
+        f'[project."papers"]\ncollection = "bench-embed"\nreferences_json = "{references}"\n',
+        encoding="utf-8",
+    )
+    return config
+
+
+def documents() -> list[list[str]]:
+    """Each shared paper's chunk texts (what is embedded: headings + text), built once."""
+    if CHUNKS.is_file():
+        return json.loads(CHUNKS.read_text(encoding="utf-8"))
+    from citeloom import bootstrap
+    from citeloom.domain.ids import sha256_of_file
+
+    settings = bootstrap.settings(config_file())
+    project = settings.get_project("papers")
+    chunker = bootstrap.chunker(settings, bootstrap.embedder(settings, project))
+    converter = bootstrap.converter(settings)
+    docs = []
+    for path in sorted(PAPERS.glob("*.pdf")):
+        converted = converter.convert(path, sha256_of_file(path))
+        docs.append([c.embed_text for c in chunker.chunk(converted, path.stem)])
+    CHUNKS.write_text(json.dumps(docs), encoding="utf-8")
+    return docs
+
+
+def peak_rss_mb() -> float:
+    """This process's own peak (VmHWM): ru_maxrss would carry the parent's over fork and exec."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+class FastEmbedAsBefore:
+    """The adapter citeloom had before: FastEmbed's TextEmbedding, batches of 16."""
+
+    def __init__(self) -> None:
+        from citeloom.adapters.embedding.models import model_spec
+
+        spec = model_spec(INT8)
+        self.model = fastembed_model(spec, spec.onnx_file(WORK / "var" / "cache"))
+
+    def embed_documents(self, texts: list[str]) -> list[Any]:
+        return list(self.model.embed(texts, batch_size=16))
+
+
+def measure_one(setting: str) -> dict[str, Any]:
+    """One setting, in this (fresh) process: load, warm up on one text, embed everything."""
+    model, feed, batch, threads, arena, spinning, papers = json.loads(setting)
+    from citeloom.adapters.embedding import onnx_embedder
+
+    default_options = onnx_embedder.session_options
+
+    def options(threads: int | None) -> Any:
+        chosen = default_options(threads)
+        chosen.enable_cpu_mem_arena = arena
+        chosen.add_session_config_entry("session.intra_op.allow_spinning", str(int(spinning)))
+        return chosen
+
+    onnx_embedder.session_options = options  # type: ignore[assignment]
+    docs = documents()[:papers]
+    embedder: Any = (
+        FastEmbedAsBefore()
+        if model == BEFORE
+        else onnx_embedder.OnnxEmbedder.load(
+            model, WORK / "var" / "cache", threads=threads, batch_size=batch
+        )
+    )
+    embedder.embed_documents([docs[0][0]])
+    loaded_rss = peak_rss_mb()
+    wall, cpu = time.perf_counter(), cpu_seconds()
+    count = 0
+    for texts in docs:
+        calls = [texts]
+        if feed == "pipeline":
+            calls = [texts[i : i + 16] for i in range(0, len(texts), 16)]
+        for call in calls:
+            count += len(embedder.embed_documents(call))
+    wall, cpu = time.perf_counter() - wall, cpu_seconds() - cpu
+    return {
+        "chunks": count,
+        "wall": wall,
+        "cpu": cpu,
+        "rss": peak_rss_mb(),
+        "loaded_rss": loaded_rss,
+    }
+
+
+def throughput(repeat: int, quick: bool, papers: int) -> None:
+    docs = documents()[:papers]
+    chunks = sum(len(d) for d in docs)
+    print(f"{len(docs)} papers, {chunks} chunks; {os.cpu_count()} CPUs, load {os.getloadavg()}")
+    print(
+        "| model | feed | batch | threads | arena | spin | chunks/s | wall s | CPU s | "
+        "peak RSS MB (after load) |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    defaults = [s for s in SETTINGS if s[1:] == ("document", 16, None, True, False)]
+    for setting in [SETTINGS[0], *defaults] if quick else SETTINGS:
+        runs = []
+        for _ in range(repeat):
+            out = subprocess.run(
+                [sys.executable, __file__, "--one", json.dumps([*setting, papers])],
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
+        wall = statistics.median(r["wall"] for r in runs)
+        cpu = statistics.median(r["cpu"] for r in runs)
+        rss = max(r["rss"] for r in runs)
+        loaded = max(r["loaded_rss"] for r in runs)
+        model, feed, batch, threads, arena, spinning = setting
+        print(
+            f"| {model.split('/')[-1]} | {feed} | {batch} | {threads or 'default'} | "
+            f"{'on' if arena else 'off'} | {'on' if spinning else 'off'} | "
+            f"{chunks / wall:.1f} | {wall:.1f} | {cpu:.1f} | {rss:.0f} ({loaded:.0f}) |",
+            flush=True,
+        )
+    print(f"median of {repeat} runs each (peak RSS: the largest); load after: {os.getloadavg()}")
+
+
+def fastembed_model(spec: Any, onnx_path: Path) -> Any:
+    """FastEmbed on the same ONNX file and tokenizer files (how citeloom embedded before)."""
+    import shutil
+    import tempfile
+
+    from fastembed import TextEmbedding
+
+    with tempfile.TemporaryDirectory() as tmp:  # FastEmbed loads everything when it starts
+        folder = Path(tmp)
+        names = ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json")
+        for name in (*names, "config.json"):
+            shutil.copyfile(spec.tokenizer_dir / name, folder / name)
+        (folder / "model.onnx").symlink_to(onnx_path)
+        return TextEmbedding(
+            spec.fastembed_name, specific_model_path=str(folder), local_files_only=True
+        )
+
+
+def parity() -> None:
+    import numpy as np
+
+    from citeloom.adapters.embedding.fp32_export import reference_vectors
+    from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
+
+    texts = [t for d in documents() for t in d]
+    cache = WORK / "var" / "cache"
+    int8 = OnnxEmbedder.load(INT8, cache)
+    fp32 = OnnxEmbedder.load(FP32, cache)
+    long = np.array([int8.count_tokens(t) >= 200 for t in texts])
+    before = fastembed_model(int8.spec, int8.onnx_path)
+    vectors = {
+        "int8": np.array(int8.embed_documents(texts)),
+        "fp32": np.array(fp32.embed_documents(texts)),
+        "reference": np.array(reference_vectors(texts)),
+        "FastEmbed int8": np.array(list(before.embed(texts, batch_size=16))),
+    }
+    print(f"\nparity on {len(texts)} chunks ({int(long.sum())} of >= 200 tokens): cosine")
+    print("| pair | all: min | all: mean | long: min | long: mean |")
+    print("|---|---|---|---|---|")
+    for a, b in [
+        ("fp32", "reference"),
+        ("int8", "reference"),
+        ("fp32", "int8"),
+        ("int8", "FastEmbed int8"),
+    ]:
+        x, y = vectors[a], vectors[b]
+        cos = np.sum(x * y, 1) / (np.linalg.norm(x, axis=1) * np.linalg.norm(y, axis=1))
+        print(
+            f"| {a} vs {b} | {cos.min():.6f} | {cos.mean():.6f} | "
+            f"{cos[long].min():.6f} | {cos[long].mean():.6f} |"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=2, help="runs per setting")
+    parser.add_argument("--quick", action="store_true", help="only the default of each model")
+    parser.add_argument("--no-parity", action="store_true", help="skip the parity table")
+    parser.add_argument("--papers", type=int, default=14, help="embed the first N papers only")
+    parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: measure one setting
+    args = parser.parse_args()
+    if args.one:
+        print(json.dumps(measure_one(args.one)))
+        return
+    throughput(args.repeat, args.quick, args.papers)
+    if not args.no_parity:
+        parity()
+
+
+if __name__ == "__main__":
+    main()
