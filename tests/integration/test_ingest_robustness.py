@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from citeloom.domain.ids import sha256_of_file
 from citeloom.entrypoints.cli import app
 from tests.conftest import CITELOOM, EXAMPLES, PAPERS, write_config
 
@@ -122,6 +124,81 @@ def test_unchanged_folder_changes_nothing_renames_are_recognised_and_prune_remov
     code, pruned = ingest(project, folder, extra=("--prune",))
     assert pruned["pruned"] == [str(paths[1])]
     assert str(paths[1]) not in {d["path"] for d in inspect(project)["documents"]}
+
+
+def stored_paths(project: dict) -> dict[str, set[str]]:
+    """Stored path -> the content hashes stored under it, read from the shard itself."""
+    held: dict[str, set[str]] = {}
+    for payload in stored(project):
+        held.setdefault(payload["source"]["path"], set()).add(payload["source"]["sha256"])
+    return held
+
+
+@pytest.mark.parametrize("change", ["rename", "move", "delete_the_original_of_a_copy"])
+def test_prune_keeps_a_document_whose_file_was_renamed_moved_or_has_a_copy(project, change):
+    folder = project["dir"] / "notes"
+    original = notes(folder, 2)[0]
+    ingest(project, folder)
+    if change == "delete_the_original_of_a_copy":
+        shutil.copy(original, folder / "zz-copy.txt")
+        code, report = ingest(project, folder)  # the copy is recognised, not stored twice
+        assert report["totals"]["skipped"] == 3
+    points = inspect(project)["points"]
+    if change == "rename":
+        now = original.rename(folder / "renamed.txt")
+    elif change == "move":
+        (folder / "sub").mkdir()
+        now = original.rename(folder / "sub" / original.name)
+    else:
+        original.unlink()
+        now = folder / "zz-copy.txt"
+    code, report = ingest(project, folder, extra=("--prune",))
+    assert code == 0 and report["pruned"] == []
+    held = stored_paths(project)
+    assert held[str(now)] == {sha256_of_file(now)} and str(original) not in held
+    assert inspect(project)["points"] == points
+    code, again = ingest(project, folder)
+    assert again["totals"]["ingested"] == 0  # nothing had to be embedded again
+
+
+@pytest.mark.parametrize("copy_name", ["a-copy.txt", "z-copy.txt"])  # before and after it
+def test_editing_a_file_keeps_the_stored_copy_of_its_old_content(project, copy_name):
+    folder = project["dir"] / "notes"
+    original = notes(folder, 1)[0]
+    ingest(project, folder)
+    copy = folder / copy_name
+    shutil.copy(original, copy)
+    original.write_text("A new text about tidal energy in lagoons.", "utf-8")
+    code, report = ingest(project, folder)
+    assert code == 0, report
+    assert stored_paths(project) == {
+        str(copy): {sha256_of_file(copy)},
+        str(original): {sha256_of_file(original)},
+    }
+
+
+def test_identical_new_files_are_stored_once(project):
+    folder = project["dir"] / "notes"
+    original = notes(folder, 1)[0]
+    shutil.copy(original, folder / "same.txt")
+    code, report = ingest(project, folder)
+    statuses = {Path(d["path"]).name: d["status"] for d in report["documents"]}
+    assert code == 0 and statuses == {"note00.txt": "ingested", "same.txt": "skipped"}
+    assert stored_paths(project) == {str(original): {sha256_of_file(original)}}
+
+
+def test_two_files_that_swap_names_keep_their_chunks(project):
+    folder = project["dir"] / "notes"
+    first, second = notes(folder, 2)
+    ingest(project, folder)
+    points = inspect(project)["points"]
+    first.rename(folder / "tmp.txt")
+    second.rename(first)
+    (folder / "tmp.txt").rename(second)
+    code, report = ingest(project, folder, extra=("--prune",))
+    assert code == 0 and report["totals"]["skipped"] == 2 and report["pruned"] == []
+    assert stored_paths(project) == {str(f): {sha256_of_file(f)} for f in (first, second)}
+    assert inspect(project)["points"] == points
 
 
 def test_a_changed_file_replaces_its_old_chunks(project):
@@ -238,14 +315,18 @@ def test_bad_setups_fail_with_one_message_and_a_documented_code(project, setup, 
 
 
 # ---------------------------------------------------------------- concurrency
+# Holds the project's shard until the test closes its stdin: no sleep that a slow cold start
+# of the waiting process could outlive.
 HOLD = """
-import sys, time
+import sys
 from pathlib import Path
 from citeloom.adapters.qdrant_edge_index import EdgeIndex
 index = EdgeIndex(Path(sys.argv[1]))
 index.ensure_collection("proj-papers", "fastembed/all-MiniLM-L6-v2", 384)
 print("holding", flush=True)
-time.sleep(float(sys.argv[2]))
+sys.stdin.read()
+index.close()
+print("released", flush=True)
 """
 
 
@@ -255,7 +336,8 @@ def test_a_second_process_waits_then_says_busy_and_the_shard_survives(project):
     ingest(project, folder)
     points = inspect(project)["points"]
     holder = subprocess.Popen(
-        [sys.executable, "-c", HOLD, str(project["dir"] / "var" / "qdrant"), "6"],
+        [sys.executable, "-c", HOLD, str(project["dir"] / "var" / "qdrant")],
+        stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -274,7 +356,9 @@ def test_a_second_process_waits_then_says_busy_and_the_shard_survives(project):
         assert "in use by another citeloom process; waiting up to 1 s" in result.stderr
         assert "index busy after waiting 1 s" in result.stderr
         assert time.monotonic() - started >= 1
-    holder.wait(timeout=30)
+    holder.stdin.close()  # release the shard
+    assert holder.stdout.readline().strip() == "released"
+    assert holder.wait(timeout=60) == 0
     assert inspect(project)["points"] == points  # nothing lost, nothing corrupted
 
 

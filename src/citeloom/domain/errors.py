@@ -15,6 +15,7 @@ class ExitCode(IntEnum):
     USAGE = 2
     INDEX_UNAVAILABLE = 3
     MODEL_MISMATCH = 4
+    STORAGE = 5
 
 
 class CiteloomError(Exception):
@@ -66,6 +67,14 @@ class ConverterUnavailable(CiteloomError):
     """The conversion stack itself cannot run (a broken install): every document would fail."""
 
     exit_code = ExitCode.USAGE
+
+
+class StorageError(CiteloomError):
+    """A disk citeloom writes to is full or failing (the index, the conversion cache, the
+    audit). Every later document would fail the same way, so the run stops at once, before
+    the document in hand is stored."""
+
+    exit_code = ExitCode.STORAGE
 
 
 class DocumentError(CiteloomError):

@@ -6,6 +6,7 @@ model mismatch stops it before anything is written.
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,10 +14,11 @@ from typing import Any, Literal
 
 import structlog
 
-from citeloom.domain.errors import CiteloomError, ConfigError, DocumentError
-from citeloom.domain.ids import doc_id_from_sha256, sha256_of_file
+from citeloom.domain.errors import CiteloomError, ConfigError, DocumentError, StorageError
+from citeloom.domain.ids import doc_id_from_sha256
 from citeloom.domain.models import DocumentSummary
 from citeloom.domain.records import label_fields
+from citeloom.services.ingest_state import RunFiles, StoredDocuments
 from citeloom.services.pipeline import DocumentPipeline, hint_for, timed
 
 Status = Literal["ingested", "skipped", "failed"]
@@ -41,6 +43,11 @@ class DocumentOutcome:
     ocr_pages: list[int] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     durations: dict[str, float] = field(default_factory=dict)
+    # what the run changed in the index besides this document, shown on its line
+    renamed_from: str | None = None  # the stored path this content had before
+    copy_of: str | None = None  # another file with the same content, which is the one stored
+    removed_copies: list[str] = field(default_factory=list)  # stale copies removed (doc ids)
+    kept_as: list[str] = field(default_factory=list)  # files that now hold its old content
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -52,6 +59,10 @@ class DocumentOutcome:
             "pages": self.pages,
             "chunks": self.chunks,
             "error": self.error,
+            "renamed_from": self.renamed_from,
+            "copy_of": self.copy_of,
+            "removed_copies": self.removed_copies,
+            "kept_as": self.kept_as,
         }
 
 
@@ -178,13 +189,14 @@ class IngestService(DocumentPipeline):
             self.index.ensure_collection(
                 self.collection, self.embedder.model_id, self.embedder.dimensions
             )
-            stored = {d.doc_id: d for d in self.index.documents(self.collection, self.project)}
+            stored = StoredDocuments(self.index, self.collection, self.project)
+            contents = RunFiles(files)
             library = self.metadata.fingerprint
-            report.relabelled = self._relabel(stored.values(), library)
+            report.relabelled = self._relabel(stored, library)
             if citekey is not None:
-                report.relabelled += self._relabel_to(citekey, files[0], stored, library)
+                report.relabelled += self._relabel_to(citekey, files[0], contents, stored, library)
             if report.relabelled:
-                stored = {d.doc_id: d for d in self.index.documents(self.collection, self.project)}
+                stored.reload()
             for number, path in enumerate(files, start=1):
                 if should_stop():
                     report.interrupted = len(files) - recorded
@@ -193,7 +205,7 @@ class IngestService(DocumentPipeline):
                     self.audit.record("run_interrupted", left=report.interrupted)
                     break
                 log.debug("document started", path=str(path), number=number, of=len(files))
-                outcome = self._ingest_one(path, stored, library, citekey or path.stem)
+                outcome = self._ingest_one(path, contents, stored, library, citekey or path.stem)
                 _log_outcome(outcome, self.audit.correlation_id)
                 report.documents.append(outcome)
                 self.audit.record("document", **_audit_fields(outcome))
@@ -201,7 +213,8 @@ class IngestService(DocumentPipeline):
                 if progress:
                     progress(outcome, number, len(files))
             if prune and not report.interrupted:
-                report.pruned = self._prune(paths, files, stored.values())
+                present = {d.doc_id for d in report.documents if d.doc_id}
+                report.pruned = self._prune(paths, files, present, stored)
         except CiteloomError as error:
             self._record_undone(files[recorded:], "aborted", str(error))
             self.audit.record("run_aborted", error=str(error), exit_code=int(error.exit_code))
@@ -209,6 +222,11 @@ class IngestService(DocumentPipeline):
         except KeyboardInterrupt:  # a second Ctrl-C: the document in hand is left as it was
             self._record_undone(files[recorded:], "interrupted", "stopped before it was stored")
             self.audit.record("run_interrupted", left=len(files) - recorded)
+            raise
+        except Exception as error:  # a bug: the audit must not call this run finished
+            reason = f"internal error ({type(error).__name__}: {error})"
+            self._record_undone(files[recorded:], "aborted", reason)
+            self.audit.record("run_aborted", error=reason, exit_code=70)
             raise
         finally:
             self.audit.record("run_finished", totals=report.totals)
@@ -236,17 +254,25 @@ class IngestService(DocumentPipeline):
             )
 
     def _prune(
-        self, paths: Sequence[Path], files: Sequence[Path], stored: Iterable[DocumentSummary]
+        self,
+        paths: Sequence[Path],
+        files: Sequence[Path],
+        present_ids: set[str],
+        stored: StoredDocuments,
     ) -> list[str]:
-        """Stored documents under the given paths whose files are gone."""
+        """Stored documents under the given paths whose files are gone, read from the index
+        as the run left it: a renamed or copied document has its new path by now, and a
+        content some file of the run still holds is never pruned."""
+        stored.reload()
         present = {str(f) for f in files}
         roots = [p.absolute() for p in paths if p.is_dir()]
         gone = []
         for doc in stored:
             path = Path(doc.path)
             inside = any(path.is_relative_to(root) for root in roots) or doc.path in present
-            if inside and doc.path not in present and not path.exists():
-                self.index.delete_document(self.collection, doc.doc_id)
+            kept = doc.path in present or doc.doc_id in present_ids or path.exists()
+            if inside and not kept:
+                stored.remove(doc)
                 self.audit.record("pruned", doc_id=doc.doc_id, path=doc.path)
                 gone.append(doc.path)
         return sorted(gone)
@@ -263,10 +289,15 @@ class IngestService(DocumentPipeline):
         return changed
 
     def _relabel_to(
-        self, citekey: str, path: Path, stored: dict[str, DocumentSummary], library: str
+        self,
+        citekey: str,
+        path: Path,
+        contents: RunFiles,
+        stored: StoredDocuments,
+        library: str,
     ) -> list[Relabel]:
         """``--citekey`` on a file that is already stored under another label."""
-        doc = stored.get(doc_id_from_sha256(_hash(path)))
+        doc = stored.get(doc_id_from_sha256(contents.sha256(path)))
         if doc is None or doc.citekey == citekey:
             return []
         return self._relabel_one(doc, library, citekey)
@@ -277,6 +308,11 @@ class IngestService(DocumentPipeline):
         except DocumentError as error:
             self.audit.record("relabel_skipped", doc_id=doc.doc_id, path=doc.path, error=str(error))
             return []
+        except OSError as error:
+            storage = _storage_error(error, Path(doc.path))
+            if storage is None:
+                raise
+            raise storage from error
         match = self.metadata.resolve(document, hint=hint)
         self.index.relabel_document(
             self.collection, doc.doc_id, label_fields(match, document, library)
@@ -289,17 +325,24 @@ class IngestService(DocumentPipeline):
 
     # ------------------------------------------------------------------ one document
     def _ingest_one(
-        self, path: Path, stored: dict[str, DocumentSummary], library: str, hint: str
+        self,
+        path: Path,
+        contents: RunFiles,
+        stored: StoredDocuments,
+        library: str,
+        hint: str,
     ) -> DocumentOutcome:
         outcome = DocumentOutcome(path=str(path), status="failed")
         try:
-            with timed(outcome.durations, "hash"):
-                sha256 = _hash(path)
+            try:
+                sha256 = contents.sha256(path)
+            finally:
+                outcome.durations["hash"] = contents.seconds.get(path, 0.0)
             doc_id = doc_id_from_sha256(sha256)
             outcome.doc_id = doc_id
             known = stored.get(doc_id)
             if known is not None and known.complete:
-                self._keep(known, path, stored, outcome)
+                self._keep(known, path, contents, stored, outcome)
                 return outcome
             with timed(outcome.durations, "convert"):
                 document = self.converter.convert(path, sha256)
@@ -318,17 +361,25 @@ class IngestService(DocumentPipeline):
                 )
             points = self.points(document, match, doc_id, outcome.durations)
             with timed(outcome.durations, "index"):
-                self.index.replace_document(self.collection, doc_id, str(path), points)
+                # an earlier content of this path that another file still holds moves there
+                # first; the index then drops whatever else this path held
+                self._rehome_earlier(path, doc_id, contents, stored, outcome, remove=False)
+                stored.replace(doc_id, path, points)
             outcome.chunks = len(points)
             outcome.status = "ingested"
         except DocumentError as error:
             outcome.error = str(error)
         except CiteloomError:
             raise
+        except OSError as error:
+            storage = _storage_error(error, path)
+            if storage is not None:
+                raise storage from error
+            outcome.error = f"{path}: unexpected {type(error).__name__}: {error}"
         except Exception as error:  # one odd file must not sink the batch
             outcome.error = f"{path}: unexpected {type(error).__name__}: {error}"
         if outcome.status == "failed":
-            for older in _other_versions(stored, path, outcome.doc_id):
+            for older in stored.at(path, besides=outcome.doc_id):
                 outcome.warnings.append(
                     f"an earlier version of this file ({older.doc_id}) stays searchable "
                     "until the new one can be stored"
@@ -339,7 +390,8 @@ class IngestService(DocumentPipeline):
         self,
         known: DocumentSummary,
         path: Path,
-        stored: dict[str, DocumentSummary],
+        contents: RunFiles,
+        stored: StoredDocuments,
         outcome: DocumentOutcome,
     ) -> None:
         """The file's content is stored completely already: nothing to convert or embed."""
@@ -347,43 +399,55 @@ class IngestService(DocumentPipeline):
         outcome.citekey, outcome.match = known.citekey, known.match
         outcome.pages, outcome.chunks = known.page_count, known.chunks
         if known.path != str(path):
-            if Path(known.path).exists():
+            if contents.holds(Path(known.path), known.sha256):
+                outcome.copy_of = known.path
                 outcome.warnings.append(f"same content as {known.path}, which is stored")
             else:  # renamed or moved: recognised by its hash, only the path changes
-                self.index.relabel_document(
-                    self.collection, known.doc_id, {"source": {"path": str(path)}}
-                )
+                stored.move(known, path)
+                outcome.renamed_from = known.path
                 outcome.warnings.append(f"renamed from {known.path}")
-        # an older version of this file left behind by a run that was killed between storing
-        # the new version and removing the old one
-        for other in _other_versions(stored, path, known.doc_id):
-            self.index.delete_document(self.collection, other.doc_id)
-            outcome.warnings.append(f"removed a stale copy ({other.doc_id})")
+        # what this path held before: an earlier version of the file (a run killed between
+        # storing the new version and removing the old one, or an edit that made this file a
+        # copy of another), or a content that moved to another file of the run
+        self._rehome_earlier(path, known.doc_id, contents, stored, outcome, remove=True)
+
+    def _rehome_earlier(
+        self,
+        path: Path,
+        doc_id: str,
+        contents: RunFiles,
+        stored: StoredDocuments,
+        outcome: DocumentOutcome,
+        remove: bool,
+    ) -> None:
+        """Other documents stored under ``path``: moved to a file of the run that holds their
+        content, else removed (``remove``) or left for the index to replace."""
+        for other in stored.at(path, besides=doc_id):
+            holder = contents.holder(other.sha256, besides=path)
+            if holder is not None:
+                stored.move(other, holder)
+                outcome.kept_as.append(str(holder))
+                outcome.warnings.append(f"its earlier content stays stored, as {holder}")
+            elif remove:
+                stored.remove(other)
+                outcome.removed_copies.append(other.doc_id)
+                outcome.warnings.append(f"removed a stale copy ({other.doc_id})")
 
 
-def _other_versions(
-    stored: dict[str, DocumentSummary], path: Path, doc_id: str | None
-) -> list[DocumentSummary]:
-    """Stored documents of the same path with other content (an earlier version)."""
-    return [d for d in stored.values() if d.path == str(path) and d.doc_id != doc_id]
+_STORAGE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EROFS}
 
 
-def _hash(path: Path) -> str:
-    try:
-        return sha256_of_file(path)
-    except FileNotFoundError as error:
-        raise DocumentError(
-            f"{path}: cannot be read (a broken link, or the file was removed). Restore the file "
-            "or remove the link."
-        ) from error
-    except PermissionError as error:
-        raise DocumentError(
-            f"{path}: cannot be read (permission denied). Make it readable: chmod u+r '{path}'."
-        ) from error
-    except OSError as error:
-        raise DocumentError(
-            f"{path}: cannot be read ({error.strerror}). Check that the file is readable."
-        ) from error
+def _storage_error(error: OSError, path: Path) -> StorageError | None:
+    """A full or failing disk under the cache, the index or a temporary folder: every later
+    document would fail the same way, so the run stops before ``path`` is stored."""
+    if error.errno not in _STORAGE_ERRNOS:
+        return None
+    where = error.filename or "a disk citeloom writes to"
+    return StorageError(
+        f"{where}: {error.strerror} (while storing {path}). The disk is full or failing: free "
+        "some space or check the disk, then run the same command again. Nothing of this "
+        "document was stored; the index is as it was before it."
+    )
 
 
 def _log_outcome(outcome: DocumentOutcome, correlation_id: str) -> None:

@@ -1,0 +1,132 @@
+"""What one ingest run knows while it changes the index.
+
+``RunFiles``: the content of the run's files, each hashed at most once, so the run can ask
+which file holds a content before it moves or removes a stored document. ``StoredDocuments``:
+the project's stored documents, kept current as the run moves, replaces and removes them.
+
+Both exist because deciding from a list read before the loop loses documents: after a rename
+the list still names the old path, and a prune or an edit elsewhere then removed a document
+whose content was still in the folder (issue 12).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from citeloom.domain.errors import DocumentError
+from citeloom.domain.ids import sha256_of_file
+from citeloom.domain.models import DocumentSummary, IndexPoint
+from citeloom.domain.records import summarise_documents
+from citeloom.ports import Index
+
+
+class RunFiles:
+    """The files of one run and their SHA-256, each read at most once."""
+
+    def __init__(self, files: Sequence[Path]) -> None:
+        self.files = list(files)
+        self._members = set(self.files)
+        self._hashes: dict[Path, str | DocumentError] = {}
+        self.seconds: dict[Path, float] = {}
+
+    def sha256(self, path: Path) -> str:
+        """The file's hash; ``DocumentError`` when it cannot be read."""
+        if path not in self._hashes:
+            start = time.perf_counter()
+            try:
+                self._hashes[path] = hash_file(path)
+            except DocumentError as error:
+                self._hashes[path] = error
+            self.seconds[path] = time.perf_counter() - start
+        found = self._hashes[path]
+        if isinstance(found, DocumentError):
+            raise found
+        return found
+
+    def _readable(self, path: Path) -> str | None:
+        try:
+            return self.sha256(path)
+        except DocumentError:
+            return None
+
+    def holds(self, path: Path, sha256: str) -> bool:
+        """Whether ``path`` still holds this content: a file of the run, or one outside it
+        (a document stored from another folder)."""
+        if path in self._members:
+            return self._readable(path) == sha256
+        try:
+            return path.is_file() and hash_file(path) == sha256
+        except DocumentError:
+            return False
+
+    def holder(self, sha256: str, besides: Path) -> Path | None:
+        """The first file of the run other than ``besides`` that holds this content."""
+        return next(
+            (f for f in self.files if f != besides and self._readable(f) == sha256),
+            None,
+        )
+
+
+class StoredDocuments:
+    """The project's documents in the index, changed only through these methods so that the
+    run always decides from what the index holds now."""
+
+    def __init__(self, index: Index, collection: str, project: str) -> None:
+        self.index = index
+        self.collection = collection
+        self.project = project
+        self._docs: dict[str, DocumentSummary] = {}
+        self.reload()
+
+    def reload(self) -> None:
+        self._docs = {d.doc_id: d for d in self.index.documents(self.collection, self.project)}
+
+    def __iter__(self) -> Iterator[DocumentSummary]:
+        return iter(list(self._docs.values()))
+
+    def get(self, doc_id: str) -> DocumentSummary | None:
+        return self._docs.get(doc_id)
+
+    def at(self, path: Path, besides: str | None = None) -> list[DocumentSummary]:
+        """Documents stored under ``path`` other than ``besides`` (earlier versions)."""
+        return [d for d in self._docs.values() if d.path == str(path) and d.doc_id != besides]
+
+    def move(self, doc: DocumentSummary, path: Path) -> None:
+        """The content now lives at ``path``: only the stored path changes."""
+        self.index.relabel_document(self.collection, doc.doc_id, {"source": {"path": str(path)}})
+        self._docs[doc.doc_id] = replace(doc, path=str(path))
+
+    def remove(self, doc: DocumentSummary) -> None:
+        self.index.delete_document(self.collection, doc.doc_id)
+        self._docs.pop(doc.doc_id, None)
+
+    def replace(self, doc_id: str, path: Path, points: Sequence[IndexPoint]) -> None:
+        """Store a document's chunks; the index removes the other chunks of its content and
+        of its path (new before old, see ADR 0005)."""
+        self.index.replace_document(self.collection, doc_id, str(path), points)
+        for other in [d for d in self._docs.values() if d.path == str(path)]:
+            self._docs.pop(other.doc_id)
+        self._docs.pop(doc_id, None)
+        self._docs.update({d.doc_id: d for d in summarise_documents(p.payload for p in points)})
+
+
+def hash_file(path: Path) -> str:
+    """SHA-256 of a file, or a ``DocumentError`` that names the file and the fix."""
+    try:
+        return sha256_of_file(path)
+    except FileNotFoundError as error:
+        raise DocumentError(
+            f"{path}: cannot be read (a broken link, or the file was removed). Restore the file "
+            "or remove the link."
+        ) from error
+    except PermissionError as error:
+        raise DocumentError(
+            f"{path}: cannot be read (permission denied). Make it readable: chmod u+r '{path}'."
+        ) from error
+    except OSError as error:
+        raise DocumentError(
+            f"{path}: cannot be read ({error.strerror}). Check that the file is readable."
+        ) from error
