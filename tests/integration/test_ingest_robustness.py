@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -420,6 +421,39 @@ def test_ctrl_c_stops_after_the_current_document_and_reports(project):
     assert "run_interrupted" in {e["event"] for e in events}
     code, again = ingest(project, folder)
     assert code == 0 and again["totals"]["skipped"] == len(report["documents"])
+
+
+# ---------------------------------------------------------------- a reader that goes away
+@pytest.mark.parametrize("reader", ["head -1", "closed before the first line"])
+def test_a_closed_stdout_lets_the_ingest_finish_quietly_with_an_honest_audit(project, reader):
+    folder = project["dir"] / "many"
+    notes(folder, 6)
+    command = [CITELOOM, "ingest", str(folder), "-p", "papers", "-c", project["config"]]
+    if reader == "head -1":  # a real shell pipeline; citeloom's own status from PIPESTATUS
+        result = subprocess.run(
+            ["bash", "-c", f"{shlex.join(command)} | head -1; exit ${{PIPESTATUS[0]}}"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert result.stdout.startswith("[1/6] ingested") and result.stdout.count("\n") == 1
+        code, stderr = result.returncode, result.stderr
+    else:  # a pipe nobody reads: every write fails, from the first line on
+        read_end, write_end = os.pipe()
+        os.close(read_end)
+        process = subprocess.Popen(command, stdout=write_end, stderr=subprocess.PIPE, text=True)
+        os.close(write_end)
+        stderr = process.communicate(timeout=300)[1]
+        code = process.returncode
+    assert code == 0, stderr
+    assert "Traceback" not in stderr and "error" not in stderr.lower(), stderr
+    assert len(inspect(project)["documents"]) == 6  # the work went on
+    (audit,) = (project["dir"] / "var" / "audit").glob("*.jsonl")
+    events = [json.loads(line) for line in audit.read_text().splitlines()]
+    assert [e["status"] for e in events if e["event"] == "document"] == ["ingested"] * 6
+    assert events[-1]["event"] == "run_finished"
+    code, shown = run("audit", "show", audit.stem, "-c", project["config"])
+    assert f"run {audit.stem}: finished" in shown and "6 ingested" in shown
 
 
 # ---------------------------------------------------------------- kill -9

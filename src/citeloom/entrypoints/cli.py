@@ -27,6 +27,7 @@ import typer
 
 from citeloom import __version__
 from citeloom.domain.errors import CiteloomError, ConfigError, ExitCode
+from citeloom.entrypoints.stdout import echo
 
 INTERNAL_ERROR = 70
 INTERRUPTED = 130
@@ -102,7 +103,7 @@ def _tell(message: str) -> None:
 
 
 def _print_json(data: dict[str, Any]) -> None:
-    typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+    echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
 def _version(value: bool) -> None:
@@ -184,7 +185,7 @@ def ingest(
     if as_json:
         _print_json(report.to_json())
     else:
-        typer.echo(render.ingest_summary(report))
+        echo(render.ingest_summary(report))
     if report.interrupted:
         raise typer.Exit(INTERRUPTED)
     if report.totals["failed"]:
@@ -286,7 +287,7 @@ def query(
     if fmt is OutputFormat.json:
         _print_json(report.to_json())
     else:
-        typer.echo(render.QUERY_FORMATS[fmt.value](report))
+        echo(render.QUERY_FORMATS[fmt.value](report))
 
 
 @app.command()
@@ -339,7 +340,7 @@ def validate(
     if as_json:
         _print_json(report.to_json())
     else:
-        typer.echo(render.validation_text(report))
+        echo(render.validation_text(report))
     if not report.ok:
         raise typer.Exit(max(c.exit_code for c in report.checks if not c.ok))
 
@@ -366,7 +367,7 @@ def inspect(
     if as_json:
         _print_json(report.to_json())
     else:
-        typer.echo(render.inspect_text(report))
+        echo(render.inspect_text(report))
 
 
 @app.command()
@@ -402,7 +403,7 @@ def reindex(
     if as_json:
         _print_json(report.to_json())
     elif report.switched:
-        typer.echo(
+        echo(
             f"reindexed {report.documents} documents ({report.chunks} chunks) with "
             f"{report.new_model}; '{report.collection}' now uses it (was {report.old_model}).\n"
             f'Now set embedding_model = "{report.new_model}" in [project."{project}"] of '
@@ -410,8 +411,8 @@ def reindex(
         )
     else:
         for failure in report.failures:
-            typer.echo(f"failed    {failure}")
-        typer.echo(
+            echo(f"failed    {failure}")
+        echo(
             f"reindex not switched: {len(report.failures)} documents failed; "
             f"'{report.collection}' still uses {report.old_model}."
         )
@@ -448,7 +449,7 @@ def audit_show(
     if as_json:
         _print_json(summary.to_json())
     else:
-        typer.echo(render.run_text(summary))
+        echo(render.run_text(summary))
 
 
 @audit_app.command("list")
@@ -469,7 +470,7 @@ def audit_list(
         _print_json({"runs": [r.to_json() for r in runs]})
         return
     for run in runs:
-        typer.echo(render.run_line(run))
+        echo(render.run_line(run))
 
 
 def main() -> None:

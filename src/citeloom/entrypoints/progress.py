@@ -12,6 +12,8 @@ from typing import Any
 
 import typer
 
+from citeloom.entrypoints.stdout import echo
+
 
 class StopRequest:
     """The first SIGINT is a request, honoured between documents."""
@@ -48,7 +50,7 @@ def ingest_progress(enabled: bool, line: Callable[[Any], str]) -> Iterator[Calla
     if not sys.stderr.isatty():
 
         def plain(outcome: Any, number: int, total: int) -> None:
-            typer.echo(f"[{number}/{total}] {line(outcome)}")
+            echo(f"[{number}/{total}] {line(outcome)}")
 
         yield plain
         return
