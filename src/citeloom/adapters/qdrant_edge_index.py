@@ -186,8 +186,8 @@ class EdgeIndex:
             fd = os.open(self.index_dir / f"{physical}.lock", os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as error:
             raise IndexUnavailable(
-                f"{self.index_dir}: cannot open the index ({error.strerror}). Check [paths] "
-                "index_dir and its permissions."
+                f"{self.index_dir}: cannot hold the index ({error.strerror}). Set [paths] "
+                "index_dir to a folder you can write to, or fix its permissions."
             ) from error
         deadline = time.monotonic() + self.busy_timeout_s
         told = False
@@ -209,6 +209,10 @@ class EdgeIndex:
         self._locks[physical] = fd
 
     def _meta(self, collection: str) -> dict[str, Any] | None:
+        # Every use of a collection starts here or in _shard, with the lock: an index_dir that
+        # cannot hold the index fails alike for validate, query and ingest (not only when
+        # something is written), and nothing is read while another process writes.
+        self._lock(self.physical(collection))
         path = self._dir(collection) / SIDECAR
         if not path.is_file():
             return None
@@ -224,10 +228,10 @@ class EdgeIndex:
         physical = self.physical(collection)
         if physical in self._shards:
             return self._shards[physical]
+        self._lock(physical)
         shard_dir = self.index_dir / physical / "shard"
         if not shard_dir.is_dir():
             return None
-        self._lock(physical)
         try:
             shard = EdgeShard.load(str(shard_dir))
         except Exception as error:  # busy here means a process that is not citeloom

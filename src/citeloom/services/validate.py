@@ -131,8 +131,9 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
                 "index",
                 False,
                 error,
-                "start the Qdrant server or fix [qdrant] url; for the embedded engine, make "
-                "sure no other citeloom process holds the project",
+                "a server: start it or fix [qdrant] url; the embedded engine: make [paths] "
+                "index_dir a folder you can write to, and let no other citeloom process hold "
+                "the project",
                 int(ExitCode.INDEX_UNAVAILABLE),
             )
         )
