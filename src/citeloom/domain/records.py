@@ -147,13 +147,14 @@ class Passage:
     text: str
     source: str
     doc_id: str
+    trimmed: bool = False  # cut short to fit a token budget
 
     @property
     def label(self) -> str:
         return citation_label(self.citekey, self.page_start, self.page_end)
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "rank": self.rank,
             "score": round(self.score, 6),
             "citekey": self.citekey,
@@ -170,6 +171,9 @@ class Passage:
             "source": self.source,
             "chunk_id": self.chunk_id,
         }
+        if self.trimmed:
+            out["trimmed"] = True
+        return out
 
 
 def passage_from_payload(

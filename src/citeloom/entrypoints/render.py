@@ -78,6 +78,8 @@ def query_text(report: QueryReport) -> str:
         head = f"{p.rank}. {p.label}  {p.title or _short(p.source)}"
         if byline := _byline(p):
             head += f" ({byline})"
+        if p.trimmed:
+            head += " (trimmed to the budget)"
         out.append(head)
         if p.section_path:
             out.append(f"   § {' > '.join(p.section_path)}")

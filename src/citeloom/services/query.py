@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from citeloom.domain.abstention import confidence, content_terms, covered_terms, idf
 from citeloom.domain.diversity import diversify
+from citeloom.domain.errors import ConfigError
 from citeloom.domain.fusion import (
     DEFAULT_FUSION,
     DEFAULT_WEIGHTS,
@@ -32,6 +33,7 @@ from citeloom.domain.text import fold_for_match
 from citeloom.ports import Embedder, Index, SearchFilter
 
 Signals = Literal["hybrid", "dense", "bm25"]
+TRIMMED = "…"  # ends a passage cut short to fit a token budget
 
 
 @dataclass(frozen=True)
@@ -105,6 +107,11 @@ class QueryService:
 
     def search(self, text: str, options: QueryOptions | None = None) -> QueryReport:
         options = options or QueryOptions()
+        if not re.search(r"\w", text):  # nothing to rank by: any passage would be arbitrary
+            raise ConfigError(
+                f"empty query {text!r}: say what you are looking for, e.g. "
+                'citeloom query "how fast do restored marshes accrete sediment".'
+            )
         parsed = parse_query(text)
         report = QueryReport(query=text, project=self.project, phrases=parsed.phrases)
         info = self.index.collection_info(self.collection)
@@ -145,10 +152,13 @@ class QueryService:
             per_doc=options.per_doc,
             limit=options.top_k,
         )
-        passages = self._cut(passages, options)
+        passages = passages[: options.top_k]
+        # judged before the budget cut: a budget changes what is shown, never the confidence
+        report.confidence = self._confidence(parsed.text, passages, dense, weights, info)
+        report.answerable = bool(passages) and report.confidence >= self.min_confidence
+        if options.budget is not None:
+            passages, report.note = self._fit(passages, options.budget)
         report.results = [replace(p, rank=i) for i, p in enumerate(passages, start=1)]
-        report.confidence = self._confidence(parsed.text, report.results, dense, weights, info)
-        report.answerable = bool(report.results) and report.confidence >= self.min_confidence
         return report
 
     def _signals(
@@ -189,18 +199,48 @@ class QueryService:
         for p in ranked:
             yield passage_from_payload(0, p.score, p.id, p.payload or payloads.get(p.id, {}))
 
-    def _cut(self, passages: list[Passage], options: QueryOptions) -> list[Passage]:
-        passages = passages[: options.top_k]
-        if options.budget is None:
-            return passages
-        kept, spent = [], 0
+    def _fit(self, passages: list[Passage], budget: int) -> tuple[list[Passage], str | None]:
+        """The best passages until ``budget`` tokens (labels included) are spent. When not
+        even the best one fits, it is trimmed to the budget rather than hidden; when not even
+        its label does, a note says so."""
+        kept: list[Passage] = []
+        spent = 0
         for passage in passages:
             cost = self.embedder.count_tokens(f"{passage.label} {passage.text}")
-            if spent + cost > options.budget:
+            if spent + cost > budget:
                 break
             kept.append(passage)
             spent += cost
-        return kept
+        if kept or not passages:
+            return kept, None
+        trimmed = self._trim(passages[0], budget)
+        if trimmed is not None:
+            return [trimmed], None
+        best = passages[0]
+        first_word = next(iter(best.text.split()), "")
+        need = self.embedder.count_tokens(f"{best.label} {first_word} {TRIMMED}")
+        return [], (
+            f"nothing fits in {budget} tokens: the best passage needs {need} for its label "
+            f"and first word. Raise --budget to {need} or more."
+        )
+
+    def _trim(self, passage: Passage, budget: int) -> Passage | None:
+        """The longest run of the passage's first words that fits the budget with its label."""
+        ends = [m.end() for m in re.finditer(r"\S+", passage.text)]
+
+        def text(words: int) -> str:
+            return f"{passage.text[: ends[words - 1]]} {TRIMMED}"
+
+        def fits(words: int) -> bool:
+            return self.embedder.count_tokens(f"{passage.label} {text(words)}") <= budget
+
+        if not ends or not fits(1):
+            return None
+        low, high = 1, len(ends)
+        while low < high:  # the most words that fit
+            middle = (low + high + 1) // 2
+            low, high = (middle, high) if fits(middle) else (low, middle - 1)
+        return replace(passage, text=text(low), trimmed=True)
 
     def _confidence(
         self,
