@@ -15,7 +15,12 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
-from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    SettingsError,
+)
 
 from citeloom.domain.errors import ConfigError
 from citeloom.domain.fusion import DEFAULT_FUSION
@@ -168,8 +173,20 @@ class Settings(BaseSettings):
         return self.project[name]
 
 
+def _env_variables(loc: tuple[Any, ...]) -> list[str]:
+    """The environment variables behind the value at ``loc``, spelled as they were set: the
+    one naming it or a section holding it, else those setting keys inside it."""
+    names = {name.upper(): name for name in os.environ if name.upper().startswith("CITELOOM_")}
+    key = "CITELOOM_" + "__".join(str(part).upper() for part in loc)
+    for end in range(len(loc), 0, -1):
+        ancestor = "CITELOOM_" + "__".join(str(part).upper() for part in loc[:end])
+        if ancestor in names:
+            return [names[ancestor]]
+    return sorted(name for upper, name in names.items() if upper.startswith(key + "__"))
+
+
 def _format_errors(path: Path, error: ValidationError) -> str:
-    lines = [f"{path}: invalid configuration"]
+    lines, variables, from_env = [], [], 0
     for err in error.errors():
         loc = ".".join(str(part) for part in err["loc"]) or "project"
         message = err["msg"].removeprefix("Value error, ")
@@ -179,8 +196,25 @@ def _format_errors(path: Path, error: ValidationError) -> str:
                 message = f"api_key is not read from files; set the {API_KEY_ENV} env variable"
         elif "input" in err and not isinstance(err["input"], dict):
             message = f"{message} (got {err['input']!r})"
+        env = _env_variables(err["loc"])
+        if env:
+            message += f" (from the environment: {', '.join(env)})"
+        variables += [name for name in env if name not in variables]
+        from_env += bool(env)
         lines.append(f"  {loc}: {message}")
-    return "\n".join(lines)
+    return "\n".join([_blame(path, variables, all_env=from_env == len(lines)), *lines])
+
+
+def _blame(path: Path, variables: list[str], all_env: bool) -> str:
+    """The first line: where to look. A value the environment set is not the file's fault."""
+    if not variables:
+        return f"{path}: invalid configuration"
+    several = len(variables) > 1
+    named = f"environment variable{'s' if several else ''} {', '.join(variables)}"
+    if all_env:
+        it = "them" if several else "it"
+        return f"{named}: invalid configuration; fix or unset {it} (set over {path})"
+    return f"{path} and {named}: invalid configuration"
 
 
 def _resolve(base: Path, path: Path) -> Path:
@@ -206,6 +240,15 @@ def load_settings(path: Path | None = None) -> Settings:
         settings = Settings(**data)
     except ValidationError as error:
         raise ConfigError(_format_errors(path, error)) from None
+    except SettingsError as error:  # a whole section from the environment that is not JSON
+        field = re.search(r'field "(\w+)"', str(error))
+        section = field.group(1) if field else ""
+        variable = next(iter(_env_variables((section,))), f"CITELOOM_{section.upper()}")
+        raise ConfigError(
+            f"environment variable {variable}: not a JSON object for the [{section}] settings "
+            f"({error.__cause__ or error}). Set one key as CITELOOM_{section.upper()}__KEY "
+            "instead, or fix or unset it."
+        ) from None
     base = path.resolve().parent
     settings.config_path = path
     for name in ("raw_dir", "audit_dir", "index_dir", "cache_dir"):

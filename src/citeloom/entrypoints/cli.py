@@ -315,7 +315,7 @@ def validate(
     try:
         settings = bootstrap.settings(config)
     except CiteloomError as error:
-        report.checks.append(Check("config", False, str(error), "fix the file as the message says"))
+        report.checks.append(Check("config", False, str(error), "fix what the message names"))
         settings = None
     if settings is not None:
         names = [project] if project else sorted(settings.project)
