@@ -315,6 +315,23 @@ def test_bad_setups_fail_with_one_message_and_a_documented_code(project, setup, 
     assert "Traceback" not in result.stderr + result.stdout
 
 
+@pytest.mark.parametrize("mistake", ["missing path", "empty folder", "--citekey for a folder"])
+def test_a_usage_error_leaves_no_audit_behind(project, mistake):
+    folder = project["dir"] / "in"
+    notes(folder, 2)
+    args = {
+        "missing path": [str(project["dir"] / "nowhere")],
+        "empty folder": [str(project["dir"] / "in" / "empty")],
+        "--citekey for a folder": [str(folder), "--citekey", "smith2020"],
+    }[mistake]
+    (folder / "empty").mkdir()
+    code, out = run("ingest", *args, "-p", "papers", "-c", project["config"])
+    assert code == 2, out
+    audits = project["dir"] / "var" / "audit"
+    assert not audits.exists() or list(audits.iterdir()) == []
+    assert run("audit", "list", "-c", project["config"]) == (0, "")
+
+
 # ---------------------------------------------------------------- concurrency
 # Holds the project's shard until the test closes its stdin: no sleep that a slow cold start
 # of the waiting process could outlive.

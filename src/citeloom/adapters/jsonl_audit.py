@@ -10,9 +10,9 @@ import json
 import secrets
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
-from citeloom.domain.errors import ConfigError
+from citeloom.domain.errors import STORAGE_ERRNOS, ConfigError, StorageError
 
 
 def new_correlation_id() -> str:
@@ -21,17 +21,19 @@ def new_correlation_id() -> str:
 
 
 class JsonlAuditLog:
+    """The file is created by the first event: a run stopped by a usage error before it
+    began (a missing path, an empty folder) leaves no empty audit behind."""
+
     def __init__(self, audit_dir: Path, correlation_id: str | None = None) -> None:
         self._id = correlation_id or new_correlation_id()
+        self._dir = audit_dir
         self._path = audit_dir / f"{self._id}.jsonl"
+        self._handle: TextIO | None = None
+        self._failed = False
         try:
             audit_dir.mkdir(parents=True, exist_ok=True)
-            self._handle = self._path.open("a", encoding="utf-8")
         except OSError as error:
-            raise ConfigError(
-                f"{audit_dir}: cannot write the audit ({error.strerror}). Fix [paths] audit_dir "
-                "or its permissions."
-            ) from error
+            raise self._unwritable(error) from error
 
     @property
     def correlation_id(self) -> str:
@@ -42,17 +44,36 @@ class JsonlAuditLog:
         return str(self._path)
 
     def record(self, event: str, **fields: Any) -> None:
+        if self._failed:  # said once; the run is stopping, the rest could not be written
+            return
         line = {
             "ts": datetime.now(UTC).isoformat(timespec="milliseconds"),
             "correlation_id": self._id,
             "event": event,
             **fields,
         }
-        self._handle.write(json.dumps(line, ensure_ascii=False, default=str) + "\n")
-        self._handle.flush()
+        try:
+            if self._handle is None:
+                self._handle = self._path.open("a", encoding="utf-8")
+            self._handle.write(json.dumps(line, ensure_ascii=False, default=str) + "\n")
+            self._handle.flush()
+        except OSError as error:
+            self._failed = True
+            raise self._unwritable(error) from error
+
+    def _unwritable(self, error: OSError) -> ConfigError | StorageError:
+        if error.errno in STORAGE_ERRNOS:
+            return StorageError(
+                f"{self._dir}: cannot write the audit ({error.strerror}). Free some space or "
+                "check the disk, then run the same command again."
+            )
+        return ConfigError(
+            f"{self._dir}: cannot write the audit ({error.strerror}). Fix [paths] audit_dir "
+            "or its permissions."
+        )
 
     def close(self) -> None:
-        if not self._handle.closed:
+        if self._handle is not None and not self._handle.closed:
             self._handle.close()
 
 

@@ -6,6 +6,7 @@ Entry points map these to exit codes and print ``str(error)``; nothing that subc
 
 from __future__ import annotations
 
+import errno
 from enum import IntEnum
 
 
@@ -75,6 +76,11 @@ class StorageError(CiteloomError):
     the document in hand is stored."""
 
     exit_code = ExitCode.STORAGE
+
+
+# OSError numbers that mean the disk, not the document: no space, no quota, an I/O error, a
+# file system mounted read-only.
+STORAGE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EROFS})
 
 
 class DocumentError(CiteloomError):

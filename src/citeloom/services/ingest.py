@@ -6,7 +6,6 @@ model mismatch stops it before anything is written.
 
 from __future__ import annotations
 
-import errno
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,7 +13,13 @@ from typing import Any, Literal
 
 import structlog
 
-from citeloom.domain.errors import CiteloomError, ConfigError, DocumentError, StorageError
+from citeloom.domain.errors import (
+    STORAGE_ERRNOS,
+    CiteloomError,
+    ConfigError,
+    DocumentError,
+    StorageError,
+)
 from citeloom.domain.ids import doc_id_from_sha256
 from citeloom.domain.models import DocumentSummary
 from citeloom.domain.records import label_fields
@@ -434,13 +439,10 @@ class IngestService(DocumentPipeline):
                 outcome.warnings.append(f"removed a stale copy ({other.doc_id})")
 
 
-_STORAGE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EROFS}
-
-
 def _storage_error(error: OSError, path: Path) -> StorageError | None:
     """A full or failing disk under the cache, the index or a temporary folder: every later
     document would fail the same way, so the run stops before ``path`` is stored."""
-    if error.errno not in _STORAGE_ERRNOS:
+    if error.errno not in STORAGE_ERRNOS:
         return None
     where = error.filename or "a disk citeloom writes to"
     return StorageError(
