@@ -270,6 +270,24 @@ def test_bad_files_each_fail_with_the_fix_and_the_batch_goes_on(project):
     assert len(failed) == 6
 
 
+def test_each_document_line_names_its_file_once_and_what_changed_besides(project):
+    folder = project["dir"] / "notes"
+    first, second, third = notes(folder, 3)
+    ingest(project, folder)
+    first.rename(folder / "renamed.txt")
+    shutil.copy(second, folder / "second-copy.txt")
+    shutil.copy(second, third)  # third's old content is nowhere now: its chunks must go
+    (folder / "empty.pdf").write_bytes(b"")
+    code, out = run("ingest", str(folder), "-p", "papers", "-c", project["config"])
+    assert code == 1, out
+    lines = {line.split()[2].rstrip(":"): line for line in out.splitlines() if line[:1] == "["}
+    failed = lines[str(folder / "empty.pdf")]
+    assert failed.count("empty.pdf") == 1 and "the file is empty (0 bytes)" in failed
+    assert f"(renamed from {first})" in lines[str(folder / "renamed.txt")]
+    assert f"(same content as {second}, stored once)" in lines[str(folder / "second-copy.txt")]
+    assert "removed a stale copy (" in lines[str(third)]
+
+
 @pytest.mark.parametrize(
     ("setup", "code", "message"),
     [

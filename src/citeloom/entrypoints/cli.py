@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from enum import StrEnum
 from functools import wraps
 from pathlib import Path
@@ -331,11 +332,7 @@ def validate(
                 continue
             for check in validate_project(name, parts):
                 report.checks.append(
-                    check
-                    if len(names) == 1
-                    else Check(
-                        f"{name}: {check.name}", check.ok, check.detail, check.fix, check.exit_code
-                    )
+                    check if len(names) == 1 else replace(check, name=f"{name}: {check.name}")
                 )
     if as_json:
         _print_json(report.to_json())

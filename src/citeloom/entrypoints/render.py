@@ -22,11 +22,23 @@ def _short(path: str) -> str:
 
 def document_line(doc: DocumentOutcome) -> str:
     name = _short(doc.path)
-    if doc.status == "failed":
-        return f"failed    {name}: {doc.error}"
+    if doc.status == "failed":  # the error names the file for the audit; the line does here
+        return f"failed    {name}: {(doc.error or 'unknown error').removeprefix(doc.path + ': ')}"
     ref = f"[@{doc.citekey}] ({doc.match})" if doc.citekey else "no reference match"
     pages = f"{doc.pages} pages" if doc.pages is not None else "no pages"
-    return f"{doc.status:<9} {name}  {ref}  {pages}  {doc.chunks} chunks"
+    line = f"{doc.status:<9} {name}  {ref}  {pages}  {doc.chunks} chunks"
+    changes = _index_changes(doc)
+    return f"{line}  ({'; '.join(changes)})" if changes else line
+
+
+def _index_changes(doc: DocumentOutcome) -> list[str]:
+    """What the run changed in the index besides the document itself."""
+    changes = [f"renamed from {_short(doc.renamed_from)}"] if doc.renamed_from else []
+    if doc.copy_of:
+        changes.append(f"same content as {_short(doc.copy_of)}, stored once")
+    changes += [f"its earlier content stays stored as {_short(p)}" for p in doc.kept_as]
+    changes += [f"removed a stale copy ({doc_id})" for doc_id in doc.removed_copies]
+    return changes
 
 
 def ingest_summary(report: IngestReport) -> str:
@@ -125,11 +137,13 @@ QUERY_FORMATS = {"text": query_text, "markdown": query_markdown, "context": quer
 def validation_text(report: ValidationReport) -> str:
     lines = []
     for check in report.checks:
-        mark = "ok  " if check.ok else "FAIL"
+        mark = "FAIL" if not check.ok else "warn" if check.warning else "ok  "
         lines.append(f"{mark} {check.name}: {check.detail}")
-        if not check.ok and check.fix:
+        if (not check.ok or check.warning) and check.fix:
             lines.append(f"     fix: {check.fix}")
-    lines.append("all checks passed" if report.ok else "some checks failed")
+    warned = f" ({report.warnings} warning{'s' if report.warnings > 1 else ''})"
+    passed = "all checks passed" + (warned if report.warnings else "")
+    lines.append(passed if report.ok else "some checks failed")
     return "\n".join(lines)
 
 

@@ -22,9 +22,16 @@ class Check:
     detail: str
     fix: str | None = None
     exit_code: int = int(ExitCode.USAGE)  # what ``validate`` exits with if this check fails
+    warning: bool = False  # passes, but a run will not do what the user likely expects
 
     def to_json(self) -> dict[str, Any]:
-        return {"check": self.name, "ok": self.ok, "detail": self.detail, "fix": self.fix}
+        return {
+            "check": self.name,
+            "ok": self.ok,
+            "warning": self.warning,
+            "detail": self.detail,
+            "fix": self.fix,
+        }
 
 
 @dataclass
@@ -35,6 +42,10 @@ class ValidationReport:
     @property
     def ok(self) -> bool:
         return all(c.ok for c in self.checks)
+
+    @property
+    def warnings(self) -> int:
+        return sum(c.ok and c.warning for c in self.checks)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -73,6 +84,17 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
         refs, error = _attempt(resolver.references)
     if error:
         checks.append(Check("references", False, error, "fix the CSL-JSON file or its path"))
+    elif not refs:
+        checks.append(
+            Check(
+                "references",
+                True,
+                "the references file has no entries: no document can be matched to a "
+                "citekey, every passage will be labelled [no reference match, p. N]",
+                "export your Zotero library into it (Better BibTeX, CSL-JSON)",
+                warning=True,
+            )
+        )
     else:
         checks.append(Check("references", True, f"{len(refs)} CSL-JSON entries"))
 
