@@ -6,6 +6,7 @@ Exit codes (also in the README):
   2  usage or configuration error
   3  index unavailable (server down, or the embedded index is busy)
   4  embedding-model mismatch (the write guard refused)
+  5  a disk is full or failing (the run stopped before the document in hand was stored)
  70  internal error (a bug: run with -v and report it)
 130  interrupted (Ctrl-C)
 
@@ -41,8 +42,8 @@ app = typer.Typer(
         "library, and returns passages with [@citekey, p. N] labels."
     ),
     epilog="Exit codes: 0 ok, 1 some documents failed, 2 usage/config error, "
-    "3 index unavailable or busy, 4 embedding-model mismatch, 70 internal error, "
-    "130 interrupted.",
+    "3 index unavailable or busy, 4 embedding-model mismatch, 5 disk full or failing, "
+    "70 internal error, 130 interrupted.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
