@@ -79,10 +79,23 @@ class StoredDocuments:
         self.collection = collection
         self.project = project
         self._docs: dict[str, DocumentSummary] = {}
+        self._by_path: dict[str, set[str]] = {}  # stored path -> doc ids (one lookup a file)
         self.reload()
 
     def reload(self) -> None:
-        self._docs = {d.doc_id: d for d in self.index.documents(self.collection, self.project)}
+        self._docs, self._by_path = {}, {}
+        for doc in self.index.documents(self.collection, self.project):
+            self._put(doc)
+
+    def _put(self, doc: DocumentSummary) -> None:
+        self._drop(doc.doc_id)
+        self._docs[doc.doc_id] = doc
+        self._by_path.setdefault(doc.path, set()).add(doc.doc_id)
+
+    def _drop(self, doc_id: str) -> None:
+        old = self._docs.pop(doc_id, None)
+        if old is not None:
+            self._by_path[old.path].discard(doc_id)
 
     def __iter__(self) -> Iterator[DocumentSummary]:
         return iter(list(self._docs.values()))
@@ -92,25 +105,26 @@ class StoredDocuments:
 
     def at(self, path: Path, besides: str | None = None) -> list[DocumentSummary]:
         """Documents stored under ``path`` other than ``besides`` (earlier versions)."""
-        return [d for d in self._docs.values() if d.path == str(path) and d.doc_id != besides]
+        ids = sorted(self._by_path.get(str(path), ()))
+        return [self._docs[i] for i in ids if i != besides]
 
     def move(self, doc: DocumentSummary, path: Path) -> None:
         """The content now lives at ``path``: only the stored path changes."""
         self.index.relabel_document(self.collection, doc.doc_id, {"source": {"path": str(path)}})
-        self._docs[doc.doc_id] = replace(doc, path=str(path))
+        self._put(replace(doc, path=str(path)))
 
     def remove(self, doc: DocumentSummary) -> None:
         self.index.delete_document(self.collection, doc.doc_id)
-        self._docs.pop(doc.doc_id, None)
+        self._drop(doc.doc_id)
 
     def replace(self, doc_id: str, path: Path, points: Sequence[IndexPoint]) -> None:
         """Store a document's chunks; the index removes the other chunks of its content and
         of its path (new before old, see ADR 0005)."""
         self.index.replace_document(self.collection, doc_id, str(path), points)
-        for other in [d for d in self._docs.values() if d.path == str(path)]:
-            self._docs.pop(other.doc_id)
-        self._docs.pop(doc_id, None)
-        self._docs.update({d.doc_id: d for d in summarise_documents(p.payload for p in points)})
+        for other in self.at(path):
+            self._drop(other.doc_id)
+        for doc in summarise_documents(p.payload for p in points):
+            self._put(doc)
 
 
 def hash_file(path: Path) -> str:
