@@ -523,8 +523,9 @@ def _unavailable(shard_dir: Path, error: Exception) -> CiteloomError:
 
 def _bytes_for(points: Sequence[IndexPoint]) -> int:
     """What storing these points may take on disk, generously: each vector, payload and text
-    lands in the write-ahead log and again in the segment and its indexes (measured: about
-    7 KB a chunk of 384 dimensions and 1.3 KB of text)."""
+    lands in the write-ahead log and again in the segment and its indexes. Measured by
+    benchmarks/index_disk_use.py: 8.0-8.8 KB a chunk of 384 dimensions and 1,200 characters
+    on ext4; this estimate is about twice that."""
     return sum(
         3 * (4 * len(p.vector) + len(json.dumps(p.payload, default=str)) + 2 * len(p.text))
         for p in points
