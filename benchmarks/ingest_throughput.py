@@ -1,0 +1,278 @@
+"""Ingest throughput: pages/s, chunks/s, seconds per stage, CPU time and peak RSS.
+
+Ingests ../shared/corpus/papers/ (read in place) through the project's own wiring
+(``bootstrap.ingest_service``) into a throwaway project under benchmarks/.work/throughput,
+with a cold conversion cache and an empty index every run (the assembled embedding model under
+the cache dir is kept: it is built once per machine, not per ingest). Each run is a fresh
+process, so its peak RSS is its own. ``--only convert`` runs the converter alone (the same
+``bootstrap.converter``), which is what the conversion budget is about.
+
+Pages that need OCR are reported apart: their seconds per page are estimated as the time of the
+documents holding them minus their text pages at the run's born-digital rate. Timings on a
+shared machine are noisy: compare CPU time (user+sys, children included: Tesseract runs as a
+child process) as well as wall time, and repeat. Run:
+
+    .venv/bin/python benchmarks/ingest_throughput.py [--only convert] [--repeat 3] [--documents]
+"""
+
+from __future__ import annotations
+
+import time
+
+STARTED = time.perf_counter()  # before any import of citeloom: start-up is part of an ingest
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import logging  # noqa: E402
+import os  # noqa: E402
+import resource  # noqa: E402
+import shutil  # noqa: E402
+import statistics  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+PAPERS = ROOT.parent / "shared" / "corpus" / "papers"
+WORK = ROOT / "benchmarks" / ".work" / "throughput"
+STAGES = ("hash", "convert", "match", "chunk", "embed", "index")
+sys.path.insert(0, str(ROOT / "src"))
+
+
+def cpu_seconds() -> tuple[float, float]:
+    """(this process, its finished children): user + sys seconds."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime, kids.ru_utime + kids.ru_stime
+
+
+def peak_rss_mb() -> tuple[float, float]:
+    """(this process, the largest finished child): peak resident set in MB (Linux: KiB)."""
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return own / 1024, kids / 1024
+
+
+def prepare() -> Path:
+    """A project of the shared papers with a cold conversion cache and an empty index."""
+    WORK.mkdir(parents=True, exist_ok=True)
+    for folder in ("var/qdrant", "var/cache/conversions", "var/audit"):
+        shutil.rmtree(WORK / folder, ignore_errors=True)
+    config = WORK / "citeloom.toml"
+    references = ROOT / "tests" / "data" / "papers.csl.json"
+    config.write_text(
+        f'[project."papers"]\ncollection = "bench-throughput"\nreferences_json = "{references}"\n',
+        encoding="utf-8",
+    )
+    return config
+
+
+def document_row(name: str, pages: int, ocr: int, chunks: int, seconds: dict[str, float]) -> dict:
+    return {"name": name, "pages": pages, "ocr": ocr, "chunks": chunks, "seconds": seconds}
+
+
+def run_ingest(config: Path) -> list[dict]:
+    from citeloom import bootstrap
+
+    settings = bootstrap.settings(config)
+    index = bootstrap.index(settings)
+    rows: list[dict] = []
+    last = sum(cpu_seconds())
+
+    def progress(outcome: Any, number: int, total: int) -> None:
+        nonlocal last
+        now = sum(cpu_seconds())
+        seconds = dict(outcome.durations)
+        seconds["cpu"], last = now - last, now
+        if outcome.status != "ingested":
+            print(f"  {outcome.path}: {outcome.status} {outcome.error}", file=sys.stderr)
+        rows.append(
+            document_row(
+                Path(outcome.path).name,
+                outcome.pages or 0,
+                len(outcome.ocr_pages),
+                outcome.chunks,
+                seconds,
+            )
+        )
+
+    try:
+        bootstrap.ingest_service(settings, "papers", index).run([PAPERS], progress=progress)
+    finally:
+        index.close()
+    return rows
+
+
+def run_convert(config: Path) -> list[dict]:
+    from citeloom import bootstrap
+    from citeloom.domain.ids import sha256_of_file
+
+    converter = bootstrap.converter(bootstrap.settings(config))
+    rows = []
+    for pdf in sorted(PAPERS.glob("*.pdf")):
+        cpu, wall = sum(cpu_seconds()), time.perf_counter()
+        document = converter.convert(pdf, sha256_of_file(pdf))
+        seconds = {"convert": time.perf_counter() - wall, "cpu": sum(cpu_seconds()) - cpu}
+        rows.append(
+            document_row(pdf.name, document.page_count or 0, len(document.ocr_pages), 0, seconds)
+        )
+    return rows
+
+
+def child(only: str) -> None:
+    """One measured run; prints one JSON line for the parent."""
+    logging.getLogger("docling").setLevel(logging.ERROR)
+    config = prepare()
+    rows = run_convert(config) if only == "convert" else run_ingest(config)
+    end = time.perf_counter()
+    own_cpu, kids_cpu = cpu_seconds()
+    own_rss, kids_rss = peak_rss_mb()
+    result = {
+        "only": only,
+        "wall": end - STARTED,
+        "cpu": own_cpu,
+        "cpu_children": kids_cpu,
+        "rss": own_rss,
+        "rss_children": kids_rss,
+        "documents": rows,
+    }
+    print(json.dumps(result))
+
+
+# ---------------------------------------------------------------- the parent: run and print
+def summary(run: dict) -> dict[str, float]:
+    docs = run["documents"]
+    pages = sum(d["pages"] for d in docs)
+    ocr_pages = sum(d["ocr"] for d in docs)
+    chunks = sum(d["chunks"] for d in docs)
+    convert = sum(d["seconds"].get("convert", 0.0) for d in docs)
+    text_docs = [d for d in docs if not d["ocr"]]
+    text_pages = sum(d["pages"] for d in text_docs)
+    text_convert = sum(d["seconds"].get("convert", 0.0) for d in text_docs)
+    text_cpu = sum(d["seconds"]["cpu"] for d in text_docs)
+    rate = text_convert / text_pages if text_pages else 0.0
+    ocr_seconds = sum(
+        d["seconds"].get("convert", 0.0) - (d["pages"] - d["ocr"]) * rate for d in docs if d["ocr"]
+    )
+    cpu = run["cpu"] + run["cpu_children"]
+    out = {
+        "pages": pages,
+        "chunks": chunks,
+        "wall": run["wall"],
+        "pages/s": pages / run["wall"],
+        "chunks/s": chunks / run["wall"],
+        "cpu": cpu,
+        "cpu/page": cpu / pages if pages else 0.0,
+        "text pages": text_pages,
+        "convert s/page": rate,
+        "convert cpu/page": text_cpu / text_pages if text_pages else 0.0,
+        "ocr pages": ocr_pages,
+        "ocr s/page": ocr_seconds / ocr_pages if ocr_pages else 0.0,
+        "outside": run["wall"] - sum(sum(d["seconds"].get(s, 0.0) for s in STAGES) for d in docs),
+        "rss": run["rss"],
+        "rss children": run["rss_children"],
+    }
+    for stage in STAGES:
+        out[stage] = sum(d["seconds"].get(stage, 0.0) for d in docs)
+    out["convert"] = convert
+    return out
+
+
+def print_documents(run: dict) -> None:
+    stages = [s for s in STAGES if any(s in d["seconds"] for d in run["documents"])]
+    head = f"{'document':36} {'pages':>5} {'ocr':>3} {'chunks':>6} " + " ".join(
+        f"{s:>7}" for s in [*stages, "cpu"]
+    )
+    print(head)
+    print("-" * len(head))
+    for d in run["documents"]:
+        cells = " ".join(f"{d['seconds'].get(s, 0.0):7.2f}" for s in [*stages, "cpu"])
+        print(f"{d['name'][:36]:36} {d['pages']:5} {d['ocr']:3} {d['chunks']:6} {cells}")
+    print()
+
+
+ROWS = [
+    ("pages", "{:.0f}"),
+    ("chunks", "{:.0f}"),
+    ("wall", "{:.1f} s"),
+    ("pages/s", "{:.2f}"),
+    ("chunks/s", "{:.2f}"),
+    ("cpu", "{:.1f} s"),
+    ("cpu/page", "{:.3f} s"),
+    *((stage, "{:.1f} s") for stage in STAGES),
+    ("outside", "{:.1f} s"),
+    ("text pages", "{:.0f}"),
+    ("convert s/page", "{:.3f} s"),
+    ("convert cpu/page", "{:.3f} s"),
+    ("ocr pages", "{:.0f}"),
+    ("ocr s/page", "{:.1f} s"),
+    ("rss", "{:.0f} MB"),
+    ("rss children", "{:.0f} MB"),
+]
+
+LABELS = {
+    "wall": "wall (process start to end)",
+    "cpu": "CPU user+sys (incl. children)",
+    "cpu/page": "CPU per page",
+    "outside": "outside the stages (start-up, model)",
+    "text pages": "pages without OCR",
+    "convert s/page": "convert s/page (no-OCR documents)",
+    "convert cpu/page": "convert CPU/page (no-OCR documents)",
+    "ocr s/page": "OCR s/page (estimated)",
+    "rss": "peak RSS",
+    "rss children": "peak RSS of a child (Tesseract)",
+    **{stage: f"stage {stage} (s, all documents)" for stage in STAGES},
+}
+
+
+def print_table(summaries: list[dict[str, float]], only: str) -> None:
+    head = f"{'':40}" + "".join(f"{f'run {i + 1}':>12}" for i in range(len(summaries)))
+    if len(summaries) > 1:
+        head += f"{'median':>12}"
+    print(head)
+    print("-" * len(head))
+    for key, fmt in ROWS:
+        values = [s[key] for s in summaries]
+        if only == "convert" and key in ("chunks", "chunks/s", *STAGES[2:], "hash"):
+            continue
+        cells = [fmt.format(v) for v in values]
+        if len(values) > 1:
+            cells.append(fmt.format(statistics.median(values)))
+        print(f"{LABELS.get(key, key):40}" + "".join(f"{c:>12}" for c in cells))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", choices=["ingest", "convert"], default="ingest")
+    parser.add_argument("--repeat", type=int, default=1, help="runs, each a fresh process")
+    parser.add_argument("--documents", action="store_true", help="seconds per document")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(args.only)
+        return
+    load = os.getloadavg()
+    print(
+        f"{'conversion alone' if args.only == 'convert' else 'ingest'} of {PAPERS} "
+        f"(cold conversion cache); load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
+    )
+    runs = []
+    for _ in range(args.repeat):
+        out = subprocess.run(
+            [sys.executable, __file__, "--child", "--only", args.only],
+            check=True,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        run = json.loads(out.stdout.strip().splitlines()[-1])
+        runs.append(run)
+        if args.documents:
+            print_documents(run)
+    print_table([summary(r) for r in runs], args.only)
+    load = os.getloadavg()
+    print(f"load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
