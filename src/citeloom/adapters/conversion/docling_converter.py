@@ -24,7 +24,7 @@ from citeloom.domain.text import fold_for_match, normalise_text
 DOCLING_VERSION = "2.143.0"
 # Bump when the layout rules or the block mapping change: it is part of the conversion cache
 # key, so cached conversions made by older rules are not reused.
-RULES_VERSION = "5"  # bump when the output changes: it keys the conversion cache
+RULES_VERSION = "6"  # bump when the output changes: it keys the conversion cache
 CONVERTER_ID = f"docling-{DOCLING_VERSION}+rules-{RULES_VERSION}"
 PDF_SUFFIXES = {".pdf"}
 # Formats Docling reads without a layout model (its simple pipeline): headings with levels,
@@ -493,16 +493,25 @@ def build_converter(
         if tesseract is not None:
             tesseract.mode = OcrMode.FULL_PAGE if ocr == "always" else OcrMode.DEFAULT
             options.ocr_options = tesseract
-    # The layout rules read font size and weight from characters; docling-parse computes
-    # them anyway and keeps them only when asked (a private switch of the pinned version).
-    backend_options = ThreadedDoclingParseBackendOptions()
-    backend_options._materialize_char_cells = True
+    if trained_layout is None:
+        # no page images and no per-character objects: the rules read lines and plain tuples
+        from citeloom.adapters.conversion.parse_backend import LeanParseBackend
+        from citeloom.adapters.conversion.rules_pipeline import RulesPdfPipeline
+
+        pdf = PdfFormatOption(
+            pipeline_cls=RulesPdfPipeline,
+            pipeline_options=options,
+            backend=LeanParseBackend,
+            backend_options=ThreadedDoclingParseBackendOptions(),
+        )
+    else:  # the trained model reads page images, which the stock backend renders as it parses
+        pdf = PdfFormatOption(
+            pipeline_options=options, backend_options=ThreadedDoclingParseBackendOptions()
+        )
     return DocumentConverter(
         allowed_formats=[InputFormat.PDF, InputFormat.DOCX, InputFormat.HTML, InputFormat.MD],
         format_options={
-            InputFormat.PDF: PdfFormatOption(
-                pipeline_options=options, backend_options=backend_options
-            ),
+            InputFormat.PDF: pdf,
             InputFormat.DOCX: WordFormatOption(),
             InputFormat.HTML: HTMLFormatOption(),
             InputFormat.MD: MarkdownFormatOption(),
