@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -202,3 +204,32 @@ def test_weights_in_the_hugging_face_cache_are_given_to_docling_in_its_layout(
     weights = tmp_path / "artifacts" / "docling-project--docling-layout-heron"
     weights.mkdir(parents=True)
     assert artifacts_dir(weights) == tmp_path / "artifacts"
+
+
+TORCH_PROBE = """
+import json, sys
+from pathlib import Path
+from citeloom.adapters.conversion.docling_converter import DoclingConverter
+converter = DoclingConverter(layout="rules")
+pdf = converter.convert(Path(sys.argv[1]), "0" * 64)
+after_pdf = "torch" in sys.modules
+markdown = converter.convert(Path(sys.argv[2]), "0" * 64)
+print(json.dumps([pdf.ocr_pages, after_pdf, len(markdown.blocks) > 0]))
+"""
+
+
+@needs_tesseract
+def test_pdfs_convert_without_torch_and_other_formats_still_convert_after(tmp_path):
+    # torch costs every ingest ~3 s of CPU and ~200 MB; the rules layout never runs it
+    markdown = tmp_path / "note.md"
+    markdown.write_text(MARKDOWN, encoding="utf-8")
+    out = subprocess.run(
+        [sys.executable, "-c", TORCH_PROBE, str(PAPERS / "grobid_two_pages.pdf"), str(markdown)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    ocr_pages, torch_loaded, markdown_converted = json.loads(out.strip().splitlines()[-1])
+    assert ocr_pages == [1]  # the image-only page still went through Tesseract
+    assert torch_loaded is False
+    assert markdown_converted

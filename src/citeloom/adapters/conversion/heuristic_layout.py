@@ -9,10 +9,8 @@ layout before OCR, so on an image-only page a layout stage would otherwise see n
 from __future__ import annotations
 
 import re
-import threading
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any, ClassVar, Literal
 
@@ -22,6 +20,7 @@ from docling.datamodel.pipeline_options import BaseLayoutOptions, OcrOptions
 from docling.models.base_layout_model import BaseLayoutModel
 from docling_core.types.doc import BoundingBox, CoordOrigin, DocItemLabel
 
+from citeloom.adapters.conversion.layout_notes import notes_of
 from citeloom.adapters.conversion.layout_rules import (
     Label,
     Line,
@@ -50,32 +49,6 @@ _DOCLING_LABELS = {
     Label.PAGE_FOOTER: DocItemLabel.PAGE_FOOTER,
     Label.PICTURE: DocItemLabel.PICTURE,
 }
-
-
-@dataclass
-class LayoutNotes:
-    """What the layout stage learned about a document that a DoclingDocument cannot carry:
-    which pages it OCR'd, and the title (Docling's postprocessor turns title clusters into
-    section headers, and page assembly would drop them otherwise)."""
-
-    ocr_pages: set[int] = field(default_factory=set)
-    title: str | None = None
-    warnings: list[str] = field(default_factory=list)
-
-
-# Keyed by Docling's document hash; the converter pops its document's notes after conversion.
-_NOTES: dict[str, LayoutNotes] = {}
-_NOTES_LOCK = threading.Lock()
-
-
-def _notes(document_hash: str) -> LayoutNotes:
-    with _NOTES_LOCK:
-        return _NOTES.setdefault(document_hash, LayoutNotes())
-
-
-def pop_notes(document_hash: str) -> LayoutNotes:
-    with _NOTES_LOCK:
-        return _NOTES.pop(document_hash, LayoutNotes())
 
 
 class RulesLayoutOptions(BaseLayoutOptions):
@@ -142,7 +115,7 @@ class RulesLayoutModel(BaseLayoutModel):
             regions = group_lines(lines, ctx)
             title = [r for r in regions if r.label is Label.TITLE]
             if title and page.page_no == 1:
-                _notes(key).title = " ".join(r.text for r in title)
+                notes_of(key).title = " ".join(r.text for r in title)
             out.append(LayoutPrediction(clusters=_clusters(regions, page)))
         return out
 
@@ -152,18 +125,18 @@ class RulesLayoutModel(BaseLayoutModel):
         if self.options.ocr_mode != "always" and native >= self.options.min_native_chars:
             return False
         if self.options.ocr_mode == "never":
-            _notes(key).warnings.append(
+            notes_of(key).warnings.append(
                 f"page {page.page_no} has no text layer and OCR is off ([conversion] ocr)"
             )
             return False
         if self._ocr is None:
-            _notes(key).warnings.append(
+            notes_of(key).warnings.append(
                 f"page {page.page_no} has no text layer and was not OCR'd: {self.ocr_problem}. "
                 "Install tesseract-ocr with the configured language packs."
             )
             return False
         list(self._ocr(conv_res, [page]))
-        _notes(key).ocr_pages.add(page.page_no)
+        notes_of(key).ocr_pages.add(page.page_no)
         return True
 
 

@@ -1,19 +1,38 @@
-"""Docling's standard PDF pipeline, minus the page images a weight-free layout never reads.
+"""Docling's standard PDF pipeline for the rules layout: no page images, no DocumentConverter.
 
-The stock preprocessing stage renders every page at scale 1 for the layout model. The rules
+The stock preprocessing stage renders every page at scale 1 for a layout model. The rules
 layout labels text lines from their geometry and fonts, so that image is pure cost; the OCR of
 a page without a text layer asks the backend for its own image at OCR resolution. Everything
 else (layout postprocessing, cell assignment, reading order, heading hierarchy, assembly) is
 Docling's own pipeline, unchanged.
+
+``RulesPdfConverter`` runs that pipeline on one PDF the way ``DocumentConverter.convert`` does
+(an ``InputDocument`` with its backend and page range, then ``pipeline.execute``). It exists
+because the module of ``DocumentConverter`` imports every Docling pipeline, and the ASR one
+imports torch at module level.
 """
 
 from __future__ import annotations
 
-from docling.datamodel.base_models import Page
+from pathlib import Path
+
+from docling.datamodel.backend_options import ThreadedDoclingParseBackendOptions
+from docling.datamodel.base_models import (
+    ConversionStatus,
+    DoclingComponentType,
+    ErrorItem,
+    InputFormat,
+    Page,
+)
+from docling.datamodel.document import ConversionResult, InputDocument
+from docling.datamodel.pipeline_options import PdfPipelineOptions
+from docling.datamodel.settings import DocumentLimits
 from docling.models.stages.page_preprocessing.page_preprocessing_model import (
     PagePreprocessingModel,
 )
 from docling.pipeline.standard_pdf_pipeline import StandardPdfPipeline
+
+from citeloom.adapters.conversion.parse_backend import LeanParseBackend
 
 
 class _NoImagePreprocessing(PagePreprocessingModel):
@@ -25,3 +44,32 @@ class RulesPdfPipeline(StandardPdfPipeline):
     def _init_models(self) -> None:
         super()._init_models()
         self.preprocessing_model = _NoImagePreprocessing(options=self.preprocessing_model.options)
+
+
+class RulesPdfConverter:
+    """One PDF at a time through ``RulesPdfPipeline`` on the lean docling-parse backend."""
+
+    def __init__(self, options: PdfPipelineOptions) -> None:
+        self.pipeline = RulesPdfPipeline(options)  # type: ignore[arg-type]
+
+    def convert(
+        self, path: Path, raises_on_error: bool, page_range: tuple[int, int]
+    ) -> ConversionResult:
+        document = InputDocument(
+            path_or_stream=path,
+            format=InputFormat.PDF,
+            backend=LeanParseBackend,
+            backend_options=ThreadedDoclingParseBackendOptions(),
+            limits=DocumentLimits(page_range=page_range),
+        )
+        if document.valid:
+            return self.pipeline.execute(document, raises_on_error=raises_on_error)
+        backend = getattr(document, "_backend", None)
+        if backend is not None:
+            backend.unload()
+        rejection = document._rejection
+        reason = rejection.message if rejection is not None else "docling-parse cannot read it"
+        error = ErrorItem(
+            component_type=DoclingComponentType.USER_INPUT, module_name="", error_message=reason
+        )
+        return ConversionResult(input=document, status=ConversionStatus.FAILURE, errors=[error])
