@@ -34,7 +34,7 @@ from docling.datamodel.accelerator_options import AcceleratorOptions
 from docling.datamodel.backend_options import ThreadedDoclingParseBackendOptions
 from docling.exceptions import DocumentLoadError
 from docling.utils.locks import pypdfium2_lock
-from docling_core.types.doc import BoundingBox, Size
+from docling_core.types.doc import BoundingBox, CoordOrigin, Size
 from docling_core.types.doc.page import SegmentedPdfPage
 from docling_parse.pdf_parser import (
     ContentConfig,
@@ -95,8 +95,38 @@ class LeanPageBackend(ThreadedDoclingParsePageBackend):
                 out.append((c.x0, height - c.y1, c.x1, height - c.y0, c.font_name, text))
         return out
 
+    def get_shape_lines(
+        self, *, horizontal: bool = True, vertical: bool = True, tolerance: float = 1e-3
+    ) -> list[BoundingBox]:
+        """The stock answer (the page's rules, top-left origin) with one box per segment
+        instead of two: a vector plot has thousands of segments."""
+        if not self.is_valid():
+            return []
+        decoder = self._result._require_page_decoder()
+        lines = decoder.get_shape_lines(
+            horizontal=horizontal, vertical=vertical, tolerance=tolerance
+        )
+        return _top_left_boxes(lines, self.get_size().height)
+
+    def get_connected_shape_bounding_boxes(self, *, tolerance: float = 0.0) -> list[BoundingBox]:
+        if not self.is_valid():
+            return []
+        decoder = self._result._require_page_decoder()
+        boxes = decoder.get_connected_shape_bounding_boxes(tolerance=tolerance)
+        return _top_left_boxes(boxes, self.get_size().height)
+
     def get_page_image(self, scale: float = 1, cropbox: BoundingBox | None = None) -> Image.Image:
         return self._document.render(self.page_no, self.get_size(), scale, cropbox)
+
+
+def _top_left_boxes(boxes: Any, height: float) -> list[BoundingBox]:
+    """Decoder boxes (left, bottom, right, top; bottom-left origin) as docling-core boxes from
+    the top-left: the numbers of ``BoundingBox(...).to_top_left_origin(height)``."""
+    top_left = CoordOrigin.TOPLEFT
+    return [
+        BoundingBox(l=l, t=height - t, r=r, b=height - b, coord_origin=top_left)
+        for l, b, r, t in boxes
+    ]
 
 
 class LeanParseBackend(ThreadedDoclingParseDocumentBackend):
