@@ -27,10 +27,15 @@ from docling.datamodel.base_models import (
 from docling.datamodel.document import ConversionResult, InputDocument
 from docling.datamodel.pipeline_options import PdfPipelineOptions
 from docling.datamodel.settings import DocumentLimits
+from docling.models.postprocessing.reading_order_rb import (
+    _AXIS_ALIGNMENT_TOLERANCE,
+    _MAX_SEPARATOR_CANDIDATES,
+)
 from docling.models.stages.page_preprocessing.page_preprocessing_model import (
     PagePreprocessingModel,
 )
 from docling.pipeline.standard_pdf_pipeline import StandardPdfPipeline
+from docling_core.types.doc import BoundingBox
 
 from citeloom.adapters.conversion.parse_backend import LeanParseBackend
 
@@ -51,6 +56,36 @@ class _LeanPreprocessing(PagePreprocessingModel):
         assert page._backend is not None
         page.parsed_page = page._backend.get_segmented_page()
         return page
+
+    def _capture_shape_geometry(self, page: Page) -> Page:
+        """The page's rules for Docling's reading-order separators, unless Docling would drop
+        them all: it gives up on a page with more separator candidates than
+        ``_MAX_SEPARATOR_CANDIDATES`` (a plot drawn as tens of thousands of tiny segments),
+        but only after building an object for each. Such a page gets no rules here, which
+        is the same outcome without that cost."""
+        assert page._backend is not None and page.size is not None
+        lines = page._backend.get_shape_lines() or []
+        if sure_candidates(lines, page.size.width, page.size.height) > _MAX_SEPARATOR_CANDIDATES:
+            page._shape_lines = page._shape_bounding_boxes = None
+            return page
+        page._shape_lines = lines
+        page._shape_bounding_boxes = page._backend.get_connected_shape_bounding_boxes()
+        return page
+
+
+def sure_candidates(lines: list[BoundingBox], width: float, height: float) -> int:
+    """How many of a page's rules Docling surely takes as separator candidates: thinner than
+    its tolerance and longer than thick, inside the page (with a margin on every test, so
+    that rounding can only make the count smaller than Docling's)."""
+    thin = _AXIS_ALIGNMENT_TOLERANCE / 2
+    count = 0
+    for box in lines:
+        w, h = box.r - box.l, box.b - box.t
+        if h <= thin and w > 2 * h + thin:
+            count += max(0.0, box.l) + thin < min(width, box.r)
+        elif w <= thin and h > 2 * w + thin:
+            count += max(0.0, box.t) + thin < min(height, box.b)
+    return count
 
 
 class RulesPdfPipeline(StandardPdfPipeline):
