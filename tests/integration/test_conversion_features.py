@@ -234,3 +234,29 @@ def test_pdfs_convert_without_torch_and_other_formats_still_convert_after(tmp_pa
     assert ocr_pages == [1]  # the image-only page still went through Tesseract
     assert torch_loaded is False
     assert markdown_converted
+
+
+def test_rules_are_only_dropped_from_pages_where_docling_drops_them_all():
+    # the page-level shortcut may count a segment only if Docling takes it as a candidate
+    from docling.models.postprocessing.reading_order_rb import _candidate_separator
+    from docling_core.types.doc import BoundingBox, CoordOrigin, Size
+
+    from citeloom.adapters.conversion.rules_pipeline import sure_candidates
+
+    width, height = 612.0, 792.0
+    sizes = [0.0, 1e-4, 4.9e-4, 5e-4, 5.1e-4, 9.9e-4, 1e-3, 1.01e-3, 0.3, 2.0, 40.0]
+    starts = [-50.0, -2.0, 0.0, 300.0, 611.9995, 612.0, 700.0]
+    boxes = [
+        BoundingBox(l=x, t=y, r=x + w, b=y + h, coord_origin=CoordOrigin.TOPLEFT)
+        for w in sizes
+        for h in sizes
+        for x in starts
+        for y in (-40.0, 0.0, 400.0, 791.9995, 800.0)
+    ]
+    size = Size(width=width, height=height)
+    sure = [box for box in boxes if sure_candidates([box], width, height)]
+    taken = [
+        _candidate_separator(box, page_no=1, page_size=size, allow_thickness=False) is not None
+        for box in sure
+    ]
+    assert len(sure) > 100 and all(taken)
