@@ -9,14 +9,16 @@ which require neither. Here both are installed (torch for the trained layout mod
 of CPU and 200 MB of memory. While Docling's modules are imported inside ``without_torch()``,
 neither can be found, so Docling takes its own slim path.
 
-Nothing stays patched: the finder is removed on exit, and a later import (Docling's trained
-layout model, the DOCX/HTML/Markdown converter) finds torch as usual. A module imported
-already is left as it is.
+Nothing stays patched: the finder hides the two only from the importing thread (another
+thread importing meanwhile finds them as usual), it is removed on exit, and a later import
+(Docling's trained layout model, the DOCX/HTML/Markdown converter) finds torch as usual. A
+module imported already is left as it is.
 """
 
 from __future__ import annotations
 
 import sys
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from importlib.abc import MetaPathFinder
@@ -29,11 +31,13 @@ HIDDEN = frozenset({"torch", "transformers"})
 class _Hidden(MetaPathFinder):
     def __init__(self, names: frozenset[str]) -> None:
         self.names = names
+        self.thread = threading.get_ident()
 
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> ModuleSpec | None:
-        if fullname.partition(".")[0] in self.names:
+        hidden = fullname.partition(".")[0] in self.names
+        if hidden and threading.get_ident() == self.thread:
             raise ModuleNotFoundError(f"No module named {fullname!r}", name=fullname)
         return None
 
