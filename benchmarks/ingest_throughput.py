@@ -13,8 +13,8 @@ shared machine are noisy: compare CPU time (user+sys, children included: Tessera
 child process) as well as wall time, and repeat. Peak RSS is this process's; Tesseract's own
 is not shown (a child's ``ru_maxrss`` counts the parent's pages it was forked from). Run:
 
-    .venv/bin/python benchmarks/ingest_throughput.py [--only convert [--warm]] [--repeat 3]
-        [--documents]
+    .venv/bin/python benchmarks/ingest_throughput.py [--only convert [--warm] [--stages]]
+        [--repeat 3] [--documents]
 """
 
 from __future__ import annotations
@@ -105,7 +105,46 @@ def run_ingest(config: Path) -> list[dict]:
     return rows
 
 
-def run_convert(config: Path, warm: bool) -> list[dict]:
+# Docling's PDF stages, timed by --stages (thread CPU around each call of the stage's model)
+DOCLING_STAGES = (
+    "preprocessing_model",
+    "layout_model",
+    "layout_postprocessing_model",
+    "assemble_model",
+    "reading_order_model",
+    "heading_hierarchy_model",
+)
+
+
+class StageTimer:
+    """Stands in for one stage model of Docling's pipeline and adds up the CPU time of the
+    thread that calls it (the stages run in threads of their own)."""
+
+    def __init__(self, model: Any, totals: dict[str, float], name: str) -> None:
+        self.model, self.totals, self.name = model, totals, name
+
+    def __getattr__(self, attribute: str) -> Any:
+        return getattr(self.model, attribute)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        start = time.thread_time()
+        result = self.model(*args, **kwargs)
+        if hasattr(result, "__next__"):  # page models are generators: time the work itself
+            result = list(result)
+        self.totals[self.name] = self.totals.get(self.name, 0.0) + time.thread_time() - start
+        return result
+
+
+def time_stages(converter: Any, totals: dict[str, float]) -> None:
+    """Wrap the stages of the pipeline that converts the papers (tied to the converter's
+    internals: the caching converter's router's Docling converter and its PDF pipeline)."""
+    docling = converter.inner.converters[0]
+    pipeline = docling._docling(Path("paper.pdf")).pipeline
+    for name in DOCLING_STAGES:
+        setattr(pipeline, name, StageTimer(getattr(pipeline, name), totals, name))
+
+
+def run_convert(config: Path, warm: bool, stages: dict[str, float] | None) -> list[dict]:
     from citeloom import bootstrap
     from citeloom.domain.ids import sha256_of_file
 
@@ -113,6 +152,8 @@ def run_convert(config: Path, warm: bool) -> list[dict]:
     if warm:  # Docling's imports and pipeline, on a paper outside the measured set
         example = min(EXAMPLES.glob("*.pdf"))
         converter.convert(example, sha256_of_file(example))
+    if stages is not None:
+        time_stages(converter, stages)
     rows = []
     for pdf in sorted(PAPERS.glob("*.pdf")):
         cpu, wall = sum(cpu_seconds()), time.perf_counter()
@@ -124,11 +165,12 @@ def run_convert(config: Path, warm: bool) -> list[dict]:
     return rows
 
 
-def child(only: str, warm: bool) -> None:
+def child(only: str, warm: bool, stages: bool) -> None:
     """One measured run; prints one JSON line for the parent."""
     logging.getLogger("docling").setLevel(logging.ERROR)
     config = prepare()
-    rows = run_convert(config, warm) if only == "convert" else run_ingest(config)
+    totals: dict[str, float] | None = {} if stages else None
+    rows = run_convert(config, warm, totals) if only == "convert" else run_ingest(config)
     end = time.perf_counter()
     own_cpu, kids_cpu = cpu_seconds()
     result = {
@@ -138,6 +180,7 @@ def child(only: str, warm: bool) -> None:
         "cpu_children": kids_cpu,
         "rss": peak_rss_mb(),
         "documents": rows,
+        "stages": totals or {},
     }
     print(json.dumps(result))
 
@@ -241,6 +284,23 @@ def print_table(summaries: list[dict[str, float]], only: str) -> None:
         print(f"{LABELS.get(key, key):40}" + "".join(f"{c:>12}" for c in cells))
 
 
+def print_stages(runs: list[dict]) -> None:
+    """Median ms of CPU per page for each Docling stage (the layout stage is citeloom's rules,
+    OCR included), and the rest of the conversion's CPU time: docling-parse decoding in its
+    own thread, Tesseract's process, thread hand-offs, the code around the pipeline."""
+    per_page: dict[str, list[float]] = {}
+    for run in runs:
+        pages = sum(d["pages"] for d in run["documents"])
+        converting = sum(d["seconds"]["cpu"] for d in run["documents"])
+        for name, seconds in run["stages"].items():
+            per_page.setdefault(name, []).append(1000 * seconds / pages)
+        rest = converting - sum(run["stages"].values())
+        per_page.setdefault("rest", []).append(1000 * rest / pages)
+    print("\nCPU per page by stage (ms, median of runs):")
+    for name, values in sorted(per_page.items(), key=lambda kv: -statistics.median(kv[1])):
+        print(f"  {name.removesuffix('_model'):40}{statistics.median(values):8.1f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", choices=["ingest", "convert"], default="ingest")
@@ -252,10 +312,15 @@ def main() -> None:
         help="with --only convert: start Docling on an example paper first (per-page CPU "
         "without the start-up)",
     )
+    parser.add_argument(
+        "--stages",
+        action="store_true",
+        help="with --only convert: CPU per page of each Docling stage",
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        child(args.only, args.warm)
+        child(args.only, args.warm, args.stages)
         return
     load = os.getloadavg()
     print(
@@ -273,6 +338,7 @@ def main() -> None:
                 "--only",
                 args.only,
                 *(["--warm"] if args.warm else []),
+                *(["--stages"] if args.stages else []),
             ],
             check=True,
             stdout=subprocess.PIPE,
@@ -283,6 +349,8 @@ def main() -> None:
         if args.documents:
             print_documents(run)
     print_table([summary(r) for r in runs], args.only)
+    if args.stages:
+        print_stages(runs)
     load = os.getloadavg()
     print(f"load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 
