@@ -11,9 +11,11 @@ output is compared with it:
 
 With ``--papers`` it also converts ../shared/corpus/papers/ and reports whether the title found
 on page 1 equals the title of the paper's CSL entry (tests/data/papers.csl.json), and lists the
-headings for a check by eye. Run:
+headings for a check by eye. ``--dump DIR`` writes every conversion (blocks, title, OCR pages,
+warnings, margin text) to DIR as JSON, so that two versions of the converter can be compared
+with ``diff -r``. Run:
 
-    .venv/bin/python benchmarks/conversion_quality.py [--papers] [--show-headers]
+    .venv/bin/python benchmarks/conversion_quality.py [--papers] [--show-headers] [--dump DIR]
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import argparse
 import json
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from rapidfuzz import fuzz
@@ -136,13 +138,27 @@ def attribute_pages(body: list[tuple[str, int]], doc: ConvertedDocument, score: 
             score.same_page_chars += len(key)
 
 
-def docling_gt(converter: DoclingConverter, show: bool) -> list[Score]:
+def dump(folder: Path | None, pdf: Path, doc: ConvertedDocument) -> None:
+    """The conversion as JSON, without the converter id and the path (which name the version
+    and where the file was read)."""
+    if folder is None:
+        return
+    data = asdict(doc)
+    data.pop("converter")
+    data.pop("source_path")
+    folder.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(data, indent=1, ensure_ascii=False)
+    (folder / f"{pdf.name}.json").write_text(text, encoding="utf-8")
+
+
+def docling_gt(converter: DoclingConverter, show: bool, out: Path | None) -> list[Score]:
     scores = []
     for gt_path in sorted((SHARED / "docling-gt").glob("*.groundtruth.json")):
         pdf = gt_path.with_name(gt_path.name.replace(".groundtruth.json", ".pdf"))
         start = time.perf_counter()
         doc = converter.convert(pdf, "0" * 64)
         score = Score(pdf.name, seconds=time.perf_counter() - start, pages=doc.page_count or 0)
+        dump(out, pdf, doc)
         truth_headers, truth_body = ground_truth(gt_path)
         found = [(b.text, b.page or 0) for b in doc.blocks if b.kind in HEADER_KINDS]
         misses = match_headers(truth_headers, found, score)
@@ -176,7 +192,7 @@ def print_table(scores: list[Score]) -> Score:
     return total
 
 
-def papers(converter: DoclingConverter, show: bool) -> None:
+def papers(converter: DoclingConverter, show: bool, out: Path | None) -> None:
     refs = json.loads((ROOT / "tests" / "data" / "papers.csl.json").read_text())
     titles = {r["citation-key"]: fold_for_match(r["title"]) for r in refs}
     truth = json.loads((ROOT / "benchmarks" / "data" / "papers_truth.json").read_text())
@@ -186,6 +202,7 @@ def papers(converter: DoclingConverter, show: bool) -> None:
         start = time.perf_counter()
         doc = converter.convert(pdf, "0" * 64)
         seconds = time.perf_counter() - start
+        dump(out, pdf, doc)
         entry = truth.get(pdf.name)
         ok = bool(doc.title and entry) and fold_for_match(doc.title or "") == titles[entry]
         found += ok
@@ -205,19 +222,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--papers", action="store_true", help="also report titles of the papers")
     parser.add_argument("--show-headers", action="store_true", help="list misses and headings")
+    parser.add_argument("--dump", type=Path, help="write every conversion to this folder")
     args = parser.parse_args()
     import logging
 
     logging.getLogger("docling").setLevel(logging.ERROR)
     converter = DoclingConverter()
-    total = print_table(docling_gt(converter, args.show_headers))
+    total = print_table(docling_gt(converter, args.show_headers, args.dump))
     print(
         f"\ntargets: section-header F1 >= 0.85 (got {total.f1:.3f}), "
         f"page attribution >= 0.99 (got {total.page_attribution:.4f}); titles: none of these "
         "ground-truth documents labels a title (n/a here; --papers checks the papers' titles)"
     )
     if args.papers:
-        papers(converter, args.show_headers)
+        papers(converter, args.show_headers, args.dump)
 
 
 if __name__ == "__main__":

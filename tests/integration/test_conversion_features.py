@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -136,8 +138,9 @@ def test_ocr_always_reads_pages_that_have_text_too():
 
 
 def test_a_document_over_the_time_limit_fails_alone_with_the_fix():
-    slow = DoclingConverter(timeout_s=0.2)
-    with pytest.raises(DocumentError, match=r"time limit of 0\.2 s.*timeout_s"):
+    # a limit no page can beat (a fast machine converts a page in well under 0.2 s)
+    slow = DoclingConverter(timeout_s=1e-6)
+    with pytest.raises(DocumentError, match=r"time limit of 1e-06 s.*timeout_s"):
         slow.convert(PAPERS / "grobid_MullenJSSv18i03.pdf", "0" * 64)
 
 
@@ -202,3 +205,58 @@ def test_weights_in_the_hugging_face_cache_are_given_to_docling_in_its_layout(
     weights = tmp_path / "artifacts" / "docling-project--docling-layout-heron"
     weights.mkdir(parents=True)
     assert artifacts_dir(weights) == tmp_path / "artifacts"
+
+
+TORCH_PROBE = """
+import json, sys
+from pathlib import Path
+from citeloom.adapters.conversion.docling_converter import DoclingConverter
+converter = DoclingConverter(layout="rules")
+pdf = converter.convert(Path(sys.argv[1]), "0" * 64)
+after_pdf = "torch" in sys.modules
+markdown = converter.convert(Path(sys.argv[2]), "0" * 64)
+print(json.dumps([pdf.ocr_pages, after_pdf, len(markdown.blocks) > 0]))
+"""
+
+
+@needs_tesseract
+def test_pdfs_convert_without_torch_and_other_formats_still_convert_after(tmp_path):
+    # torch costs every ingest ~3 s of CPU and ~200 MB; the rules layout never runs it
+    markdown = tmp_path / "note.md"
+    markdown.write_text(MARKDOWN, encoding="utf-8")
+    out = subprocess.run(
+        [sys.executable, "-c", TORCH_PROBE, str(PAPERS / "grobid_two_pages.pdf"), str(markdown)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    ocr_pages, torch_loaded, markdown_converted = json.loads(out.strip().splitlines()[-1])
+    assert ocr_pages == [1]  # the image-only page still went through Tesseract
+    assert torch_loaded is False
+    assert markdown_converted
+
+
+def test_rules_are_only_dropped_from_pages_where_docling_drops_them_all():
+    # the page-level shortcut may count a segment only if Docling takes it as a candidate
+    from docling.models.postprocessing.reading_order_rb import _candidate_separator
+    from docling_core.types.doc import BoundingBox, CoordOrigin, Size
+
+    from citeloom.adapters.conversion.rules_pipeline import sure_candidates
+
+    width, height = 612.0, 792.0
+    sizes = [0.0, 1e-4, 4.9e-4, 5e-4, 5.1e-4, 9.9e-4, 1e-3, 1.01e-3, 0.3, 2.0, 40.0]
+    starts = [-50.0, -2.0, 0.0, 300.0, 611.9995, 612.0, 700.0]
+    boxes = [
+        BoundingBox(l=x, t=y, r=x + w, b=y + h, coord_origin=CoordOrigin.TOPLEFT)
+        for w in sizes
+        for h in sizes
+        for x in starts
+        for y in (-40.0, 0.0, 400.0, 791.9995, 800.0)
+    ]
+    size = Size(width=width, height=height)
+    sure = [box for box in boxes if sure_candidates([box], width, height)]
+    taken = [
+        _candidate_separator(box, page_no=1, page_size=size, allow_thickness=False) is not None
+        for box in sure
+    ]
+    assert len(sure) > 100 and all(taken)

@@ -24,7 +24,7 @@ from citeloom.domain.text import fold_for_match, normalise_text
 DOCLING_VERSION = "2.143.0"
 # Bump when the layout rules or the block mapping change: it is part of the conversion cache
 # key, so cached conversions made by older rules are not reused.
-RULES_VERSION = "5"  # bump when the output changes: it keys the conversion cache
+RULES_VERSION = "6"  # bump when the output changes: it keys the conversion cache
 CONVERTER_ID = f"docling-{DOCLING_VERSION}+rules-{RULES_VERSION}"
 PDF_SUFFIXES = {".pdf"}
 # Formats Docling reads without a layout model (its simple pipeline): headings with levels,
@@ -290,7 +290,7 @@ class DoclingConverter:
         self.timeout_s = timeout_s
         self.max_pages = max_pages
         self.layout, self.layout_path = layout_choice(layout, artifacts_path)
-        self._converter: Any = None
+        self._converters: dict[str, Any] = {}
 
     @property
     def converter_id(self) -> str:
@@ -301,23 +301,32 @@ class DoclingConverter:
         suffix = path.suffix.lower()
         return suffix in PDF_SUFFIXES or suffix in SIMPLE_SUFFIXES
 
-    def _docling(self) -> Any:
-        if self._converter is None:
+    def _docling(self, path: Path) -> Any:
+        """The Docling converter for this file, built on first use: PDFs with the rules go
+        straight to their pipeline (no torch); the rest through Docling's DocumentConverter."""
+        rules_pdf = self.layout == "rules" and path.suffix.lower() in PDF_SUFFIXES
+        kind = "rules-pdf" if rules_pdf else "docling"
+        if kind not in self._converters:
+            ocr, languages, timeout_s = self.ocr, self.ocr_languages, self.timeout_s
             try:
-                self._converter = build_converter(
-                    ocr=self.ocr,
-                    ocr_languages=self.ocr_languages,
-                    timeout_s=self.timeout_s,
-                    trained_layout=self.layout_path,
+                self._converters[kind] = (
+                    build_rules_pdf_converter(ocr=ocr, ocr_languages=languages, timeout_s=timeout_s)
+                    if rules_pdf
+                    else build_converter(
+                        ocr=ocr,
+                        ocr_languages=languages,
+                        timeout_s=timeout_s,
+                        trained_layout=self.layout_path,
+                    )
                 )
             except ImportError as error:
                 raise ConverterUnavailable(
                     f"the converter cannot start ({error}). {_UNAVAILABLE}"
                 ) from error
-        return self._converter
+        return self._converters[kind]
 
     def _run(self, path: Path, **kwargs: Any) -> Any:
-        docling = self._docling()
+        docling = self._docling(path)
         try:
             return docling.convert(path, raises_on_error=False, **kwargs)
         except ImportError as error:
@@ -346,7 +355,7 @@ class DoclingConverter:
         pages, meta, outline = precheck_pdf(path)
         warnings: list[str] = []
         last_page = min(pages, self.max_pages)
-        from citeloom.adapters.conversion.heuristic_layout import pop_notes
+        from citeloom.adapters.conversion.layout_notes import pop_notes
 
         result = self._run(path, page_range=(1, last_page))
         notes = pop_notes(result.input.document_hash)
@@ -438,30 +447,17 @@ def _ranges(pages: list[int]) -> str:
     return ", ".join(out) or "none"
 
 
-def build_converter(
-    *,
-    ocr: str,
-    ocr_languages: tuple[str, ...],
-    timeout_s: float,
-    trained_layout: Path | None = None,
+def pdf_pipeline_options(
+    *, ocr: str, ocr_languages: tuple[str, ...], timeout_s: float, trained_layout: Path | None
 ) -> Any:
-    """A DocumentConverter: PDFs with the rules layout (or Docling's trained model when its
+    """Docling's PDF pipeline options: the rules layout (or Docling's trained model when its
     weights are here), OCR for pages without text, heading levels from bookmarks, numbering
-    and style, no table-structure model; DOCX, HTML and Markdown with the simple pipeline."""
-    from docling.datamodel.backend_options import ThreadedDoclingParseBackendOptions
-    from docling.datamodel.base_models import InputFormat
+    and style, no table-structure model."""
     from docling.datamodel.pipeline_options import (
         HeadingHierarchyOptions,
         OcrMode,
         PdfPipelineOptions,
         TesseractCliOcrOptions,
-    )
-    from docling.document_converter import (
-        DocumentConverter,
-        HTMLFormatOption,
-        MarkdownFormatOption,
-        PdfFormatOption,
-        WordFormatOption,
     )
 
     from citeloom.adapters.conversion.heuristic_layout import (
@@ -493,15 +489,50 @@ def build_converter(
         if tesseract is not None:
             tesseract.mode = OcrMode.FULL_PAGE if ocr == "always" else OcrMode.DEFAULT
             options.ocr_options = tesseract
-    # The layout rules read font size and weight from characters; docling-parse computes
-    # them anyway and keeps them only when asked (a private switch of the pinned version).
-    backend_options = ThreadedDoclingParseBackendOptions()
-    backend_options._materialize_char_cells = True
+    return options
+
+
+def build_rules_pdf_converter(*, ocr: str, ocr_languages: tuple[str, ...], timeout_s: float) -> Any:
+    """PDFs with the rules layout, on Docling's standard pipeline without page images, and
+    without torch (see ``slim_import``)."""
+    from citeloom.adapters.conversion.slim_import import without_torch
+
+    with without_torch():
+        from citeloom.adapters.conversion.rules_pipeline import RulesPdfConverter
+
+        options = pdf_pipeline_options(
+            ocr=ocr, ocr_languages=ocr_languages, timeout_s=timeout_s, trained_layout=None
+        )
+        return RulesPdfConverter(options)
+
+
+def build_converter(
+    *,
+    ocr: str,
+    ocr_languages: tuple[str, ...],
+    timeout_s: float,
+    trained_layout: Path | None = None,
+) -> Any:
+    """A DocumentConverter: DOCX, HTML and Markdown with the simple pipeline, PDFs with the
+    standard pipeline (used for PDFs when Docling's trained layout model reads them)."""
+    from docling.datamodel.backend_options import ThreadedDoclingParseBackendOptions
+    from docling.datamodel.base_models import InputFormat
+    from docling.document_converter import (
+        DocumentConverter,
+        HTMLFormatOption,
+        MarkdownFormatOption,
+        PdfFormatOption,
+        WordFormatOption,
+    )
+
+    options = pdf_pipeline_options(
+        ocr=ocr, ocr_languages=ocr_languages, timeout_s=timeout_s, trained_layout=trained_layout
+    )
     return DocumentConverter(
         allowed_formats=[InputFormat.PDF, InputFormat.DOCX, InputFormat.HTML, InputFormat.MD],
         format_options={
             InputFormat.PDF: PdfFormatOption(
-                pipeline_options=options, backend_options=backend_options
+                pipeline_options=options, backend_options=ThreadedDoclingParseBackendOptions()
             ),
             InputFormat.DOCX: WordFormatOption(),
             InputFormat.HTML: HTMLFormatOption(),

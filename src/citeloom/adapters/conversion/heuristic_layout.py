@@ -9,10 +9,8 @@ layout before OCR, so on an image-only page a layout stage would otherwise see n
 from __future__ import annotations
 
 import re
-import threading
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any, ClassVar, Literal
 
@@ -22,6 +20,7 @@ from docling.datamodel.pipeline_options import BaseLayoutOptions, OcrOptions
 from docling.models.base_layout_model import BaseLayoutModel
 from docling_core.types.doc import BoundingBox, CoordOrigin, DocItemLabel
 
+from citeloom.adapters.conversion.layout_notes import notes_of
 from citeloom.adapters.conversion.layout_rules import (
     Label,
     Line,
@@ -32,6 +31,7 @@ from citeloom.adapters.conversion.layout_rules import (
     is_bold,
     is_italic,
 )
+from citeloom.adapters.conversion.parse_backend import CharBox, LeanPageBackend
 
 PLUGIN_NAME = "citeloom"
 _NUMBER_TOKEN = re.compile(r"^(?:[\dIVXLC]+|[A-Z])(?:\.\d+)*\.?$")
@@ -49,32 +49,6 @@ _DOCLING_LABELS = {
     Label.PAGE_FOOTER: DocItemLabel.PAGE_FOOTER,
     Label.PICTURE: DocItemLabel.PICTURE,
 }
-
-
-@dataclass
-class LayoutNotes:
-    """What the layout stage learned about a document that a DoclingDocument cannot carry:
-    which pages it OCR'd, and the title (Docling's postprocessor turns title clusters into
-    section headers, and page assembly would drop them otherwise)."""
-
-    ocr_pages: set[int] = field(default_factory=set)
-    title: str | None = None
-    warnings: list[str] = field(default_factory=list)
-
-
-# Keyed by Docling's document hash; the converter pops its document's notes after conversion.
-_NOTES: dict[str, LayoutNotes] = {}
-_NOTES_LOCK = threading.Lock()
-
-
-def _notes(document_hash: str) -> LayoutNotes:
-    with _NOTES_LOCK:
-        return _NOTES.setdefault(document_hash, LayoutNotes())
-
-
-def pop_notes(document_hash: str) -> LayoutNotes:
-    with _NOTES_LOCK:
-        return _NOTES.pop(document_hash, LayoutNotes())
 
 
 class RulesLayoutOptions(BaseLayoutOptions):
@@ -120,8 +94,8 @@ class RulesLayoutModel(BaseLayoutModel):
         key = conv_res.input.document_hash
         out = []
         for page in pages:
-            self._maybe_ocr(conv_res, page, key)
-            lines = _lines(page)
+            ocrd = self._maybe_ocr(conv_res, page, key)
+            lines = _lines(page, ocrd)
             if page.size is None or not lines:
                 out.append(LayoutPrediction(clusters=[]))
                 continue
@@ -141,30 +115,32 @@ class RulesLayoutModel(BaseLayoutModel):
             regions = group_lines(lines, ctx)
             title = [r for r in regions if r.label is Label.TITLE]
             if title and page.page_no == 1:
-                _notes(key).title = " ".join(r.text for r in title)
+                notes_of(key).title = " ".join(r.text for r in title)
             out.append(LayoutPrediction(clusters=_clusters(regions, page)))
         return out
 
-    def _maybe_ocr(self, conv_res: ConversionResult, page: Page, key: str) -> None:
+    def _maybe_ocr(self, conv_res: ConversionResult, page: Page, key: str) -> bool:
+        """OCR the page if it has no usable text layer (or always); True if it was."""
         native = sum(len(c.text.strip()) for c in page.cells if not c.from_ocr)
         if self.options.ocr_mode != "always" and native >= self.options.min_native_chars:
-            return
+            return False
         if self.options.ocr_mode == "never":
-            _notes(key).warnings.append(
+            notes_of(key).warnings.append(
                 f"page {page.page_no} has no text layer and OCR is off ([conversion] ocr)"
             )
-            return
+            return False
         if self._ocr is None:
-            _notes(key).warnings.append(
+            notes_of(key).warnings.append(
                 f"page {page.page_no} has no text layer and was not OCR'd: {self.ocr_problem}. "
                 "Install tesseract-ocr with the configured language packs."
             )
-            return
+            return False
         list(self._ocr(conv_res, [page]))
-        _notes(key).ocr_pages.add(page.page_no)
+        notes_of(key).ocr_pages.add(page.page_no)
+        return True
 
 
-def _lines(page: Page) -> list[Line]:
+def _lines(page: Page, ocrd: bool = False) -> list[Line]:
     """The page's text lines with font size and weight read from their characters.
 
     A line's box is a poor size estimate (superscripts and accents inflate it); the character
@@ -173,14 +149,10 @@ def _lines(page: Page) -> list[Line]:
     if page.size is None:
         return []
     height = page.size.height
-    chars = page.parsed_page.char_cells if page.parsed_page is not None else []
-    rows: dict[int, list[Any]] = {}
-    for char in chars:
-        if char.text.strip():
-            box = char.rect.to_bounding_box().to_top_left_origin(height)
-            rows.setdefault(int((box.t + box.b) / 4), []).append(
-                (box, getattr(char, "font_name", None) or "", char.text)
-            )
+    backend = page._backend
+    # an OCR'd page's lines come from the image: the text layer's characters do not describe it
+    chars = backend.char_boxes() if isinstance(backend, LeanPageBackend) and not ocrd else []
+    rows = _char_rows(chars)
     lines = []
     for cell in page.cells:
         text = cell.text.strip()
@@ -188,13 +160,13 @@ def _lines(page: Page) -> list[Line]:
             continue
         rect = cell.rect
         dx, dy = abs(rect.r_x1 - rect.r_x0), abs(rect.r_y1 - rect.r_y0)
-        box = rect.to_bounding_box().to_top_left_origin(height)
+        l, t, r, b = _top_left_box(rect, height)
         line = Line(
             text=text,
-            l=box.l,
-            t=box.t,
-            r=box.r,
-            b=box.b,
+            l=l,
+            t=t,
+            r=r,
+            b=b,
             font=getattr(cell, "font_name", "") or "",
             from_ocr=bool(cell.from_ocr),
             vertical=dy > dx and len(text) > 2,
@@ -207,31 +179,63 @@ def _lines(page: Page) -> list[Line]:
     return lines
 
 
-def _read_chars(line: Line, rows: dict[int, list[Any]]) -> None:
-    # x, advance width, em height, font, character
-    inside: list[tuple[float, float, float, str, str]] = []
-    for key in range(int(line.t / 2) - 1, int(line.b / 2) + 2):
-        for box, font, char in rows.get(key, ()):
-            cx, cy = (box.l + box.r) / 2, (box.t + box.b) / 2
-            if line.l - 1 <= cx <= line.r + 1 and line.t - 1 <= cy <= line.b + 1:
-                inside.append((box.l, box.r - box.l, box.b - box.t, font, char))
+def _top_left_box(rect: Any, height: float) -> tuple[float, float, float, float]:
+    """(l, t, r, b) of a cell's rectangle from the top-left: the arithmetic of docling-core's
+    ``to_bounding_box().to_top_left_origin()`` without two pydantic objects per line."""
+    if rect.coord_origin != CoordOrigin.TOPLEFT:
+        box = rect.to_bounding_box().to_top_left_origin(height)
+        return box.l, box.t, box.r, box.b
+    xs = (rect.r_x0, rect.r_x1, rect.r_x2, rect.r_x3)
+    ys = (rect.r_y0, rect.r_y1, rect.r_y2, rect.r_y3)
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+# A character as the line statistics read it: left, advance width, em height, font, glyph,
+# then its centre and the faces of its font (for the containment test and the shares).
+_Char = tuple[float, float, float, str, str, float, float, bool, bool]
+
+
+def _char_rows(chars: Sequence[CharBox]) -> dict[int, list[_Char]]:
+    """Characters bucketed by the vertical position of their centre (2-point rows)."""
+    faces: dict[str, tuple[bool, bool]] = {}
+    rows: dict[int, list[_Char]] = {}
+    for l, t, r, b, font_name, text in chars:
+        font = font_name or ""
+        face = faces.get(font)
+        if face is None:
+            face = faces[font] = (is_bold(font), is_italic(font))
+        rows.setdefault(int((t + b) / 4), []).append(
+            (l, r - l, b - t, font, text, (l + r) / 2, (t + b) / 2, face[0], face[1])
+        )
+    return rows
+
+
+def _read_chars(line: Line, rows: dict[int, list[_Char]]) -> None:
+    left, right, top, bottom = line.l - 1, line.r + 1, line.t - 1, line.b + 1
+    inside = [
+        char
+        for key in range(int(line.t / 2) - 1, int(line.b / 2) + 2)
+        for char in rows.get(key, ())
+        if left <= char[5] <= right and top <= char[6] <= bottom
+    ]
     if not inside:
         return
-    inside.sort()
-    sizes = sorted(h for _, _, h, _, _ in inside)
-    widths = [w for _, w, _, _, _ in inside]
-    fonts = Counter(font for _, _, _, font, _ in inside)
-    bold = [is_bold(font) for _, _, _, font, _ in inside]
-    lead = next((i for i, flag in enumerate(bold) if not flag), len(bold))
-    line.size = sizes[len(sizes) // 2]
+    inside.sort()  # by x (then width, height, font, glyph)
+    count = len(inside)
+    sizes = sorted(c[2] for c in inside)
+    widths = [c[1] for c in inside]
+    fonts = Counter(c[3] for c in inside)
+    bold = [c[7] for c in inside]
+    lead = next((i for i, flag in enumerate(bold) if not flag), count)
+    line.size = sizes[count // 2]
     line.font = fonts.most_common(1)[0][0]
-    line.bold = sum(bold) / len(bold)
-    line.italic = sum(is_italic(font) for _, _, _, font, _ in inside) / len(inside)
-    line.run_in = 3 <= lead < len(bold)
+    line.bold = sum(bold) / count
+    line.italic = sum(c[8] for c in inside) / count
+    line.run_in = 3 <= lead < count
     # Character boxes are advance widths: in a monospaced face they are all the same.
-    mean = sum(widths) / len(widths)
-    spread = (sum((w - mean) ** 2 for w in widths) / len(widths)) ** 0.5
-    line.mono = len(widths) >= 6 and mean > 0 and spread / mean < 0.02
+    mean = sum(widths) / count
+    spread = (sum((w - mean) ** 2 for w in widths) / count) ** 0.5
+    line.mono = count >= 6 and mean > 0 and spread / mean < 0.02
     # the widest gap between neighbouring characters, in ems: table cells merged into one
     # line. The gap after a leading number ("1   Introduction") is typesetting, not a cell.
     gaps = [b[0] - (a[0] + a[1]) for a, b in pairwise(inside)]

@@ -167,25 +167,27 @@ class Line:
 
 @dataclass
 class Region:
+    """Lines grouped into one cluster. Its box is kept as lines are added (``add``): grouping
+    asks every open region for it once per line."""
+
     label: Label
     lines: list[Line]
     level_hint: int = 0
+    l: float = field(init=False)
+    t: float = field(init=False)
+    r: float = field(init=False)
+    b: float = field(init=False)
 
-    @property
-    def l(self) -> float:
-        return min(x.l for x in self.lines)
+    def __post_init__(self) -> None:
+        self.l = min(x.l for x in self.lines)
+        self.t = min(x.t for x in self.lines)
+        self.r = max(x.r for x in self.lines)
+        self.b = max(x.b for x in self.lines)
 
-    @property
-    def t(self) -> float:
-        return min(x.t for x in self.lines)
-
-    @property
-    def r(self) -> float:
-        return max(x.r for x in self.lines)
-
-    @property
-    def b(self) -> float:
-        return max(x.b for x in self.lines)
+    def add(self, line: Line) -> None:
+        self.lines.append(line)
+        self.l, self.t = min(self.l, line.l), min(self.t, line.t)
+        self.r, self.b = max(self.r, line.r), max(self.b, line.b)
 
     @property
     def text(self) -> str:
@@ -275,10 +277,13 @@ def row_neighbours(line: Line, lines: Sequence[Line], max_gap: float) -> list[Li
     """Lines on the same row within ``max_gap`` of ``line`` (run-in heads, table cells);
     vertical text counts (rotated table headers sit on the rows they label)."""
     out = []
+    top, bottom = line.t, line.b
     for other in lines:
-        if other is line:
+        # no vertical overlap at all: rejected below anyway (heights are at least 0.1), and
+        # most lines of a page are not on the row, so this test comes first
+        if other.b <= top or other.t >= bottom or other is line:
             continue
-        overlap = min(line.b, other.b) - max(line.t, other.t)
+        overlap = min(bottom, other.b) - max(top, other.t)
         if overlap < 0.5 * min(line.height, other.height):
             continue
         gap = max(other.l - line.r, line.l - other.r)
@@ -623,7 +628,7 @@ def group_lines(lines: list[Line], ctx: PageContext) -> list[Region]:
             regions.append(target)
             open_regions.append(target)
         else:
-            target.lines.append(line)
+            target.add(line)
         # regions whose bottom is far above the current line can no longer grow
         open_regions = [r for r in open_regions if line.t - r.b < 4 * ctx.body_size]
     if ctx.page_no == 1:

@@ -1,0 +1,213 @@
+"""docling-parse as the weight-free layout needs it: text lines, no page images.
+
+Docling's threaded docling-parse backend renders every page while decoding it (the input of a
+layout model) and, with char cells switched on, turns every character into a pydantic object.
+The rules layout reads neither: it labels the text lines Docling assigns to clusters, from a
+few numbers per character (box, font, glyph). This backend
+
+- decodes without rendering; a page image is rendered by pdfium only when asked for, which is
+  the OCR of a page without a text layer;
+- materialises the line cells only (cell assignment, reading order and heading styles read
+  them); characters stay inside docling-parse, words are not built;
+- hands the characters to the layout stage as plain tuples (``LeanPageBackend.char_boxes``).
+
+Line cells, shapes (reading-order separators) and bitmaps are the stock backend's, so Docling's
+output for a born-digital page is unchanged. Measured in docs/adr/0006-conversion-speed.md.
+Tied to the pinned docling-slim / docling-parse (the decoder behind ``_result``), as the layout
+plugin already is.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from io import BytesIO
+from pathlib import Path
+from typing import Any
+
+from docling.backend.docling_parse_backend import (
+    ThreadedDoclingParseDocumentBackend,
+    ThreadedDoclingParsePageBackend,
+)
+from docling.backend.pdf_backend import PdfDocumentBackend
+from docling.datamodel.accelerator_options import AcceleratorOptions
+from docling.datamodel.backend_options import ThreadedDoclingParseBackendOptions
+from docling.exceptions import DocumentLoadError
+from docling.utils.locks import pypdfium2_lock
+from docling_core.types.doc import BoundingBox, CoordOrigin, Size
+from docling_core.types.doc.page import SegmentedPdfPage
+from docling_parse.pdf_parser import (
+    ContentConfig,
+    ContentLevel,
+    DecodeConfig,
+    DoclingThreadedPdfParser,
+    ThreadedPdfParserConfig,
+)
+from PIL import Image
+
+# One character: left, top, right, bottom (top-left origin, points), font name, glyph text.
+CharBox = tuple[float, float, float, float, str, str]
+
+_COMPUTE, _SKIP = ContentLevel.COMPUTE, ContentLevel.SKIP
+_MATERIALIZE = ContentLevel.COMPUTE_AND_MATERIALIZE
+# What docling-parse computes per page. Shapes stay: Docling's reading order uses the page's
+# visible rules as separators. Words are never read downstream without a table model.
+_DECODE = ContentConfig(
+    char_cells_content_level=_COMPUTE,
+    word_cells_content_level=_SKIP,
+    line_cells_content_level=_MATERIALIZE,
+    shapes_content_level=_COMPUTE,
+    bitmaps_content_level=_MATERIALIZE,
+    include_bitmap_bytes=False,
+)
+
+
+class LeanPageBackend(ThreadedDoclingParsePageBackend):
+    def __init__(self, result: Any, document: LeanParseBackend) -> None:
+        super().__init__(result, rendered=False)
+        self._document = document
+
+    def get_segmented_page(self) -> SegmentedPdfPage | None:
+        if not self.is_valid():
+            return None
+        if self._seg_page is None:
+            page = self._result.get_page()
+            height = page.dimension.height
+            for cell in page.textline_cells:
+                cell.to_top_left_origin(height)
+            self._seg_page = page
+        return self._seg_page
+
+    def char_boxes(self) -> list[CharBox]:
+        """The page's characters with visible text, top-left origin, as the decoder has them.
+
+        The numbers Docling's char cells would carry after its top-left conversion (with the
+        line cells' page height), without building a pydantic object per character."""
+        page = self.get_segmented_page()
+        if page is None:
+            return []
+        height = page.dimension.height
+        out: list[CharBox] = []
+        # x0..y1 is the box of the char's four corners (checked on every char of the corpus)
+        for c in self._result._require_page_decoder().get_char_cells():
+            text = c.text
+            if text.strip():
+                out.append((c.x0, height - c.y1, c.x1, height - c.y0, c.font_name, text))
+        return out
+
+    def get_shape_lines(
+        self, *, horizontal: bool = True, vertical: bool = True, tolerance: float = 1e-3
+    ) -> list[BoundingBox]:
+        """The stock answer (the page's rules, top-left origin) with one box per segment
+        instead of two: a vector plot has thousands of segments."""
+        if not self.is_valid():
+            return []
+        decoder = self._result._require_page_decoder()
+        lines = decoder.get_shape_lines(
+            horizontal=horizontal, vertical=vertical, tolerance=tolerance
+        )
+        return _top_left_boxes(lines, self.get_size().height)
+
+    def get_connected_shape_bounding_boxes(self, *, tolerance: float = 0.0) -> list[BoundingBox]:
+        if not self.is_valid():
+            return []
+        decoder = self._result._require_page_decoder()
+        boxes = decoder.get_connected_shape_bounding_boxes(tolerance=tolerance)
+        return _top_left_boxes(boxes, self.get_size().height)
+
+    def get_page_image(self, scale: float = 1, cropbox: BoundingBox | None = None) -> Image.Image:
+        return self._document.render(self.page_no, self.get_size(), scale, cropbox)
+
+
+def _top_left_boxes(boxes: Any, height: float) -> list[BoundingBox]:
+    """Decoder boxes (left, bottom, right, top; bottom-left origin) as docling-core boxes from
+    the top-left: the numbers of ``BoundingBox(...).to_top_left_origin(height)``."""
+    top_left = CoordOrigin.TOPLEFT
+    return [
+        BoundingBox(l=l, t=height - t, r=r, b=height - b, coord_origin=top_left)
+        for l, b, r, t in boxes
+    ]
+
+
+class LeanParseBackend(ThreadedDoclingParseDocumentBackend):
+    """Docling's threaded docling-parse backend, decoding without a render and keeping the
+    characters inside docling-parse. Its constructor is the stock one with our content
+    configuration (the stock one hard-codes rendering and materialised words)."""
+
+    def __init__(self, in_doc: Any, path_or_stream: BytesIO | Path, options: Any = None) -> None:
+        options = options or ThreadedDoclingParseBackendOptions()
+        PdfDocumentBackend.__init__(self, in_doc, path_or_stream, options)
+        self._closed = False
+        self._iterating = False
+        self._render_pages = False
+        self._pdfium: Any = None
+        threaded = (
+            options
+            if isinstance(options, ThreadedDoclingParseBackendOptions)
+            else ThreadedDoclingParseBackendOptions()
+        )
+        parser_config = ThreadedPdfParserConfig(
+            loglevel="fatal",
+            threads=threaded.parser_threads or AcceleratorOptions().num_threads,
+            page_content_config=_DECODE,
+        )
+        if threaded.max_concurrent_results is not None:
+            parser_config.max_concurrent_results = threaded.max_concurrent_results
+        self.parser = DoclingThreadedPdfParser(
+            parser_config=parser_config,
+            decode_config=DecodeConfig(
+                enforce_same_font=options.enforce_same_font,
+                release_native_memory_every_n_pages=threaded.release_native_memory_every_n_pages,
+            ),
+        )
+        password = options.password.get_secret_value() if options.password else None
+        try:
+            if isinstance(self.path_or_stream, BytesIO):
+                self.path_or_stream.seek(0)
+            start, end = in_doc.limits.page_range
+            self.doc_key = self.parser.load(
+                self.path_or_stream,
+                password=password,
+                page_range=(min(start, sys.maxsize), min(end, sys.maxsize)),
+            )
+        except (RuntimeError, ValueError) as error:
+            raise DocumentLoadError(
+                f"docling-parse could not load document {self.document_hash}: {error}"
+            ) from error
+
+    def iter_pages(self) -> Iterator[LeanPageBackend]:
+        self._iterating = True
+        for result in self.parser.iterate_results():
+            yield LeanPageBackend(result, self)
+        self._iterating = False
+
+    def render(
+        self, page_no: int, size: Size, scale: float, cropbox: BoundingBox | None
+    ) -> Image.Image:
+        """A page image from pdfium, for the pages that need one (OCR)."""
+        import pypdfium2 as pdfium
+
+        with pypdfium2_lock:
+            if self._pdfium is None:
+                source = self.path_or_stream
+                data = source.getvalue() if isinstance(source, BytesIO) else source
+                self._pdfium = pdfium.PdfDocument(data)
+            page = self._pdfium[page_no - 1]
+            try:
+                crop = (0.0, 0.0, 0.0, 0.0)
+                if cropbox is not None:
+                    box = cropbox.to_bottom_left_origin(size.height)
+                    crop = (box.l, box.b, size.width - box.r, size.height - box.t)
+                bitmap = page.render(scale=scale, rotation=0, crop=crop)
+                image = bitmap.to_pil().convert("RGB")
+                bitmap.close()
+            finally:
+                page.close()
+        return image
+
+    def unload(self) -> None:
+        with pypdfium2_lock:
+            if self._pdfium is not None:
+                self._pdfium.close()
+                self._pdfium = None
+        super().unload()
