@@ -92,11 +92,11 @@ class PageBM25:
         return [(key, page) for _, key, page in scored[:k]]
 
 
-def page_texts(config: Path) -> list[tuple[str, int, str]]:
+def page_texts(config: Path, project: str = "papers") -> list[tuple[str, int, str]]:
     """(citekey, page, text) of every page, from the conversion cache."""
     settings = bootstrap.settings(config)
     converter = bootstrap.converter(settings)
-    resolver = bootstrap.metadata(settings, settings.get_project("papers"))
+    resolver = bootstrap.metadata(settings, settings.get_project(project))
     out = []
     for pdf in sorted(PAPERS.glob("*.pdf")):
         sha = sha256_of_file(pdf)
