@@ -86,3 +86,53 @@ def test_answer_imports_neither_docling_nor_torch(example):
     code, heavy, out = probe(["answer", QUESTION, "-p", "papers", "-c", str(example), "--json"])
     assert code == 0 and json.loads(out)["citations"], out
     assert heavy == []
+
+
+DRAFT = """# Draft
+
+Restored sites accreted 6.8 millimetres of sediment per year, against 2.4 millimetres per year
+in the reference marshes [@ardel2023marsh, p. 2].
+
+Restored sites accreted 6.8 millimetres of sediment per year, against 2.4 millimetres per year
+in the reference marshes [@ardel2023marsh, p. 3].
+
+Restored sites accreted 6.8 millimetres of sediment per year, against 2.4 millimetres per year
+in the reference marshes [@ardel2023marsh].
+
+Restored sites accreted 6.8 millimetres of sediment per year, against 2.4 millimetres per year
+in the reference marshes \\cite[p.~1]{tanabe2022notebooks}.
+
+Field notebooks survive as handwritten pages [@nobody1999, p. 4].
+"""
+
+
+def test_check_gives_each_citation_its_verdict_and_exits_1(example, tmp_path):
+    draft = tmp_path / "draft.md"
+    draft.write_text(
+        DRAFT.replace("\\cite[p.~1]{tanabe2022notebooks}", "[@tanabe2022notebooks, p. 1]")
+    )
+    code, out = run("check", str(draft), "-p", "papers", "-c", str(example), "--json")
+    assert code == 1, out
+    got = [
+        (c["citekey"], c["line"], c["verdict"], c["suggested_page"])
+        for c in json.loads(out)["citations"]
+    ]
+    assert got == [
+        ("ardel2023marsh", 4, "supported", None),
+        ("ardel2023marsh", 7, "other-page", 2),
+        ("ardel2023marsh", 10, "no-page", 2),
+        ("tanabe2022notebooks", 13, "not-found", None),
+        ("nobody1999", 15, "unknown-key", None),
+    ]
+    code, text = run("check", str(draft), "-p", "papers", "-c", str(example))
+    assert f"{draft}:4:" in text and "[@ardel2023marsh, p. 2]" in text
+
+
+def test_a_draft_whose_citations_hold_exits_0(example, tmp_path):
+    draft = tmp_path / "ok.tex"
+    draft.write_text(
+        DRAFT.split("\n\n")[1].replace("[@ardel2023marsh, p. 2]", "\\cite[p.~2]{ardel2023marsh}")
+    )
+    code, out = run("check", str(draft), "-p", "papers", "-c", str(example))
+    assert code == 0, out
+    assert "supported" in out

@@ -264,21 +264,19 @@ def query(
     """
     from citeloom import bootstrap
     from citeloom.entrypoints import render
-    from citeloom.services.query import QueryOptions
+    from citeloom.entrypoints.query_options import query_options
 
     settings = bootstrap.settings(config)
     settings.get_project(project)
-    if year_from is not None and year_to is not None and year_from > year_to:
-        raise ConfigError(f"--year-from {year_from} is after --year-to {year_to}.")
-    per = settings.query.per_doc if per_doc is None else per_doc
-    options = QueryOptions(
-        top_k=top_k if budget is None or top_k != 6 else 50,
-        citekeys=tuple(citekey or ()),
-        tags=tuple(tag or ()),
+    options = query_options(
+        settings,
+        top_k=top_k,
+        per_doc=per_doc,
+        citekeys=citekey or (),
+        tags=tag or (),
         year_from=year_from,
         year_to=year_to,
-        sections=(section,) if section else (),
-        per_doc=per or None,
+        section=section,
         budget=budget,
     )
     index = bootstrap.index(settings, on_wait=_tell)
@@ -288,7 +286,9 @@ def query(
         index.close()
     fmt = OutputFormat.json if as_json else output
     if fmt is OutputFormat.json:
-        _print_json(report.to_json())
+        from citeloom.entrypoints.schemas import QueryResponse
+
+        _print_json(QueryResponse.model_validate(report.to_json()).dump())
     else:
         echo(render.QUERY_FORMATS[fmt.value](report))
 
@@ -333,7 +333,9 @@ def answer(
     finally:
         index.close()
     if as_json or output is AnswerFormat.json:
-        _print_json(report.to_json())
+        from citeloom.entrypoints.schemas import AnswerResponse
+
+        _print_json(AnswerResponse.model_validate(report.to_json()).dump())
     else:
         echo(render.ANSWER_FORMATS[output.value](report))
 
@@ -378,11 +380,43 @@ def check(
     finally:
         index.close()
     if as_json:
-        _print_json(report.to_json())
+        from citeloom.entrypoints.schemas import CheckResponse
+
+        _print_json(CheckResponse.model_validate(report.to_json()).dump())
     else:
         echo(render.check_text(report))
     if not report.ok:
         raise typer.Exit(CITATIONS_UNSUPPORTED)
+
+
+@app.command()
+@handle_errors
+def serve(
+    config: ConfigOpt = Path("citeloom.toml"),
+    host: Annotated[
+        str,
+        typer.Option(
+            "--host",
+            help="Address to bind. Anything but loopback needs a bearer token in "
+            "CITELOOM_SERVE_TOKEN.",
+        ),
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=1, max=65535)] = 8765,
+) -> None:
+    """Serve query, answer and check over a local HTTP API (OpenAPI docs at /docs).
+
+    POST /query, /answer, /check; GET /projects, /health. Each model is loaded once; the
+    embedded index is opened per request and closed after it, so `citeloom ingest` works
+    while the server runs. With CITELOOM_SERVE_TOKEN set, requests need
+    'Authorization: Bearer TOKEN'.
+    """
+    from citeloom import bootstrap
+    from citeloom.entrypoints import http
+
+    settings = bootstrap.settings(config)
+    http.serve_token(host)  # refuse an unprotected public bind before loading anything
+    _tell(f"citeloom serving on http://{host}:{port} (docs: /docs); Ctrl-C stops it")
+    http.run(settings, host, port)
 
 
 @app.command()

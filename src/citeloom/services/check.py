@@ -94,8 +94,8 @@ class CheckService:
         evidence: SentenceEvidence,
         citekeys: Iterable[str],
         *,
-        support: float = 0.5,
-        page_margin: float = 0.05,
+        support: float = 0.75,
+        page_margin: float = 0.02,
         passages: int = 20,
         elsewhere: int = 3,
     ) -> None:
