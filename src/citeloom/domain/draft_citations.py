@@ -86,31 +86,28 @@ def is_latex(text: str, name: str = "") -> bool:
 
 
 def find_citations(text: str, latex: bool | None = None) -> list[DraftCitation]:
-    """Every (citekey, pages) the draft cites, in reading order, each with its sentence."""
+    """Every (citekey, pages) the draft cites, in reading order, each with its sentence.
+    Both syntaxes are read in any draft; ``latex`` (else guessed) makes ``%`` a comment."""
     latex = is_latex(text) if latex is None else latex
     # LaTeX comments out, their length kept so that offsets still point into the draft
     text_for_search = _LATEX_COMMENT.sub(lambda m: " " * len(m[0]), text) if latex else text
     found: list[tuple[int, int, str, str]] = []  # start, end, key, locator
     spans: list[tuple[int, int]] = []
-    if latex:
-        for m in _LATEX.finditer(text_for_search):
-            if m["command"].lower() == "nocite":
-                continue
-            post = m["second"] if m["second"] is not None else (m["first"] or "")
-            for key in filter(None, (k.strip() for k in m["keys"].split(","))):
-                found.append((m.start(), m.end(), key, post.replace("~", " ").strip()))
-            spans.append(m.span())
-    else:
-        for m in _BRACKET.finditer(text_for_search):
-            for part in m["body"].split(";"):
-                if p := _PART.match(part):
-                    key = p["key"].rstrip(".:")
-                    found.append((m.start(), m.end(), key, p["locator"].strip(" ,")))
-            spans.append(m.span())
-        masked = _mask(text_for_search, spans)
-        for m in _IN_TEXT.finditer(masked):
-            found.append((m.start(), m.end(), m["key"].rstrip(".:"), (m["locator"] or "").strip()))
-            spans.append(m.span())
+    for m in _LATEX.finditer(text_for_search):  # a Markdown draft may hold \\cite too
+        if m["command"].lower() == "nocite":
+            continue
+        post = m["second"] if m["second"] is not None else (m["first"] or "")
+        for key in filter(None, (k.strip() for k in m["keys"].split(","))):
+            found.append((m.start(), m.end(), key, post.replace("~", " ").strip()))
+        spans.append(m.span())
+    for m in _BRACKET.finditer(text_for_search):
+        for part in m["body"].split(";"):
+            if p := _PART.match(part):
+                found.append((m.start(), m.end(), p["key"].rstrip(".:"), p["locator"].strip(" ,")))
+        spans.append(m.span())
+    for m in _IN_TEXT.finditer(_mask(text_for_search, spans)):
+        found.append((m.start(), m.end(), m["key"].rstrip(".:"), (m["locator"] or "").strip()))
+        spans.append(m.span())
     masked = _mask(text_for_search, spans)
     sentences = _sentences(_mask(text_for_search, spans, "X"))
     out = []
