@@ -77,6 +77,7 @@ def build(size: int, model_id: str) -> Path:
     try:
         info = index.collection_info("lat-" + str(size))
         if info is not None and info.points >= size:
+            index.optimize(f"lat-{size}")  # a library built by an older version: as ingest would
             return config
         texts, vectors = abstract_vectors(model_id)
         rng = np.random.default_rng(0)
