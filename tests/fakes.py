@@ -267,6 +267,16 @@ class FakeIndex:
         points = self.collections[self.physical(collection)]["points"]
         return {i: points[i].payload for i in ids if i in points}
 
+    def scroll_points(
+        self, collection: str, offset: str | None = None, limit: int = 256
+    ) -> tuple[list[IndexPoint], str | None]:
+        """Pages in id order, as Qdrant scrolls; the offset is the first id of the next page."""
+        c = self.collections.get(self.physical(collection))
+        if c is None:
+            return [], None
+        ids = sorted(i for i in c["points"] if offset is None or i >= offset)
+        return [c["points"][i] for i in ids[:limit]], ids[limit] if len(ids) > limit else None
+
     def close(self) -> None:
         pass
 

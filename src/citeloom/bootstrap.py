@@ -15,6 +15,7 @@ from citeloom.domain.errors import ConfigError
 from citeloom.domain.models import chunk_token_limit
 
 if TYPE_CHECKING:
+    from citeloom.adapters.embedding.local_models import ModelSources
     from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
     from citeloom.ports import (
         AuditLog,
@@ -46,6 +47,9 @@ def index(settings: Settings, on_wait: Callable[[str], None] | None = None) -> I
             url=settings.qdrant.url,
             api_key=settings.qdrant_api_key,
             timeout_ms=settings.qdrant.timeout_ms,
+            shard_number=settings.qdrant.shard_number,
+            replication_factor=settings.qdrant.replication_factor,
+            write_consistency_factor=settings.qdrant.write_consistency_factor,
         )
     from citeloom.adapters.qdrant_edge_index import EdgeIndex
 
@@ -54,13 +58,68 @@ def index(settings: Settings, on_wait: Callable[[str], None] | None = None) -> I
     )
 
 
-def embedder(settings: Settings, project: ProjectConfig) -> OnnxEmbedder:
+def with_server(settings: Settings, url: str) -> Settings:
+    """The same settings pointed at the Qdrant server ``url`` (``import --to``)."""
+    from pydantic import ValidationError
+
+    from citeloom.config import QdrantConfig
+
+    try:
+        qdrant = QdrantConfig.model_validate({**settings.qdrant.model_dump(), "url": url})
+    except ValidationError as error:
+        raise ConfigError(
+            f"--to {url!r}: {error.errors()[0]['msg'].removeprefix('Value error, ')}"
+        ) from None
+    return settings.model_copy(update={"qdrant": qdrant})
+
+
+def tokenizer_id(settings: Settings, model_id: str) -> str | None:
+    """The fingerprint of a model's tokenizer, from its files and without loading the model
+    (None when the model is not on this machine)."""
+    from citeloom.adapters.embedding.models import resolve_model
+    from citeloom.adapters.embedding.tokenizer import tokenizer_fingerprint
+    from citeloom.domain.errors import CiteloomError
+
+    try:
+        spec = resolve_model(model_id, settings.paths.cache_dir, model_sources(settings))
+    except CiteloomError:
+        return None
+    return tokenizer_fingerprint(spec.tokenizer_dir)
+
+
+def model_sources(settings: Settings, allow_download: bool = False) -> ModelSources:
+    """Where models that are not built in are looked for ([embedding] in the config)."""
+    from citeloom.adapters.embedding.local_models import ModelSources, default_fastembed_caches
+
+    configured = settings.embedding.fastembed_cache
+    caches = default_fastembed_caches(settings.paths.cache_dir)
+    return ModelSources(
+        model_path=settings.embedding.model_path,
+        fastembed_caches=(configured,) if configured else caches,
+        allow_download=allow_download,
+    )
+
+
+def embedder(
+    settings: Settings, project: ProjectConfig, allow_download: bool = False
+) -> OnnxEmbedder:
     """onnxruntime and the tokenizer only (never FastEmbed, torch or PIL): queries start fast.
     A model that is exported on first use (the fp32 MiniLM) is built here, once, into
-    ``cache_dir``."""
+    ``cache_dir``; one that is not here is downloaded only with ``allow_download``."""
     from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
 
-    return OnnxEmbedder.load(project.embedding_model, cache_dir=settings.paths.cache_dir)
+    return OnnxEmbedder.load(
+        project.embedding_model,
+        cache_dir=settings.paths.cache_dir,
+        sources=model_sources(settings, allow_download),
+    )
+
+
+def available_models(settings: Settings) -> list[str]:
+    """The embedding models that run here without a download (for validate)."""
+    from citeloom.adapters.embedding.models import available_models as found
+
+    return found(settings.paths.cache_dir, model_sources(settings))
 
 
 def chunker(settings: Settings, embedder: OnnxEmbedder) -> Chunker:
@@ -121,7 +180,11 @@ def audit_log(settings: Settings) -> AuditLog:
 
 
 def _pipeline(
-    settings: Settings, project_name: str, index: Index, embedding_model: str | None = None
+    settings: Settings,
+    project_name: str,
+    index: Index,
+    embedding_model: str | None = None,
+    allow_download: bool = False,
 ) -> dict[str, Any]:
     """The ports ingest and reindex both run on (``embedding_model``: another than the
     project's, for a reindex)."""
@@ -130,7 +193,7 @@ def _pipeline(
     resolver.references()  # a broken references file stops the run before anything else
     if embedding_model is not None:
         project = project.model_copy(update={"embedding_model": embedding_model})
-    emb = embedder(settings, project)
+    emb = embedder(settings, project, allow_download)
     return {
         "project": project_name,
         "collection": project.collection,
@@ -150,11 +213,17 @@ def ingest_service(settings: Settings, project_name: str, index: Index) -> Inges
 
 
 def reindex_service(
-    settings: Settings, project_name: str, index: Index, embedding_model: str
+    settings: Settings,
+    project_name: str,
+    index: Index,
+    embedding_model: str,
+    allow_download: bool = False,
 ) -> ReindexService:
     from citeloom.services.reindex import ReindexService
 
-    return ReindexService(**_pipeline(settings, project_name, index, embedding_model))
+    return ReindexService(
+        **_pipeline(settings, project_name, index, embedding_model, allow_download)
+    )
 
 
 def query_service(
@@ -255,7 +324,9 @@ def conversion_checks(settings: Settings) -> list[Check]:
     return [layout, Check("ocr", ok, detail, fix)]
 
 
-def project_components(settings: Settings, project_name: str) -> ProjectComponents:
+def project_components(
+    settings: Settings, project_name: str, allow_download: bool = False
+) -> ProjectComponents:
     from citeloom.services.validate import ProjectComponents
 
     project = settings.get_project(project_name)
@@ -264,7 +335,7 @@ def project_components(settings: Settings, project_name: str) -> ProjectComponen
         embed_model=project.embedding_model,
         max_tokens=settings.chunking.max_tokens,
         metadata=lambda: metadata(settings, project),
-        embedder=lambda: embedder(settings, project),
+        embedder=lambda: embedder(settings, project, allow_download),
         # validate reports an oversized max_tokens as its own check, so build it unchecked
         chunker=lambda emb: _wordpiece_chunker(settings, emb),  # type: ignore[arg-type]
         index=lambda: index(settings),

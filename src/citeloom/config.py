@@ -47,6 +47,12 @@ class QdrantConfig(_Section):
     timeout_ms: int = Field(15000, gt=0)
     # embedded engine: how long to wait for another citeloom process holding the project
     busy_timeout_s: float = Field(30.0, ge=0)
+    # A server or cluster only, applied when a collection is created (unset: the server's
+    # default). Shards spread a collection over the nodes; each shard is held by
+    # replication_factor nodes, and a write waits for write_consistency_factor of them.
+    shard_number: int | None = Field(None, ge=1)
+    replication_factor: int | None = Field(None, ge=1)
+    write_consistency_factor: int | None = Field(None, ge=1)
 
     @field_validator("url")
     @classmethod
@@ -54,6 +60,17 @@ class QdrantConfig(_Section):
         if value and not re.match(r"^https?://[^\s/]+", value):
             raise ValueError("must be empty (embedded Qdrant Edge) or an http(s):// URL")
         return value.rstrip("/")
+
+    @model_validator(mode="after")
+    def _consistency_within_replicas(self) -> QdrantConfig:
+        if self.write_consistency_factor is not None and self.write_consistency_factor > (
+            self.replication_factor or 1
+        ):
+            raise ValueError(
+                "write_consistency_factor must be at most replication_factor (a write cannot "
+                "wait for more copies than there are)"
+            )
+        return self
 
 
 class ChunkingConfig(_Section):
@@ -85,6 +102,15 @@ class ConversionConfig(_Section):
         if bad or not value:
             raise ValueError('use Tesseract language codes such as "eng", "deu", "fra"')
         return value
+
+
+class EmbeddingConfig(_Section):
+    # The folder of a model that is neither built in nor in FastEmbed's cache: its ONNX file
+    # and tokenizer files (any project whose embedding_model is not built in uses it).
+    model_path: Path | None = None
+    # FastEmbed's cache folder; unset: cache_dir/fastembed, then FASTEMBED_CACHE_PATH or
+    # FastEmbed's default under the temporary folder. Downloads (--allow-download) go first.
+    fastembed_cache: Path | None = None
 
 
 class QueryConfig(_Section):
@@ -145,6 +171,7 @@ class Settings(BaseSettings):
     query: QueryConfig = Field(default_factory=QueryConfig)
     answer: AnswerConfig = Field(default_factory=AnswerConfig)
     check: CheckConfig = Field(default_factory=CheckConfig)
+    embedding: EmbeddingConfig = Field(default_factory=EmbeddingConfig)
     project: dict[str, ProjectConfig] = Field(default_factory=dict)
 
     # Where the file was read from; relative paths were resolved against its folder.
@@ -273,6 +300,9 @@ def load_settings(path: Path | None = None) -> Settings:
         setattr(settings.paths, name, _resolve(base, getattr(settings.paths, name)))
     if settings.conversion.artifacts_path is not None:
         settings.conversion.artifacts_path = _resolve(base, settings.conversion.artifacts_path)
+    for name in ("model_path", "fastembed_cache"):
+        if getattr(settings.embedding, name) is not None:
+            setattr(settings.embedding, name, _resolve(base, getattr(settings.embedding, name)))
     for project in settings.project.values():
         project.references_json = _resolve(base, project.references_json)
     return settings

@@ -152,7 +152,7 @@ def _text_index(key: str) -> TextIndexParams:
 
 
 def _edge_point(point: IndexPoint) -> Point:
-    indices, values = bm25.encode_document(point.text)
+    indices, values = point.sparse or bm25.encode_document(point.text)
     return Point(
         id=point.id,
         vector={DENSE: list(point.vector), SPARSE: SparseVector(indices=indices, values=values)},
@@ -517,6 +517,36 @@ class EdgeIndex:
         shard = self._require(collection)
         records = shard.retrieve([uuid.UUID(i) for i in ids], with_payload=True, with_vector=False)
         return {str(r.id): r.payload or {} for r in records}
+
+    def scroll_points(
+        self, collection: str, offset: str | None = None, limit: int = 256
+    ) -> tuple[list[IndexPoint], str | None]:
+        shard = self._shard(collection)
+        if shard is None:
+            return [], None
+        records, after = shard.scroll(
+            ScrollRequest(
+                offset=uuid.UUID(offset) if offset else None,
+                limit=limit,
+                with_payload=True,
+                with_vector=True,
+            )
+        )
+        points = []
+        for record in records:
+            vectors: Any = record.vector
+            sparse = vectors[SPARSE]
+            payload = record.payload or {}
+            points.append(
+                IndexPoint(
+                    id=str(record.id),
+                    vector=list(vectors[DENSE]),
+                    text=payload.get("fulltext", ""),
+                    payload=payload,
+                    sparse=(list(sparse.indices), list(sparse.values)),
+                )
+            )
+        return points, None if after is None else str(after)
 
     def count(self, collection: str, filters: SearchFilter) -> int:
         shard = self._shard(collection)

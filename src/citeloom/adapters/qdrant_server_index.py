@@ -73,7 +73,7 @@ def _filter(filters: SearchFilter) -> Any:
 def _point_struct(point: IndexPoint) -> Any:
     from qdrant_client import models
 
-    indices, values = bm25.encode_document(point.text)
+    indices, values = point.sparse or bm25.encode_document(point.text)
     return models.PointStruct(
         id=point.id,
         vector={
@@ -91,8 +91,22 @@ class QdrantServerIndex:
         api_key: str | None = None,
         timeout_ms: int = 15000,
         client: Any = None,
+        shard_number: int | None = None,
+        replication_factor: int | None = None,
+        write_consistency_factor: int | None = None,
     ) -> None:
+        """The last three: how a new collection is spread over a cluster's nodes (None: the
+        server's default); they apply when a collection is created, never later."""
         self.url = url or ":memory:"
+        self._placement = {
+            key: value
+            for key, value in (
+                ("shard_number", shard_number),
+                ("replication_factor", replication_factor),
+                ("write_consistency_factor", write_consistency_factor),
+            )
+            if value is not None
+        }
         if client is None:
             from qdrant_client import QdrantClient
 
@@ -187,6 +201,7 @@ class QdrantServerIndex:
             },
             sparse_vectors_config={SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)},
             metadata=new_meta(collection, embed_model, dimensions),
+            **self._placement,
         )
         for key in INDEXED_KEYWORDS:
             self._call(
@@ -383,6 +398,36 @@ class QdrantServerIndex:
             "read points", self._client.retrieve, collection, ids=list(ids), with_payload=True
         )
         return {str(r.id): r.payload or {} for r in records}
+
+    def scroll_points(
+        self, collection: str, offset: str | None = None, limit: int = 256
+    ) -> tuple[list[IndexPoint], str | None]:
+        if self._meta(collection) is None:
+            return [], None
+        records, after = self._call(
+            "read points",
+            self._client.scroll,
+            collection,
+            limit=limit,
+            offset=offset,
+            with_payload=True,
+            with_vectors=True,
+        )
+        points = []
+        for record in records:
+            vectors: Any = record.vector
+            sparse = vectors[SPARSE]
+            payload = record.payload or {}
+            points.append(
+                IndexPoint(
+                    id=str(record.id),
+                    vector=list(vectors[DENSE]),
+                    text=payload.get("fulltext", ""),
+                    payload=payload,
+                    sparse=(list(sparse.indices), list(sparse.values)),
+                )
+            )
+        return points, None if after is None else str(after)
 
     def count(self, collection: str, filters: SearchFilter) -> int:
         if self._meta(collection) is None:

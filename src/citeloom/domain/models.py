@@ -134,6 +134,9 @@ class IndexPoint:
     vector: list[float]
     text: str
     payload: dict[str, Any]
+    # The BM25 vector as an index stored it (indices, values). A point read back from an index
+    # (an export) carries it and is written again exactly so; otherwise it is encoded from text.
+    sparse: tuple[list[int], list[float]] | None = None
 
 
 @dataclass(frozen=True)

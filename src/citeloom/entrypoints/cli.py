@@ -64,6 +64,14 @@ ProjectOpt = Annotated[
     str, typer.Option("--project", "-p", help='Project id, a [project."ID"] table in the config.')
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
+DownloadOpt = Annotated[
+    bool,
+    typer.Option(
+        "--allow-download",
+        help="Let FastEmbed download an embedding model that is not on this machine (needs "
+        "FastEmbed and the network; otherwise nothing is ever downloaded).",
+    ),
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 _state = {"verbose": 0}
@@ -428,17 +436,19 @@ def validate(
     ] = None,
     config: ConfigOpt = Path("citeloom.toml"),
     as_json: JsonOpt = False,
+    allow_download: DownloadOpt = False,
 ) -> None:
     """Check the config and everything a run depends on, each with the fix when it fails.
 
     Checks: config parses; which layout stage converts PDFs; Tesseract and its languages;
-    references file is CSL-JSON; the embedding model loads offline; the chunking tokenizer is
+    references file is CSL-JSON; the embedding models available here; the project's model
+    loads offline (with --allow-download, FastEmbed fetches it first); the chunking tokenizer is
     the embedder's; max_tokens fits the model window; the index is reachable; the collection's
     stored embedding model equals the configured one.
     """
     from citeloom import bootstrap
     from citeloom.entrypoints import render
-    from citeloom.services.validate import Check, ValidationReport, validate_project
+    from citeloom.services.validate import Check, ValidationReport, models_check, validate_project
 
     report = ValidationReport(project=project)
     try:
@@ -452,9 +462,10 @@ def validate(
             Check("config", True, f"{config} parses; projects: {', '.join(names) or 'none'}")
         )
         report.checks.extend(bootstrap.conversion_checks(settings))
+        report.checks.append(models_check(bootstrap.available_models(settings)))
         for name in names:
             try:
-                parts = bootstrap.project_components(settings, name)
+                parts = bootstrap.project_components(settings, name, allow_download)
             except CiteloomError as error:
                 report.checks.append(Check(f"project {name}", False, str(error)))
                 continue
@@ -509,6 +520,7 @@ def reindex(
     ] = ...,  # type: ignore[assignment]
     config: ConfigOpt = Path("citeloom.toml"),
     as_json: JsonOpt = False,
+    allow_download: DownloadOpt = False,
 ) -> None:
     """Rebuild the project's collection with another embedding model, from cached conversions.
 
@@ -522,7 +534,9 @@ def reindex(
     settings.get_project(project)
     index = bootstrap.index(settings, on_wait=_tell)
     try:
-        report = bootstrap.reindex_service(settings, project, index, embedding_model).run()
+        report = bootstrap.reindex_service(
+            settings, project, index, embedding_model, allow_download
+        ).run()
     finally:
         index.close()
     if as_json:
@@ -543,6 +557,87 @@ def reindex(
         )
     if not report.switched:
         raise typer.Exit(int(ExitCode.DOCUMENTS_FAILED))
+
+
+@app.command("export")
+@handle_errors
+def export(
+    file: Annotated[Path, typer.Argument(help="The JSONL file to write (replaced if present).")],
+    project: ProjectOpt = ...,  # type: ignore[assignment]
+    config: ConfigOpt = Path("citeloom.toml"),
+    as_json: JsonOpt = False,
+) -> None:
+    """Write the project's chunks with their vectors to a file, to move it to another engine.
+
+    The file is versioned JSONL: a header (format version, embedding model, dimensions,
+    tokenizer fingerprint, project), then one line per chunk (id, vector, BM25 vector, payload,
+    text). `citeloom import` loads it without re-embedding.
+    """
+    from citeloom import bootstrap
+    from citeloom.services.transfer import export_project
+
+    settings = bootstrap.settings(config)
+    chosen = settings.get_project(project)
+    index = bootstrap.index(settings, on_wait=_tell)
+    try:
+        info = index.collection_info(chosen.collection)
+        tokenizer = bootstrap.tokenizer_id(settings, info.embed_model) if info else None
+        report = export_project(index, project, chosen.collection, tokenizer, file)
+    finally:
+        index.close()
+    if as_json:
+        _print_json(report.to_json())
+    else:
+        echo(
+            f"exported {report.points} chunks of {report.documents} documents "
+            f"({report.embed_model}) from '{report.collection}' to {file}"
+        )
+
+
+@app.command("import")
+@handle_errors
+def import_(
+    file: Annotated[Path, typer.Argument(help="A file written by citeloom export.")],
+    project: ProjectOpt = ...,  # type: ignore[assignment]
+    to: Annotated[
+        str | None,
+        typer.Option(
+            "--to",
+            help="A Qdrant server (http://host:6333) to import into instead of [qdrant] url.",
+            show_default=False,
+        ),
+    ] = None,
+    config: ConfigOpt = Path("citeloom.toml"),
+    as_json: JsonOpt = False,
+) -> None:
+    """Load an export into the project's collection, which must be new or empty.
+
+    Refused (exit 4, nothing written) when the file's embedding model or tokenizer is not the
+    project's: its queries could not be compared with the file's vectors.
+    """
+    from citeloom import bootstrap
+    from citeloom.services.transfer import import_project
+
+    settings = bootstrap.settings(config)
+    if to is not None:
+        settings = bootstrap.with_server(settings, to)
+    chosen = settings.get_project(project)
+    tokenizer = bootstrap.tokenizer_id(settings, chosen.embedding_model)
+    index = bootstrap.index(settings, on_wait=_tell)
+    try:
+        report = import_project(
+            index, project, chosen.collection, chosen.embedding_model, tokenizer, file
+        )
+    finally:
+        index.close()
+    if as_json:
+        _print_json(report.to_json())
+    else:
+        where = settings.qdrant.url or str(settings.paths.index_dir)
+        echo(
+            f"imported {report.points} chunks of {report.documents} documents "
+            f"({report.embed_model}) into '{report.collection}' at {where}"
+        )
 
 
 audit_app = typer.Typer(

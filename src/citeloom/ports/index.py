@@ -101,6 +101,15 @@ class Index(Protocol):
 
     def payloads(self, collection: str, ids: Sequence[str]) -> dict[str, dict]: ...
 
+    def scroll_points(
+        self, collection: str, offset: str | None = None, limit: int = 256
+    ) -> tuple[list[IndexPoint], str | None]:
+        """One page of the collection's points, every project's, as stored: dense vector, BM25
+        vector (``sparse``), payload, and the chunk's text (``fulltext``). Pass the offset it
+        returns to read the next page; None means this was the last. For export: a project
+        moves between engines without re-embedding."""
+        ...
+
     def count(self, collection: str, filters: SearchFilter) -> int:
         """Chunks matching the filter (document frequencies for query confidence)."""
         ...

