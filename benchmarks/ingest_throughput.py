@@ -350,7 +350,7 @@ def compare_imports(repeat: int) -> None:
         "importing Docling's PDF pipeline (citeloom.adapters.conversion.rules_pipeline), "
         f"each a fresh process; load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
     )
-    head = f"{'':28}{'CPU s':>14}{'peak RSS MB':>14}{'added MB':>12}{'torch':>8}"
+    head = f"{'':28}{'CPU s':>22}{'peak RSS MB':>22}{'added MB':>22}{'torch':>8}"
     print(head)
     print("-" * len(head))
     for kind in IMPORTS:
@@ -369,7 +369,7 @@ def compare_imports(repeat: int) -> None:
             ", ".join(f"{r['rss_added']:.0f}" for r in runs),
             "yes" if all(r["torch"] for r in runs) else "no",
         ]
-        print(f"{kind:28}{cells[0]:>14}{cells[1]:>14}{cells[2]:>12}{cells[3]:>8}")
+        print(f"{kind:28}{cells[0]:>22}{cells[1]:>22}{cells[2]:>22}{cells[3]:>8}")
     load = os.getloadavg()
     print(f"load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 
