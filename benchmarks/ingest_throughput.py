@@ -6,7 +6,7 @@ with a cold conversion cache and an empty index every run (the assembled embeddi
 the cache dir is kept: it is built once per machine, not per ingest). Each run is a fresh
 process, so its peak RSS is its own. ``--only convert`` runs the converter alone (the same
 ``bootstrap.converter``), which is what the conversion budget is about. An ingest converts the
-next document on a thread while the current one is embedded (ADR 0008); ``--sequential`` runs
+next document on a thread while the current one is embedded (ADR 0009); ``--sequential`` runs
 it on one thread, convert then embed, for comparison. ``--imports`` measures what importing
 Docling's PDF pipeline costs the rules path (torch hidden) against a plain import (torch found).
 

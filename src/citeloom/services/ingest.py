@@ -154,7 +154,7 @@ def discover(paths: Sequence[Path], supports: Callable[[Path], bool]) -> list[Pa
 @dataclass(kw_only=True)
 class IngestService(DocumentPipeline):
     # Documents converted ahead on a thread while the one in hand is chunked, embedded and
-    # written (0: one thread, convert then embed; measured in ADR 0008).
+    # written (0: one thread, convert then embed; measured in ADR 0009).
     convert_ahead: int = 1
 
     def run(

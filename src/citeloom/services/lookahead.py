@@ -2,7 +2,7 @@
 
 Conversion is mostly Python (Docling's stages hold the GIL), embedding mostly onnxruntime
 (which releases it), so on two cores a thread that converts document n+1 while document n is
-chunked, embedded and written uses the second core that a sequential run leaves idle (ADR 0008).
+chunked, embedded and written uses the second core that a sequential run leaves idle (ADR 0009).
 
 Only conversions move to the thread. Everything that decides or changes something (hashes
 compared with the index, matching, chunking, embedding, writes, the audit, progress lines)
