@@ -63,7 +63,7 @@ def main() -> None:
     print(f"{len(queries)} queries; {paper_queries.counts(queries)}")
     records = corpora.haystack()
     random.Random(0).shuffle(records)
-    pages = page_texts(config)
+    pages = page_texts(config, PROJECT)
 
     index = bootstrap.index(settings)
     try:

@@ -88,15 +88,15 @@ class PageBM25:
             )
             if score > 0:
                 scored.append((score, key, page))
-        scored.sort(reverse=True)
+        scored.sort(key=lambda s: (-s[0], s[1] or "", s[2] or 0))  # distractors have no key
         return [(key, page) for _, key, page in scored[:k]]
 
 
-def page_texts(config: Path) -> list[tuple[str, int, str]]:
+def page_texts(config: Path, project: str = "papers") -> list[tuple[str, int, str]]:
     """(citekey, page, text) of every page, from the conversion cache."""
     settings = bootstrap.settings(config)
     converter = bootstrap.converter(settings)
-    resolver = bootstrap.metadata(settings, settings.get_project("papers"))
+    resolver = bootstrap.metadata(settings, settings.get_project(project))
     out = []
     for pdf in sorted(PAPERS.glob("*.pdf")):
         sha = sha256_of_file(pdf)

@@ -131,6 +131,7 @@ class FakeIndex:
     def __init__(self) -> None:
         self.collections: dict[str, dict[str, Any]] = {}
         self.aliases: dict[str, str] = {}
+        self.optimized: list[str] = []  # collections optimised, in order
 
     def physical(self, collection: str) -> str:
         return self.aliases.get(collection, collection)
@@ -176,6 +177,9 @@ class FakeIndex:
 
     def upsert_points(self, collection: str, points: Sequence[IndexPoint]) -> None:
         self.collections[self.physical(collection)]["points"].update({p.id: p for p in points})
+
+    def optimize(self, collection: str) -> None:
+        self.optimized.append(self.physical(collection))
 
     def delete_document(self, collection: str, doc_id: str) -> None:
         stored = self.collections[self.physical(collection)]["points"]

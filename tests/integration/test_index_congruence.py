@@ -251,3 +251,29 @@ def test_a_bulk_upsert_stores_whole_documents_as_replace_would(index):
     assert index.collection_info(name).points == 3
     hits = index.text_search(name, "z", SearchFilter("p"), 10)
     assert [h.payload["doc_id"] for h in hits] == ["d2"]
+
+
+def test_optimize_keeps_every_answer_and_later_writes(index):
+    name = collection()
+    index.ensure_collection(name, "m", 4)
+    index.upsert_points(
+        name,
+        points("d1", "a.pdf", ["salt marsh", "tidal flat"], [vec(1), vec(1, 1)])
+        + points("d2", "b.pdf", ["quiet office"], [vec(0, 0, 1)]),
+    )
+    index.delete_document(name, "d2")  # a deleted point: what optimising vacuums
+
+    def answers() -> tuple:
+        dense = index.dense_search(name, vec(1, 0.2), SearchFilter("p"), 10)
+        text = index.text_search(name, "marsh", SearchFilter("p"), 10)
+        docs = index.documents(name, "p")
+        return [(h.id, round(h.score, 5)) for h in dense], [h.id for h in text], docs
+
+    before = answers()
+    index.optimize(name)
+    assert answers() == before
+    index.replace_document(name, "d1", "a.pdf", points("d1", "a.pdf", ["mudflat"], [vec(0, 1)]))
+    assert [
+        h.payload["fulltext"] for h in index.text_search(name, "mudflat", SearchFilter("p"), 5)
+    ] == ["mudflat"]
+    assert index.collection_info(name).points == 1

@@ -319,3 +319,13 @@ def test_abstention_on_a_question_the_library_does_not_answer(papers):
     assert good.answerable and good.confidence >= 0.5
     bad = query.search("volcanic ash deposition in alpine glaciers")
     assert bad.results and not bad.answerable and bad.confidence < 0.5
+
+
+def test_a_run_that_wrote_optimises_the_index_once_and_a_run_that_did_not_never(tmp_path, library):
+    index = FakeIndex()
+    make(tmp_path, index)[0].run([library])
+    assert index.optimized == ["c"]  # once for two new documents, not per document
+    service, audit = make(tmp_path, index)
+    service.run([library])  # everything skipped
+    assert index.optimized == ["c"]
+    assert "index_optimized" not in [e["event"] for e in audit.events]

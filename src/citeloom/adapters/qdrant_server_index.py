@@ -250,6 +250,10 @@ class QdrantServerIndex:
             batch = [_point_struct(p) for p in points[start : start + 256]]
             self._call("store points", self._client.upsert, collection, points=batch, wait=True)
 
+    def optimize(self, collection: str) -> None:
+        """Nothing to do: the server's own optimiser merges segments and builds the vector
+        graph in the background (with the same default graph as the embedded engine)."""
+
     def delete_document(self, collection: str, doc_id: str) -> None:
         from qdrant_client import models
 

@@ -1,7 +1,9 @@
-"""Logging: structlog to stderr, so stdout stays clean for results and ``--json``.
+"""Logging: the standard library's, to stderr, so stdout stays clean for results and ``--json``.
 
 Default level is WARNING; ``-v`` shows INFO (per-document progress, no document text),
-``-vv`` DEBUG. Docling's own chatter is held at ERROR unless ``-vv``.
+``-vv`` DEBUG. Docling's own chatter is held at ERROR unless ``-vv``. Services attach their
+fields as ``extra={"fields": {...}}``; they are printed as ``key=value`` after the message.
+(structlog did this before; importing it imports rich, a quarter of a cold query's start.)
 """
 
 from __future__ import annotations
@@ -9,24 +11,23 @@ from __future__ import annotations
 import logging
 import sys
 
-import structlog
+
+class KeyValueFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        line = super().format(record)
+        fields = getattr(record, "fields", None) or {}
+        return " ".join([line, *(f"{k}={v}" for k, v in fields.items() if v is not None)])
 
 
 def configure_logging(verbose: int = 0) -> None:
     level = logging.WARNING if verbose == 0 else logging.INFO if verbose == 1 else logging.DEBUG
-    structlog.configure(
-        processors=[
-            structlog.processors.add_log_level,
-            structlog.processors.TimeStamper(fmt="%H:%M:%S"),
-            structlog.dev.ConsoleRenderer(colors=False),
-        ],
-        wrapper_class=structlog.make_filtering_bound_logger(level),
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
-        cache_logger_on_first_use=True,
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(
+        KeyValueFormatter("%(asctime)s [%(levelname)s] %(message)s", datefmt="%H:%M:%S")
     )
-    logging.basicConfig(
-        level=level, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
-    )
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level)
     noisy = logging.ERROR if verbose < 2 else logging.DEBUG
     for name in ("docling", "docling_core", "docling_parse", "httpx", "fastembed", "RapidOCR"):
         logging.getLogger(name).setLevel(noisy)

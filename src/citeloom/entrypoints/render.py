@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from citeloom.domain.records import Passage
 from citeloom.domain.text import trim
-from citeloom.services.audit_report import RunSummary
-from citeloom.services.ingest import DocumentOutcome, IngestReport
-from citeloom.services.inspection import InspectReport
-from citeloom.services.query import QueryReport
-from citeloom.services.validate import ValidationReport
+
+if TYPE_CHECKING:  # each command imports only the service it runs
+    from citeloom.domain.records import Passage
+    from citeloom.services.audit_report import RunSummary
+    from citeloom.services.ingest import DocumentOutcome, IngestReport
+    from citeloom.services.inspection import InspectReport
+    from citeloom.services.query import QueryReport
+    from citeloom.services.validate import ValidationReport
 
 
 def _short(path: str) -> str:

@@ -51,6 +51,12 @@ class Index(Protocol):
         to go. Ingest uses ``replace_document``, which also removes older copies."""
         ...
 
+    def optimize(self, collection: str) -> None:
+        """Make a collection quick to open and to search after a bulk of writes: merge its
+        segments and build the vector graph of a large one. Seconds to a minute on a large
+        collection, so it runs once at the end of a run that wrote, never per document."""
+        ...
+
     def delete_document(self, collection: str, doc_id: str) -> None:
         """Remove every chunk of a document (a stale copy, or a file gone from the library)."""
         ...

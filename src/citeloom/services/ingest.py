@@ -6,12 +6,12 @@ model mismatch stops it before anything is written.
 
 from __future__ import annotations
 
+import logging
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
-
-import structlog
 
 from citeloom.domain.errors import (
     STORAGE_ERRNOS,
@@ -31,7 +31,7 @@ Status = Literal["ingested", "skipped", "failed"]
 
 # INFO: one line per document (path, status, citekey, pages, chunks, seconds per stage), never
 # its text; DEBUG: the stages as they start. The audit file has the full record.
-log = structlog.get_logger("citeloom.ingest")
+log = logging.getLogger("citeloom.ingest")
 
 
 @dataclass
@@ -219,7 +219,10 @@ class IngestService(DocumentPipeline):
                     recorded = len(files)
                     self.audit.record("run_interrupted", left=report.interrupted)
                     break
-                log.debug("document started", path=str(path), number=number, of=len(files))
+                log.debug(
+                    "document started",
+                    extra={"fields": {"path": str(path), "number": number, "of": len(files)}},
+                )
                 outcome = self._ingest_one(
                     path, contents, stored, library, citekey or path.stem, ahead
                 )
@@ -234,6 +237,8 @@ class IngestService(DocumentPipeline):
             if prune and not report.interrupted:
                 present = {d.doc_id for d in report.documents if d.doc_id}
                 report.pruned = self._prune(paths, files, present, stored)
+            if report.totals["ingested"] or report.pruned or report.relabelled:
+                self._optimize()
         except CiteloomError as error:
             self._record_undone(files[recorded:], "aborted", str(error))
             self.audit.record("run_aborted", error=str(error), exit_code=int(error.exit_code))
@@ -268,6 +273,14 @@ class IngestService(DocumentPipeline):
             return None if known is not None and known.complete else sha256
 
         return ConversionAhead(files, self.converter.convert, wanted, self.convert_ahead)
+
+    def _optimize(self) -> None:
+        """Once per run that wrote, never per document: merging segments and building the
+        vector graph of a large collection takes seconds to a minute, and a shard left
+        unoptimised is slow to open and to search (ADR 0008)."""
+        started = time.perf_counter()
+        self.index.optimize(self.collection)
+        self.audit.record("index_optimized", seconds=round(time.perf_counter() - started, 3))
 
     def _record_undone(self, files: Sequence[Path], status: str, reason: str) -> None:
         """Every file of a run gets exactly one "document" event, also when the run stops
@@ -498,9 +511,8 @@ def _log_outcome(outcome: DocumentOutcome, correlation_id: str) -> None:
         "correlation_id": correlation_id,
     }
     # INFO, also for a failure: the CLI prints failures anyway; -v adds the stage timings
-    log.info(
-        f"document {outcome.status}", error=outcome.error, warnings=len(outcome.warnings), **fields
-    )
+    fields = {"error": outcome.error, "warnings": len(outcome.warnings), **fields}
+    log.info(f"document {outcome.status}", extra={"fields": fields})
 
 
 def _audit_fields(outcome: DocumentOutcome) -> dict[str, Any]:

@@ -98,6 +98,7 @@ class ReindexService(DocumentPipeline):
                 d.doc_id in rebuilt and rebuilt[d.doc_id].complete for d in documents
             )
             if complete:
+                self.index.optimize(target)  # before readers are pointed at it
                 old = self.index.switch_collection(self.collection, target)
                 report.switched = True
                 if old is not None:
