@@ -184,3 +184,27 @@ def test_a_file_the_thread_passes_over_is_converted_by_the_caller(tmp_path):
         ahead.close(wait=True)
     assert converter.started == ["d1.pdf"]
     assert converter.threads == {threading.current_thread().name}
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
+def test_the_caller_converts_itself_when_the_thread_has_died(tmp_path):
+    class Died(BaseException):
+        """Not an ``Exception``: nothing on the thread catches it (a bug, say)."""
+
+    folder = papers(tmp_path, 2)
+    files = sorted(folder.glob("*.pdf"))
+    converter = RecordingConverter()
+
+    reached = threading.Event()
+
+    def convert(path, sha256):
+        if threading.current_thread().name == "citeloom-convert":
+            reached.set()
+            raise Died
+        return converter.convert(path, sha256)
+
+    ahead = ConversionAhead(files, convert, lambda p: "sha")
+    assert reached.wait(timeout=10)
+    ahead.close(wait=True)  # the thread has ended, with d0 claimed and never converted
+    assert [ahead.take(f, "sha", {}).title for f in files] == ["Paper 0", "Paper 1"]
+    assert converter.started == ["d0.pdf", "d1.pdf"]  # by the caller, without waiting for ever

@@ -58,6 +58,7 @@ class ConversionAhead:
         self._done: dict[Path, _Done | None] = {}  # None: the thread passed it over
         self._waiting = 0  # converted documents not yet taken
         self._closed = False
+        self._finished = False  # the thread has returned: nothing more will be converted
         self._thread = threading.Thread(target=self._work, name="citeloom-convert", daemon=True)
         self._thread.start()
 
@@ -67,9 +68,9 @@ class ConversionAhead:
         caller had converted the file itself."""
         with self._lock:
             if path in self._claimed:
-                while path not in self._done:
+                while path not in self._done and not self._finished:
                     self._lock.wait()
-                done = self._done.pop(path)
+                done = self._done.pop(path, None)
                 if done is not None:
                     self._waiting -= 1
                     self._lock.notify_all()
@@ -104,6 +105,14 @@ class ConversionAhead:
             self._thread.join()
 
     def _work(self) -> None:
+        try:
+            self._convert_all()
+        finally:  # also if it died of a bug: the caller then converts what is left itself
+            with self._lock:
+                self._finished = True
+                self._lock.notify_all()
+
+    def _convert_all(self) -> None:
         for path in self._files:
             with self._lock:
                 while self._waiting >= self._depth and not self._closed:
