@@ -16,7 +16,18 @@ from citeloom.domain.models import chunk_token_limit
 
 if TYPE_CHECKING:
     from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
-    from citeloom.ports import AuditLog, Chunker, Converter, Index, MetadataResolver
+    from citeloom.ports import (
+        AuditLog,
+        Chunker,
+        Converter,
+        DocumentText,
+        Embedder,
+        Index,
+        MetadataResolver,
+    )
+    from citeloom.services.answer import AnswerService
+    from citeloom.services.check import CheckService
+    from citeloom.services.evidence import SentenceEvidence
     from citeloom.services.ingest import IngestService
     from citeloom.services.query import QueryService
     from citeloom.services.reindex import ReindexService
@@ -146,14 +157,17 @@ def reindex_service(
     return ReindexService(**_pipeline(settings, project_name, index, embedding_model))
 
 
-def query_service(settings: Settings, project_name: str, index: Index) -> QueryService:
+def query_service(
+    settings: Settings, project_name: str, index: Index, warm: Embedder | None = None
+) -> QueryService:
+    """``warm``: an embedder already loaded (a server loads each model once)."""
     from citeloom.services.query import QueryService
 
     project = settings.get_project(project_name)
     return QueryService(
         project=project_name,
         collection=project.collection,
-        embedder=embedder(settings, project),
+        embedder=warm or embedder(settings, project),
         index=index,
         signals="hybrid" if project.hybrid_enabled else "dense",
         fusion=project.fusion,
@@ -161,6 +175,65 @@ def query_service(settings: Settings, project_name: str, index: Index) -> QueryS
         rrf_k=project.rrf_k,
         candidates=settings.query.candidates,
         min_confidence=settings.query.min_confidence,
+    )
+
+
+def document_text(settings: Settings) -> DocumentText:
+    """Stored page texts from the conversion cache; reading them never starts Docling."""
+    from citeloom.adapters.conversion.cache import CachingConverter
+    from citeloom.adapters.conversion.stored_text import CachedDocumentText
+    from citeloom.domain.errors import CiteloomError
+
+    try:
+        cache = converter(settings)
+    except CiteloomError:  # e.g. trained layout without weights: any cached version serves
+        cache = None
+    return CachedDocumentText(
+        cache if isinstance(cache, CachingConverter) else None, settings.paths.cache_dir
+    )
+
+
+def sentence_evidence(
+    settings: Settings, project_name: str, index: Index, emb: Embedder
+) -> SentenceEvidence:
+    from citeloom.services.evidence import SentenceEvidence
+
+    return SentenceEvidence(
+        collection=settings.get_project(project_name).collection,
+        embedder=emb,
+        index=index,
+        texts=document_text(settings),
+    )
+
+
+def answer_service(
+    settings: Settings, project_name: str, index: Index, warm: Embedder | None = None
+) -> AnswerService:
+    from citeloom.services.answer import AnswerService
+
+    query = query_service(settings, project_name, index, warm)
+    return AnswerService(
+        query,
+        sentence_evidence(settings, project_name, index, query.embedder),
+        min_confidence=settings.answer.min_confidence,
+        passages=settings.answer.passages,
+    )
+
+
+def check_service(
+    settings: Settings, project_name: str, index: Index, warm: Embedder | None = None
+) -> CheckService:
+    from citeloom.services.check import CheckService
+
+    project = settings.get_project(project_name)
+    query = query_service(settings, project_name, index, warm)
+    return CheckService(
+        query,
+        sentence_evidence(settings, project_name, index, query.embedder),
+        [r.citekey for r in metadata(settings, project).references()],
+        support=settings.check.support,
+        page_margin=settings.check.page_margin,
+        passages=settings.check.passages,
     )
 
 

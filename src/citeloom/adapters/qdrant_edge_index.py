@@ -55,11 +55,15 @@ from qdrant_edge import (
     Modifier,
     PayloadSchemaType,
     Point,
+    QuantizationSearchParams,
     Query,
     QueryBatchRequest,
     QueryRequest,
     RangeFloat,
+    ScalarQuantizationConfig,
+    ScalarType,
     ScrollRequest,
+    SearchParams,
     SparseVector,
     TextIndexParams,
     TokenizerType,
@@ -88,6 +92,11 @@ SIDECAR = "collection.json"
 # 0008), an HNSW graph took 4.5 min of CPU to build, found 86% of the exact top 50, and was not
 # faster on two cores.
 HNSW = HnswIndexConfig(m=0, ef_construct=100, full_scan_threshold=10_000)
+# An int8 copy of the vectors that an optimised segment is scanned through first; the best
+# 2 x limit are then rescored with the float vectors. At 100k chunks: the same top 50 as the
+# float scan for every one of 100 paper queries, at less than half its CPU (ADR 0008).
+QUANTIZED = ScalarQuantizationConfig(type=ScalarType.Int8, quantile=0.99, always_ram=True)
+RESCORED = SearchParams(quantization=QuantizationSearchParams(rescore=True, oversampling=2.0))
 ALIAS_SUFFIX = ".alias.json"
 
 
@@ -126,6 +135,7 @@ def _config(dimensions: int) -> EdgeConfig:
                 size=dimensions,
                 distance=Distance.Cosine,
                 hnsw_config=HNSW,
+                quantization_config=QUANTIZED,
             )
         },
         sparse_vectors={SPARSE: EdgeSparseVectorParams(modifier=Modifier.Idf)},
@@ -392,8 +402,21 @@ class EdgeIndex:
     def optimize(self, collection: str) -> None:
         shard = self._require(collection)
         shard_dir = self._dir(collection) / "shard"
-        # merging segments writes the collection anew before the old segments go
-        self._ensure_room(sum(f.stat().st_size for f in shard_dir.rglob("*") if f.is_file()))
+        # merging segments writes them anew before the old ones go; counted in blocks the
+        # disk holds (Qdrant's memory maps are sparse files many times their content)
+        segments = (f.stat() for f in (shard_dir / "segments").rglob("*") if f.is_file())
+        self._ensure_room(sum(512 * stat.st_blocks for stat in segments))
+        # reopened with today's settings, so a shard an older version made gets them too (the
+        # int8 copy); Qdrant checks that they are compatible with what is stored
+        physical = self.physical(collection)
+        shard.close()
+        del self._shards[physical]
+        dimensions = int((self._meta(collection) or {}).get("dimensions", 0))
+        try:
+            shard = EdgeShard.load(str(shard_dir), _config(dimensions))
+        except Exception as error:
+            raise _unavailable(shard_dir, error) from error
+        self._shards[physical] = shard
         shard.optimize()
 
     def delete_document(self, collection: str, doc_id: str) -> None:
@@ -443,6 +466,7 @@ class EdgeIndex:
             limit=limit,
             query=Query.Nearest(list(vector), using=DENSE),
             filter=_edge_filter(filters),
+            params=RESCORED,
             with_payload=True,
         )
         return _scored(shard.query(request))
