@@ -5,8 +5,9 @@ benchmarks/.work/embed) and cuts them with the project's chunker into ~250-token
 embeds them per document under each setting, each in a fresh process (peak RSS is per process):
 the model (int8 file, fp32 export, and the int8 file through FastEmbed as citeloom ran it
 before ADR 0007), how texts reach the model (``pipeline``: calls of 16 chunks
-in document order, as services/pipeline.py makes them; ``document``: one call per document, so
-the embedder sorts a whole document's chunks by length before batching), the batch size, the
+in document order, as services/pipeline.py made them before ADR 0009; ``document``: one call
+per document, as it makes them now, so the embedder sorts a whole document's chunks by length
+before batching), the batch size, the
 intra-op threads, onnxruntime's memory arena and thread spinning. Prints chunks/s, wall and CPU
 time (user+sys), peak RSS, and a parity table: cosine min/mean of each model against the
 reference (the PyTorch model, mean-pooled, window 256) and of the int8 path against FastEmbed

@@ -5,7 +5,10 @@ Ingests ../shared/corpus/papers/ (read in place) through the project's own wirin
 with a cold conversion cache and an empty index every run (the assembled embedding model under
 the cache dir is kept: it is built once per machine, not per ingest). Each run is a fresh
 process, so its peak RSS is its own. ``--only convert`` runs the converter alone (the same
-``bootstrap.converter``), which is what the conversion budget is about.
+``bootstrap.converter``), which is what the conversion budget is about. An ingest converts the
+next document on a thread while the current one is embedded (ADR 0009); ``--sequential`` runs
+it on one thread, convert then embed, for comparison. ``--imports`` measures what importing
+Docling's PDF pipeline costs the rules path (torch hidden) against a plain import (torch found).
 
 Pages that need OCR are reported apart: their seconds per page are estimated as the time of the
 documents holding them minus their text pages at the run's born-digital rate. Timings on a
@@ -14,7 +17,8 @@ child process) as well as wall time, and repeat. Peak RSS is this process's; Tes
 is not shown (a child's ``ru_maxrss`` counts the parent's pages it was forked from). Run:
 
     .venv/bin/python benchmarks/ingest_throughput.py [--only convert [--warm] [--stages]]
-        [--repeat 3] [--documents]
+        [--sequential] [--repeat 3] [--documents]
+    .venv/bin/python benchmarks/ingest_throughput.py --imports [--repeat 3]
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
+LOAD_AT_START = os.getloadavg()[0]
 ROOT = Path(__file__).resolve().parents[1]
 PAPERS = ROOT.parent / "shared" / "corpus" / "papers"
 WORK = ROOT / "benchmarks" / ".work" / "throughput"
@@ -73,7 +78,7 @@ def document_row(name: str, pages: int, ocr: int, chunks: int, seconds: dict[str
     return {"name": name, "pages": pages, "ocr": ocr, "chunks": chunks, "seconds": seconds}
 
 
-def run_ingest(config: Path) -> list[dict]:
+def run_ingest(config: Path, sequential: bool) -> list[dict]:
     from citeloom import bootstrap
 
     settings = bootstrap.settings(config)
@@ -99,7 +104,10 @@ def run_ingest(config: Path) -> list[dict]:
         )
 
     try:
-        bootstrap.ingest_service(settings, "papers", index).run([PAPERS], progress=progress)
+        service = bootstrap.ingest_service(settings, "papers", index)
+        if sequential:
+            service.convert_ahead = 0
+        service.run([PAPERS], progress=progress)
     finally:
         index.close()
     return rows
@@ -165,15 +173,19 @@ def run_convert(config: Path, warm: bool, stages: dict[str, float] | None) -> li
     return rows
 
 
-def child(only: str, warm: bool, stages: bool) -> None:
+def child(only: str, warm: bool, stages: bool, sequential: bool) -> None:
     """One measured run; prints one JSON line for the parent."""
     logging.getLogger("docling").setLevel(logging.ERROR)
     config = prepare()
     totals: dict[str, float] | None = {} if stages else None
-    rows = run_convert(config, warm, totals) if only == "convert" else run_ingest(config)
+    if only == "convert":
+        rows = run_convert(config, warm, totals)
+    else:
+        rows = run_ingest(config, sequential)
     end = time.perf_counter()
     own_cpu, kids_cpu = cpu_seconds()
     result = {
+        "load": LOAD_AT_START,
         "only": only,
         "wall": end - STARTED,
         "cpu": own_cpu,
@@ -201,6 +213,7 @@ def summary(run: dict) -> dict[str, float]:
         d["seconds"].get("convert", 0.0) - (d["pages"] - d["ocr"]) * rate for d in docs if d["ocr"]
     )
     cpu = run["cpu"] + run["cpu_children"]
+    stage_sum = sum(sum(d["seconds"].get(s, 0.0) for s in STAGES) for d in docs)
     out = {
         "pages": pages,
         "chunks": chunks,
@@ -209,13 +222,15 @@ def summary(run: dict) -> dict[str, float]:
         "chunks/s": chunks / run["wall"],
         "cpu": cpu,
         "cpu/page": cpu / pages if pages else 0.0,
+        "cores": cpu / run["wall"],
         "text pages": text_pages,
         "convert s/page": rate,
         "convert cpu/page": text_cpu / text_pages if text_pages else 0.0,
         "ocr pages": ocr_pages,
         "ocr s/page": ocr_seconds / ocr_pages if ocr_pages else 0.0,
-        "outside": run["wall"] - sum(sum(d["seconds"].get(s, 0.0) for s in STAGES) for d in docs),
+        "outside": run["wall"] - stage_sum,
         "rss": run["rss"],
+        "load": run.get("load", 0.0),
     }
     for stage in STAGES:
         out[stage] = sum(d["seconds"].get(stage, 0.0) for d in docs)
@@ -244,6 +259,7 @@ ROWS = [
     ("chunks/s", "{:.2f}"),
     ("cpu", "{:.1f} s"),
     ("cpu/page", "{:.3f} s"),
+    ("cores", "{:.2f}"),
     *((stage, "{:.1f} s") for stage in STAGES),
     ("outside", "{:.1f} s"),
     ("text pages", "{:.0f}"),
@@ -252,18 +268,21 @@ ROWS = [
     ("ocr pages", "{:.0f}"),
     ("ocr s/page", "{:.1f} s"),
     ("rss", "{:.0f} MB"),
+    ("load", "{:.1f}"),
 ]
 
 LABELS = {
     "wall": "wall (process start to end)",
     "cpu": "CPU user+sys (incl. children)",
     "cpu/page": "CPU per page",
-    "outside": "outside the stages (start-up, model)",
+    "cores": "cores busy (CPU / wall)",
+    "outside": "wall - stages' sum (< 0: overlap)",
     "text pages": "pages without OCR",
     "convert s/page": "convert s/page (no-OCR documents)",
     "convert cpu/page": "CPU/page, no-OCR documents (their stages)",
     "ocr s/page": "OCR s/page (estimated)",
     "rss": "peak RSS",
+    "load": "load average (1 min) at start",
     **{stage: f"stage {stage} (s, all documents)" for stage in STAGES},
 }
 
@@ -301,6 +320,60 @@ def print_stages(runs: list[dict]) -> None:
         print(f"  {name.removesuffix('_model'):40}{statistics.median(values):8.1f}")
 
 
+# ---------------------------------------------------------------- importing Docling's pipeline
+IMPORTS = ("torch hidden (rules path)", "torch found")
+
+
+def child_import(kind: str) -> None:
+    """Import the rules path's Docling pipeline as the converter does, or plainly; print the
+    CPU time and memory it took as one JSON line."""
+    from citeloom.adapters.conversion.slim_import import without_torch
+
+    before_cpu, before_rss = sum(cpu_seconds()), peak_rss_mb()
+    if kind == IMPORTS[0]:
+        with without_torch():
+            from citeloom.adapters.conversion.rules_pipeline import RulesPdfConverter
+    else:
+        from citeloom.adapters.conversion.rules_pipeline import RulesPdfConverter  # noqa: F401
+    result = {
+        "cpu": sum(cpu_seconds()) - before_cpu,
+        "rss": peak_rss_mb(),
+        "rss_added": peak_rss_mb() - before_rss,
+        "torch": "torch" in sys.modules,
+    }
+    print(json.dumps(result))
+
+
+def compare_imports(repeat: int) -> None:
+    load = os.getloadavg()
+    print(
+        "importing Docling's PDF pipeline (citeloom.adapters.conversion.rules_pipeline), "
+        f"each a fresh process; load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
+    )
+    head = f"{'':28}{'CPU s':>22}{'peak RSS MB':>22}{'added MB':>22}{'torch':>8}"
+    print(head)
+    print("-" * len(head))
+    for kind in IMPORTS:
+        runs = []
+        for _ in range(repeat):
+            out = subprocess.run(
+                [sys.executable, __file__, "--child-import", kind],
+                check=True,
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
+        cells = [
+            ", ".join(f"{r['cpu']:.2f}" for r in runs),
+            ", ".join(f"{r['rss']:.0f}" for r in runs),
+            ", ".join(f"{r['rss_added']:.0f}" for r in runs),
+            "yes" if all(r["torch"] for r in runs) else "no",
+        ]
+        print(f"{kind:28}{cells[0]:>22}{cells[1]:>22}{cells[2]:>22}{cells[3]:>8}")
+    load = os.getloadavg()
+    print(f"load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", choices=["ingest", "convert"], default="ingest")
@@ -317,15 +390,33 @@ def main() -> None:
         action="store_true",
         help="with --only convert: CPU per page of each Docling stage",
     )
+    parser.add_argument(
+        "--sequential",
+        action="store_true",
+        help="ingest on one thread (convert, then embed) instead of converting ahead",
+    )
+    parser.add_argument(
+        "--imports",
+        action="store_true",
+        help="CPU and memory of importing Docling's PDF pipeline, torch hidden or found",
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--child-import", choices=IMPORTS, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.child_import:
+        child_import(args.child_import)
+        return
     if args.child:
-        child(args.only, args.warm, args.stages)
+        child(args.only, args.warm, args.stages, args.sequential)
+        return
+    if args.imports:
+        compare_imports(args.repeat)
         return
     load = os.getloadavg()
     print(
         f"{'conversion alone' if args.only == 'convert' else 'ingest'} of {PAPERS} "
-        f"(cold conversion cache{'; Docling started first' if args.warm else ''}); "
+        f"(cold conversion cache{'; Docling started first' if args.warm else ''}"
+        f"{'; one thread' if args.sequential and args.only == 'ingest' else ''}); "
         f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
     )
     runs = []
@@ -339,6 +430,7 @@ def main() -> None:
                 args.only,
                 *(["--warm"] if args.warm else []),
                 *(["--stages"] if args.stages else []),
+                *(["--sequential"] if args.sequential else []),
             ],
             check=True,
             stdout=subprocess.PIPE,

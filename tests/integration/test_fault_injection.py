@@ -79,7 +79,8 @@ def fill(disk: Path) -> Path:
 
 
 class OnConverting:
-    """The project's converter, with something happening as it starts on one file."""
+    """The project's converter, with something happening as it starts on one file (on the
+    thread that converts ahead: while the file before it is embedded and written)."""
 
     def __init__(self, inner, name: str, action: Callable[[], None]) -> None:
         self.inner, self.name, self.action = inner, name, action
@@ -92,6 +93,19 @@ class OnConverting:
         if path.name == self.name:
             self.action()
         return self.inner.convert(path, sha256)
+
+
+class OnChunking:
+    """The project's chunker, with something happening as it starts on one file (once the
+    file before it is stored)."""
+
+    def __init__(self, inner, name: str, action: Callable[[], None]) -> None:
+        self.inner, self.name, self.action = inner, name, action
+
+    def chunk(self, document, doc_id: str):
+        if Path(document.source_path).name == self.name:
+            self.action()
+        return self.inner.chunk(document, doc_id)
 
 
 def stored(index_dir: Path) -> dict[str, int]:
@@ -111,8 +125,11 @@ def stored(index_dir: Path) -> dict[str, int]:
     return chunks
 
 
-def run_failing_at_n1(config: Path, folder: Path, action: Callable[[], None]) -> StorageError:
-    """Ingest the folder in this process; ``action`` happens as n1.txt is converted."""
+def run_failing_at_n1(
+    config: Path, folder: Path, action: Callable[[], None], stage: str
+) -> StorageError:
+    """Ingest the folder in this process; ``action`` happens as n1.txt is converted or
+    chunked (``stage``)."""
     from citeloom import bootstrap
     from citeloom.config import load_settings
 
@@ -120,7 +137,10 @@ def run_failing_at_n1(config: Path, folder: Path, action: Callable[[], None]) ->
     index = bootstrap.index(settings)
     try:
         service = bootstrap.ingest_service(settings, "papers", index)
-        service = replace(service, converter=OnConverting(service.converter, "n1.txt", action))
+        if stage == "convert":
+            service = replace(service, converter=OnConverting(service.converter, "n1.txt", action))
+        else:
+            service = replace(service, chunker=OnChunking(service.chunker, "n1.txt", action))
         with pytest.raises(StorageError) as caught:
             service.run([folder])
     finally:
@@ -148,7 +168,8 @@ def test_a_disk_that_fills_up_during_an_ingest_stops_it_and_keeps_the_index(tmp_
     notes(folder)
     filled: list[Path] = []
 
-    error = run_failing_at_n1(config, folder, lambda: filled.append(fill(disk)))
+    # the disk fills up once n0.txt is stored (n1.txt is converted while n0.txt is written)
+    error = run_failing_at_n1(config, folder, lambda: filled.append(fill(disk)), "chunk")
     assert str(error).startswith(f"{index_dir}: the disk is (nearly) full")
     assert "Free some space" in str(error) and "[paths] index_dir" in str(error)
 
@@ -191,7 +212,7 @@ def test_an_io_error_from_the_conversion_cache_stops_the_run_and_keeps_the_index
     monkeypatch.setattr(os, "stat", failing(os.stat))
     monkeypatch.setattr(io, "open", failing(io.open))
 
-    error = run_failing_at_n1(config, folder, lambda: broken.append(True))
+    error = run_failing_at_n1(config, folder, lambda: broken.append(True), "convert")
     assert str(error).startswith(f"{cache}/")
     assert "Input/output error (while storing" in str(error) and "n1.txt" in str(error)
     assert "the index is as it was before it" in str(error)

@@ -24,6 +24,7 @@ from citeloom.domain.ids import doc_id_from_sha256
 from citeloom.domain.models import DocumentSummary
 from citeloom.domain.records import label_fields
 from citeloom.services.ingest_state import RunFiles, StoredDocuments
+from citeloom.services.lookahead import ConversionAhead
 from citeloom.services.pipeline import DocumentPipeline, hint_for, timed
 
 Status = Literal["ingested", "skipped", "failed"]
@@ -150,7 +151,12 @@ def discover(paths: Sequence[Path], supports: Callable[[Path], bool]) -> list[Pa
     return list(found)
 
 
+@dataclass(kw_only=True)
 class IngestService(DocumentPipeline):
+    # Documents converted ahead on a thread while the one in hand is chunked, embedded and
+    # written (0: one thread, convert then embed; measured in ADR 0009).
+    convert_ahead: int = 1
+
     def run(
         self,
         paths: Sequence[Path],
@@ -189,6 +195,7 @@ class IngestService(DocumentPipeline):
             files=len(files),
         )
         recorded = 0  # files[:recorded] have their one "document" event in the audit
+        ahead: ConversionAhead | None = None
         try:
             # The write guard runs before any conversion: a mismatch writes nothing at all.
             self.index.ensure_collection(
@@ -202,8 +209,11 @@ class IngestService(DocumentPipeline):
                 report.relabelled += self._relabel_to(citekey, files[0], contents, stored, library)
             if report.relabelled:
                 stored.reload()
+            ahead = self._start_ahead(files, contents, stored)
             for number, path in enumerate(files, start=1):
                 if should_stop():
+                    if ahead is not None:  # its conversion in hand ends up in the cache
+                        ahead.close(wait=True)
                     report.interrupted = len(files) - recorded
                     self._record_undone(files[recorded:], "interrupted", "left for the next run")
                     recorded = len(files)
@@ -213,7 +223,11 @@ class IngestService(DocumentPipeline):
                     "document started",
                     extra={"fields": {"path": str(path), "number": number, "of": len(files)}},
                 )
-                outcome = self._ingest_one(path, contents, stored, library, citekey or path.stem)
+                outcome = self._ingest_one(
+                    path, contents, stored, library, citekey or path.stem, ahead
+                )
+                if ahead is not None:
+                    ahead.passed(path)
                 _log_outcome(outcome, self.audit.correlation_id)
                 report.documents.append(outcome)
                 self.audit.record("document", **_audit_fields(outcome))
@@ -239,9 +253,26 @@ class IngestService(DocumentPipeline):
             self.audit.record("run_aborted", error=reason, exit_code=70)
             raise
         finally:
+            if ahead is not None:  # an error or a second Ctrl-C: no new conversion starts
+                ahead.close()
             self.audit.record("run_finished", totals=report.totals)
             self.audit.close()
         return report
+
+    def _start_ahead(
+        self, files: Sequence[Path], contents: RunFiles, stored: StoredDocuments
+    ) -> ConversionAhead | None:
+        """The thread that converts the run's files ahead, or None for one thread."""
+        if self.convert_ahead < 1:
+            return None
+
+        def wanted(path: Path) -> str | None:
+            # a guess from the index as it is now; the run decides again when it gets there
+            sha256 = contents.sha256(path)
+            known = stored.get(doc_id_from_sha256(sha256))
+            return None if known is not None and known.complete else sha256
+
+        return ConversionAhead(files, self.converter.convert, wanted, self.convert_ahead)
 
     def _optimize(self) -> None:
         """Once per run that wrote, never per document: merging segments and building the
@@ -354,6 +385,7 @@ class IngestService(DocumentPipeline):
         stored: StoredDocuments,
         library: str,
         hint: str,
+        ahead: ConversionAhead | None = None,
     ) -> DocumentOutcome:
         outcome = DocumentOutcome(path=str(path), status="failed")
         try:
@@ -367,8 +399,11 @@ class IngestService(DocumentPipeline):
             if known is not None and known.complete:
                 self._keep(known, path, contents, stored, outcome)
                 return outcome
-            with timed(outcome.durations, "convert"):
-                document = self.converter.convert(path, sha256)
+            if ahead is not None:
+                document = ahead.take(path, sha256, outcome.durations)
+            else:
+                with timed(outcome.durations, "convert"):
+                    document = self.converter.convert(path, sha256)
             outcome.pages = document.page_count
             outcome.title = document.title
             outcome.warnings.extend(document.warnings)

@@ -11,6 +11,7 @@ whose content was still in the folder (issue 12).
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
@@ -24,24 +25,27 @@ from citeloom.ports import Index
 
 
 class RunFiles:
-    """The files of one run and their SHA-256, each read at most once."""
+    """The files of one run and their SHA-256, each read at most once (also when the thread
+    that converts ahead asks for the same file)."""
 
     def __init__(self, files: Sequence[Path]) -> None:
         self.files = list(files)
         self._members = set(self.files)
         self._hashes: dict[Path, str | DocumentError] = {}
+        self._lock = threading.Lock()
         self.seconds: dict[Path, float] = {}
 
     def sha256(self, path: Path) -> str:
         """The file's hash; ``DocumentError`` when it cannot be read."""
-        if path not in self._hashes:
-            start = time.perf_counter()
-            try:
-                self._hashes[path] = hash_file(path)
-            except DocumentError as error:
-                self._hashes[path] = error
-            self.seconds[path] = time.perf_counter() - start
-        found = self._hashes[path]
+        with self._lock:
+            if path not in self._hashes:
+                start = time.perf_counter()
+                try:
+                    self._hashes[path] = hash_file(path)
+                except DocumentError as error:
+                    self._hashes[path] = error
+                self.seconds[path] = time.perf_counter() - start
+            found = self._hashes[path]
         if isinstance(found, DocumentError):
             raise found
         return found

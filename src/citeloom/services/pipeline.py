@@ -29,8 +29,11 @@ class DocumentPipeline:
     embedder: Embedder
     index: Index
     audit: AuditLog
-    # Small batches: the embedder's memory grows steeply with the batch, its speed does not.
-    embed_batch_size: int = 16
+    # Chunks per embedder call: a whole document of ordinary length (about 3 chunks a page).
+    # The embedder sorts a call's texts by length and runs them in small batches of its own,
+    # so one call per document pads less than calls of a few chunks in document order; the
+    # limit only bounds the tokenised texts a very long document holds at once.
+    embed_call_size: int = 512
 
     def points(
         self,
@@ -50,9 +53,9 @@ class DocumentPipeline:
         texts = [c.embed_text for c in chunks]
         vectors: list[list[float]] = []
         with timed(durations, "embed"):
-            for start in range(0, len(texts), self.embed_batch_size):
+            for start in range(0, len(texts), self.embed_call_size):
                 vectors.extend(
-                    self.embedder.embed_documents(texts[start : start + self.embed_batch_size])
+                    self.embedder.embed_documents(texts[start : start + self.embed_call_size])
                 )
         return index_points(
             project=self.project,
