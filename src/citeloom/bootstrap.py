@@ -15,9 +15,12 @@ from citeloom.domain.errors import ConfigError
 from citeloom.domain.models import chunk_token_limit
 
 if TYPE_CHECKING:
+    from citeloom.adapters.conversion.cache import CachingConverter
     from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
-    from citeloom.ports import AuditLog, Chunker, Converter, Index, MetadataResolver
+    from citeloom.ports import AuditLog, Chunker, Embedder, Index, MetadataResolver
+    from citeloom.services.browse import BrowseService
     from citeloom.services.ingest import IngestService
+    from citeloom.services.notes import NoteService
     from citeloom.services.query import QueryService
     from citeloom.services.reindex import ReindexService
     from citeloom.services.validate import Check, ProjectComponents
@@ -27,7 +30,13 @@ def settings(config: Path | None) -> Settings:
     return load_settings(config)
 
 
-def index(settings: Settings, on_wait: Callable[[str], None] | None = None) -> Index:
+def index(
+    settings: Settings,
+    on_wait: Callable[[str], None] | None = None,
+    busy_timeout_s: float | None = None,
+) -> Index:
+    """``busy_timeout_s``: wait this long for another process holding an embedded project
+    instead of [qdrant] busy_timeout_s (a tool call has its own time limit)."""
     if settings.qdrant.url:
         from citeloom.adapters.qdrant_server_index import QdrantServerIndex
 
@@ -38,9 +47,8 @@ def index(settings: Settings, on_wait: Callable[[str], None] | None = None) -> I
         )
     from citeloom.adapters.qdrant_edge_index import EdgeIndex
 
-    return EdgeIndex(
-        settings.paths.index_dir, busy_timeout_s=settings.qdrant.busy_timeout_s, on_wait=on_wait
-    )
+    wait = settings.qdrant.busy_timeout_s if busy_timeout_s is None else busy_timeout_s
+    return EdgeIndex(settings.paths.index_dir, busy_timeout_s=wait, on_wait=on_wait)
 
 
 def embedder(settings: Settings, project: ProjectConfig) -> OnnxEmbedder:
@@ -74,8 +82,9 @@ def _wordpiece_chunker(settings: Settings, embedder: OnnxEmbedder) -> Chunker:
     )
 
 
-def converter(settings: Settings) -> Converter:
-    """Docling for PDF/DOCX/HTML/Markdown, plain text as is, behind the conversion cache."""
+def converter(settings: Settings) -> CachingConverter:
+    """Docling for PDF/DOCX/HTML/Markdown, plain text as is, behind the conversion cache.
+    Building it imports no Docling: that happens on the first conversion."""
     from citeloom.adapters.conversion.cache import CachingConverter
     from citeloom.adapters.conversion.docling_converter import DoclingConverter
     from citeloom.adapters.conversion.plain_text import PlainTextConverter
@@ -146,14 +155,17 @@ def reindex_service(
     return ReindexService(**_pipeline(settings, project_name, index, embedding_model))
 
 
-def query_service(settings: Settings, project_name: str, index: Index) -> QueryService:
+def query_service(
+    settings: Settings, project_name: str, index: Index, loaded: Embedder | None = None
+) -> QueryService:
+    """``loaded``: the project's embedder when the caller keeps one warm (the MCP server)."""
     from citeloom.services.query import QueryService
 
     project = settings.get_project(project_name)
     return QueryService(
         project=project_name,
         collection=project.collection,
-        embedder=embedder(settings, project),
+        embedder=loaded or embedder(settings, project),
         index=index,
         signals="hybrid" if project.hybrid_enabled else "dense",
         fusion=project.fusion,
@@ -161,6 +173,38 @@ def query_service(settings: Settings, project_name: str, index: Index) -> QueryS
         rrf_k=project.rrf_k,
         candidates=settings.query.candidates,
         min_confidence=settings.query.min_confidence,
+    )
+
+
+def browse_service(settings: Settings, project_name: str, index: Index) -> BrowseService:
+    from citeloom.services.browse import BrowseService
+
+    collection = settings.get_project(project_name).collection
+    return BrowseService(project=project_name, collection=collection, index=index)
+
+
+def note_service(
+    settings: Settings, project_name: str, index: Index, loaded: OnnxEmbedder | None = None
+) -> NoteService:
+    """Notes go through the ingest pipeline's steps; their converted form is kept in the
+    conversion cache, where re-labelling and reindex find it."""
+    from citeloom.services.notes import NoteService
+
+    project = settings.get_project(project_name)
+    resolver = metadata(settings, project)
+    resolver.references()  # a broken references file stops the call before anything else
+    emb = loaded or embedder(settings, project)
+    cache = converter(settings)
+    return NoteService(
+        project=project_name,
+        collection=project.collection,
+        converter=cache,
+        chunker=chunker(settings, emb),
+        metadata=resolver,
+        embedder=emb,
+        index=index,
+        audit=audit_log(settings),
+        remember=cache.remember,
     )
 
 

@@ -93,6 +93,13 @@ class QueryConfig(_Section):
     min_confidence: float = Field(0.5, ge=0.0, le=1.0)  # below: "no confident answer"
 
 
+class McpConfig(_Section):
+    """The MCP server (``citeloom mcp``) and, later, the HTTP API that mounts the same tools."""
+
+    timeout_s: float = Field(15.0, gt=0, le=3600)  # per tool call; then TIMEOUT, nothing written
+    max_chars_per_chunk: int = Field(800, ge=40, le=100_000)  # render_text of each result
+
+
 class MatchingConfig(_Section):
     title_threshold: float = Field(0.8, ge=0.5, le=1.0)  # title similarity to accept a match
     title_margin: float = Field(0.05, ge=0.0, le=0.5)  # lead over the runner-up
@@ -127,6 +134,7 @@ class Settings(BaseSettings):
     conversion: ConversionConfig = Field(default_factory=ConversionConfig)
     matching: MatchingConfig = Field(default_factory=MatchingConfig)
     query: QueryConfig = Field(default_factory=QueryConfig)
+    mcp: McpConfig = Field(default_factory=McpConfig)
     project: dict[str, ProjectConfig] = Field(default_factory=dict)
 
     # Where the file was read from; relative paths were resolved against its folder.

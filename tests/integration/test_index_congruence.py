@@ -277,3 +277,23 @@ def test_optimize_keeps_every_answer_and_later_writes(index):
         h.payload["fulltext"] for h in index.text_search(name, "mudflat", SearchFilter("p"), 5)
     ] == ["mudflat"]
     assert index.collection_info(name).points == 1
+
+
+def test_chunks_browse_a_document_by_metadata_and_chunk_range(index):
+    name = collection()
+    assert index.chunks(name, SearchFilter("p"), 10) == {}  # no such collection
+    index.ensure_collection(name, "m", 4)
+    ref = Reference("ardel2023", "Marsh", year=2023)
+    texts = ["first", "second", "third", "fourth"]
+    pts = points("d1", "a.pdf", texts, [vec(1)] * 4, ref=ref)
+    index.replace_document(name, "d1", "a.pdf", pts)
+    index.replace_document(
+        name, "d2", "b.pdf", points("d2", "b.pdf", ["elsewhere"], [vec(1)], project="other")
+    )
+    every = index.chunks(name, SearchFilter("p", citekeys=("ardel2023",)), 100)
+    assert sorted(p["fulltext"] for p in every.values()) == sorted(texts)
+    assert set(every) == {p.id for p in pts}
+    middle = index.chunks(name, SearchFilter("p", doc_ids=("d1",), chunk_range=(1, 2)), 100)
+    assert sorted(p["chunk_index"] for p in middle.values()) == [1, 2]
+    assert len(index.chunks(name, SearchFilter("p"), 3)) == 3  # the limit holds
+    assert index.chunks(name, SearchFilter("p", doc_ids=("d2",)), 10) == {}  # other project

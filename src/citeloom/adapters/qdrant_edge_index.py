@@ -70,7 +70,7 @@ from qdrant_edge import (
 
 from citeloom.adapters import bm25
 from citeloom.adapters.collection_meta import guard, new_meta
-from citeloom.domain.errors import CiteloomError, IndexUnavailable, StorageError
+from citeloom.domain.errors import CiteloomError, IndexBusy, IndexUnavailable, StorageError
 from citeloom.domain.models import CollectionInfo, DocumentSummary, IndexPoint, ScoredPoint
 from citeloom.domain.records import (
     INDEXED_INTEGERS,
@@ -107,6 +107,11 @@ def _edge_filter(filters: SearchFilter) -> Filter:
     )
     must.extend(FieldCondition(key="fulltext", match=MatchPhrase(p)) for p in filters.phrases)
     must.extend(FieldCondition(key="fulltext", match=MatchText(t)) for t in filters.terms)
+    if filters.chunk_range is not None:
+        first, last = filters.chunk_range
+        must.append(
+            FieldCondition(key="chunk_index", range=RangeFloat(gte=float(first), lte=float(last)))
+        )
     if filters.year_from is not None or filters.year_to is not None:
         must.append(
             FieldCondition(
@@ -506,6 +511,24 @@ class EdgeIndex:
         records = shard.retrieve([uuid.UUID(i) for i in ids], with_payload=True, with_vector=False)
         return {str(r.id): r.payload or {} for r in records}
 
+    def chunks(self, collection: str, filters: SearchFilter, limit: int) -> dict[str, dict]:
+        shard = self._shard(collection)
+        found: dict[str, dict] = {}
+        offset = None
+        while shard is not None and len(found) < limit:
+            records, offset = shard.scroll(
+                ScrollRequest(
+                    offset=offset,
+                    limit=min(1024, limit - len(found)),
+                    filter=_edge_filter(filters),
+                    with_payload=True,
+                )
+            )
+            found.update((str(r.id), r.payload or {}) for r in records)
+            if offset is None:
+                break
+        return found
+
     def count(self, collection: str, filters: SearchFilter) -> int:
         shard = self._shard(collection)
         if shard is None:
@@ -526,9 +549,9 @@ def _is_busy(error: Exception) -> bool:
     return "WouldBlock" in message or "lock" in message.lower()
 
 
-def _busy(folder: Path, waited: float) -> IndexUnavailable:
+def _busy(folder: Path, waited: float) -> IndexBusy:
     after = f" after waiting {waited:g} s" if waited else ""
-    return IndexUnavailable(
+    return IndexBusy(
         f"index busy{after}: {folder} is open in another citeloom process (the embedded "
         "engine allows one at a time). Try again when it has finished, raise [qdrant] "
         "busy_timeout_s, or use a Qdrant server for shared access."
@@ -537,7 +560,7 @@ def _busy(folder: Path, waited: float) -> IndexUnavailable:
 
 def _unavailable(shard_dir: Path, error: Exception) -> CiteloomError:
     if _is_busy(error):
-        return IndexUnavailable(
+        return IndexBusy(
             f"index busy: {shard_dir} is open in another process. Close it and try again."
         )
     if f"os error {errno.ENOSPC}" in str(error):  # opening a shard writes to it

@@ -28,7 +28,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 
 from citeloom import __version__
-from citeloom.domain.errors import CiteloomError, ConfigError, ExitCode
+from citeloom.domain.errors import CiteloomError, ExitCode
 from citeloom.entrypoints.stdout import echo
 
 INTERNAL_ERROR = 70
@@ -263,21 +263,19 @@ def query(
     """
     from citeloom import bootstrap
     from citeloom.entrypoints import render
-    from citeloom.services.query import QueryOptions
+    from citeloom.entrypoints.query_options import query_options
 
     settings = bootstrap.settings(config)
     settings.get_project(project)
-    if year_from is not None and year_to is not None and year_from > year_to:
-        raise ConfigError(f"--year-from {year_from} is after --year-to {year_to}.")
-    per = settings.query.per_doc if per_doc is None else per_doc
-    options = QueryOptions(
+    options = query_options(
+        settings,
         top_k=top_k if budget is None or top_k != 6 else 50,
-        citekeys=tuple(citekey or ()),
-        tags=tuple(tag or ()),
+        citekeys=citekey or (),
+        tags=tag or (),
         year_from=year_from,
         year_to=year_to,
-        sections=(section,) if section else (),
-        per_doc=per or None,
+        section=section,
+        per_doc=per_doc,
         budget=budget,
     )
     index = bootstrap.index(settings, on_wait=_tell)
@@ -416,6 +414,57 @@ def reindex(
         )
     if not report.switched:
         raise typer.Exit(int(ExitCode.DOCUMENTS_FAILED))
+
+
+@app.command()
+@handle_errors
+def mcp(
+    config: ConfigOpt = Path("citeloom.toml"),
+    check: Annotated[
+        bool,
+        typer.Option(
+            "--check",
+            help="Print what an MCP client would see (tools, projects, model load time) and "
+            "exit instead of serving.",
+        ),
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="With --check: print JSON.")] = False,
+) -> None:
+    """Serve citeloom's tools to AI editors (Claude Desktop, Cursor, Zed) over stdio (MCP).
+
+    Tools: list_projects, inspect_collection, query_hybrid, find_chunks, get_passage,
+    store_chunks. The embedding model loads on the first call and stays loaded; the index is
+    opened for each call and closed after it, so `citeloom ingest` can run at the same time.
+    Each call is limited to [mcp] timeout_s (default 15 s). Logs go to stderr.
+    """
+    from citeloom import bootstrap
+    from citeloom.entrypoints import mcp_server
+
+    settings = bootstrap.settings(config)
+    if not check:
+        mcp_server.serve_stdio(settings)
+        return
+    report = mcp_server.check(settings)
+    if as_json:
+        _print_json(report)
+    else:
+        echo(_mcp_check_text(report))
+    if report["errors"]:
+        raise typer.Exit(int(ExitCode.USAGE))
+
+
+def _mcp_check_text(report: dict[str, Any]) -> str:
+    lines = [f"tools ({len(report['tools'])}): " + ", ".join(t["name"] for t in report["tools"])]
+    for p in report["projects"]:
+        lines.append(
+            f"project {p['project']}: {p['documents']} documents, {p['chunks']} chunks, "
+            f"model {p['embedding_model']} (collection {p['collection']})"
+        )
+    for m in report["models"]:
+        lines.append(f"model {m['model']}: loaded in {m['load_s']:.2f} s")
+    for e in report["errors"]:
+        lines.append(f"error: {e}")
+    return "\n".join(lines)
 
 
 audit_app = typer.Typer(

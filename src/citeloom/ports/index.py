@@ -22,6 +22,7 @@ class SearchFilter:
     phrases: tuple[str, ...] = ()  # must occur in the chunk text, in this order
     terms: tuple[str, ...] = ()  # words that must occur in the chunk text (for counting)
     point_ids: tuple[str, ...] = ()  # only these chunks: score another signal's candidates
+    chunk_range: tuple[int, int] | None = None  # chunk_index from..to, both included
 
 
 class Index(Protocol):
@@ -100,6 +101,12 @@ class Index(Protocol):
         ...
 
     def payloads(self, collection: str, ids: Sequence[str]) -> dict[str, dict]: ...
+
+    def chunks(self, collection: str, filters: SearchFilter, limit: int) -> dict[str, dict]:
+        """Up to ``limit`` chunks matching the filter, as id -> payload, in no set order:
+        browsing a document by its metadata rather than by a query (the caller puts them in
+        reading order). A missing collection holds none."""
+        ...
 
     def count(self, collection: str, filters: SearchFilter) -> int:
         """Chunks matching the filter (document frequencies for query confidence)."""
