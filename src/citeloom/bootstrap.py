@@ -35,8 +35,9 @@ def index(
     on_wait: Callable[[str], None] | None = None,
     busy_timeout_s: float | None = None,
 ) -> Index:
-    """``busy_timeout_s``: wait this long for another process holding an embedded project
-    instead of [qdrant] busy_timeout_s (a tool call has its own time limit)."""
+    """``busy_timeout_s``: an index for one call of a long-lived server (MCP): it waits this
+    long for another process holding an embedded project instead of [qdrant] busy_timeout_s
+    (a call has its own time limit), and lets a process already waiting go first."""
     if settings.qdrant.url:
         from citeloom.adapters.qdrant_server_index import QdrantServerIndex
 
@@ -47,8 +48,19 @@ def index(
         )
     from citeloom.adapters.qdrant_edge_index import EdgeIndex
 
-    wait = settings.qdrant.busy_timeout_s if busy_timeout_s is None else busy_timeout_s
-    return EdgeIndex(settings.paths.index_dir, busy_timeout_s=wait, on_wait=on_wait)
+    if busy_timeout_s is None:
+        return EdgeIndex(
+            settings.paths.index_dir,
+            busy_timeout_s=settings.qdrant.busy_timeout_s,
+            on_wait=on_wait,
+        )
+    # a server's call: short waits, and a waiting ingest goes first
+    return EdgeIndex(
+        settings.paths.index_dir,
+        busy_timeout_s=busy_timeout_s,
+        on_wait=on_wait,
+        yield_to_waiters=True,
+    )
 
 
 def embedder(settings: Settings, project: ProjectConfig) -> OnnxEmbedder:

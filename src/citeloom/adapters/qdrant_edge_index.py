@@ -167,11 +167,16 @@ class EdgeIndex:
         busy_timeout_s: float = 0.0,
         on_wait: Callable[[str], None] | None = None,
         reserve_bytes: int = RESERVE_BYTES,
+        yield_to_waiters: bool = False,
     ) -> None:
         """``busy_timeout_s``: how long to wait for another process to release a shard
         before failing with "index busy"; ``on_wait`` is told once that we are waiting;
-        ``reserve_bytes``: free space a write must leave on the index's disk."""
+        ``reserve_bytes``: free space a write must leave on the index's disk;
+        ``yield_to_waiters``: let a process already waiting for a shard have it first (a
+        long-lived server opening the index for each call, which would otherwise take the
+        shard back between two calls before a waiting ingest gets its turn)."""
         self.index_dir = index_dir
+        self.yield_to_waiters = yield_to_waiters
         self.busy_timeout_s = busy_timeout_s
         self.on_wait = on_wait
         self.reserve_bytes = reserve_bytes
@@ -228,21 +233,33 @@ class EdgeIndex:
             ) from error
         deadline = time.monotonic() + self.busy_timeout_s
         told = False
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    os.close(fd)
-                    raise _busy(self.index_dir / physical, self.busy_timeout_s) from None
-                if not told and self.on_wait is not None:
-                    self.on_wait(
-                        f"{self.index_dir / physical} is in use by another citeloom process; "
-                        f"waiting up to {self.busy_timeout_s:g} s ..."
-                    )
-                    told = True
-                time.sleep(0.1)
+        wanted = self.index_dir / f"{physical}.wait"
+        waiting: int | None = None  # fd holding a shared flock on .wait: "I am waiting"
+        try:
+            while True:
+                if self.yield_to_waiters and time.monotonic() < deadline and _held(wanted):
+                    time.sleep(0.02)  # someone waits already: their turn first
+                    continue
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() >= deadline:
+                        os.close(fd)
+                        raise _busy(self.index_dir / physical, self.busy_timeout_s) from None
+                    if waiting is None and not self.yield_to_waiters:
+                        waiting = os.open(wanted, os.O_RDWR | os.O_CREAT, 0o644)
+                        fcntl.flock(waiting, fcntl.LOCK_SH)
+                    if not told and self.on_wait is not None:
+                        self.on_wait(
+                            f"{self.index_dir / physical} is in use by another citeloom "
+                            f"process; waiting up to {self.busy_timeout_s:g} s ..."
+                        )
+                        told = True
+                    time.sleep(0.1)
+        finally:
+            if waiting is not None:
+                os.close(waiting)
         self._locks[physical] = fd
 
     def _ensure_room(self, needed: int = 0) -> None:
@@ -542,6 +559,21 @@ class EdgeIndex:
         for fd in self._locks.values():
             os.close(fd)  # releases the flock
         self._locks.clear()
+
+
+def _held(wanted: Path) -> bool:
+    """Whether a process is waiting for the shard (holds the shared lock on ``wanted``)."""
+    try:
+        fd = os.open(wanted, os.O_RDWR)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return False
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)  # also releases the probe's own lock at once
 
 
 def _is_busy(error: Exception) -> bool:
