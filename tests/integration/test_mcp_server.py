@@ -16,6 +16,7 @@ import anyio
 import pytest
 
 from tests.conftest import CITELOOM, ROOT
+from tests.conftest import write_config as config_file
 
 pytestmark = pytest.mark.real
 
@@ -51,26 +52,20 @@ NOTES = [
 
 
 def write_config(folder: Path, extra: str = "") -> Path:
-    config = folder / "citeloom.toml"
-    config.write_text(
-        f"""
-[paths]
-audit_dir = "var/audit"
-index_dir = "var/qdrant"
-cache_dir = "var/cache"
+    """Projects 'papers' and 'other' on the bundled example library."""
+    other = f'[project."other"]\ncollection = "proj-other"\nreferences_json = "{REFERENCES}"\n'
+    return config_file(folder, REFERENCES, extra=other + extra)
 
-[project."papers"]
-collection = "proj-papers"
-references_json = "{REFERENCES}"
 
-[project."other"]
-collection = "proj-other"
-references_json = "{REFERENCES}"
-{extra}
-""",
-        encoding="utf-8",
+def stored_documents(config: Path) -> list[dict]:
+    """What `citeloom inspect` lists for 'papers', from another process."""
+    held = subprocess.run(
+        [CITELOOM, "inspect", "-p", "papers", "-c", str(config), "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
     )
-    return config
+    return json.loads(held.stdout)["documents"]
 
 
 @asynccontextmanager
@@ -232,13 +227,7 @@ def test_each_error_code_names_a_fix(library):
             assert code(answer) == "INVALID_INPUT"
 
     anyio.run(run)
-    listed = subprocess.run(
-        [CITELOOM, "inspect", "-p", "papers", "-c", str(library), "--json"],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert len(json.loads(listed.stdout)["documents"]) == 4  # the 201 items wrote nothing
+    assert len(stored_documents(library)) == 4  # the 201 items wrote nothing
 
 
 def test_embedding_mismatch_is_refused_before_writing(tmp_path):
@@ -301,13 +290,7 @@ def test_a_call_over_the_time_limit_times_out_and_writes_nothing(tmp_path):
         return [json.loads(line)["event"] for line in lines]
 
     anyio.run(run)
-    held = subprocess.run(
-        [CITELOOM, "inspect", "-p", "papers", "-c", str(config), "--json"],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert json.loads(held.stdout)["documents"] == []
+    assert stored_documents(config) == []
     assert "run_aborted" in events() and "document" not in events()
 
 

@@ -114,7 +114,7 @@ def check(settings: Settings) -> dict[str, Any]:
     anyio.run(run)
     for name in sorted(settings.project):
         model = settings.project[name].embedding_model
-        if model in runtime.model_load_s or any(m["model"] == model for m in report["models"]):
+        if any(m["model"] == model for m in report["models"]):
             continue
         try:
             runtime.embedder(name)

@@ -590,13 +590,5 @@ class ToolRuntime:
         return outcome["ok"], False
 
 
-def describe_tools() -> list[dict[str, Any]]:
-    """Name, description and JSON schema of every tool (for ``--check`` and listings)."""
-    return [
-        {"name": t.name, "description": t.description, "input_schema": t.input_schema()}
-        for t in TOOLS
-    ]
-
-
 def to_text(answer: dict[str, Any]) -> str:
     return json.dumps(answer, ensure_ascii=False)
