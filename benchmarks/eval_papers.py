@@ -88,7 +88,7 @@ class PageBM25:
             )
             if score > 0:
                 scored.append((score, key, page))
-        scored.sort(reverse=True)
+        scored.sort(key=lambda s: (-s[0], s[1] or "", s[2] or 0))  # distractors have no key
         return [(key, page) for _, key, page in scored[:k]]
 
 

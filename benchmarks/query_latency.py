@@ -114,16 +114,22 @@ def build(size: int, model_id: str) -> Path:
                 pending = []
             if first and first % 20_000 < CHUNKS_PER_DOCUMENT:
                 print(f"  {first}/{size} chunks ({time.perf_counter() - start:.0f} s)", flush=True)
-        optimise = getattr(index, "optimize", None)
-        if optimise is not None:
-            optimise(f"lat-{size}")
+        index.optimize(f"lat-{size}")  # as ingest does at the end of a run
         print(f"  built {size} chunks in {time.perf_counter() - start:.0f} s", flush=True)
     finally:
         index.close()
     return config
 
 
-def warm(config: Path, project: str, queries: list[str], repeat: int) -> tuple[float, float, float]:
+def cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def warm(
+    config: Path, project: str, queries: list[str], repeat: int
+) -> tuple[float, float, float, float]:
+    """p50 and p95 wall ms, CPU ms per query (all threads, the engine's too), first query s."""
     settings = bootstrap.settings(config)
     index = bootstrap.index(settings)
     start = time.perf_counter()
@@ -131,21 +137,23 @@ def warm(config: Path, project: str, queries: list[str], repeat: int) -> tuple[f
     service.search(queries[0])
     first = time.perf_counter() - start
     timings = []
+    cpu = cpu_seconds()
     try:
         for _ in range(repeat):
             for query in queries:
                 t = time.perf_counter()
                 service.search(query, QueryOptions())
                 timings.append((time.perf_counter() - t) * 1000)
+        cpu = (cpu_seconds() - cpu) * 1000 / len(timings)
     finally:
         index.close()
-    return percentile(timings, 0.5), percentile(timings, 0.95), first
+    return percentile(timings, 0.5), percentile(timings, 0.95), cpu, first
 
 
-def cold(config: Path, project: str, queries: list[str]) -> tuple[float, float]:
-    """Median wall seconds and the largest peak RSS (MB) of `citeloom query` runs."""
+def cold(config: Path, project: str, queries: list[str]) -> tuple[float, float, float]:
+    """Median wall and CPU seconds and the largest peak RSS (MB) of `citeloom query` runs."""
     cli = str(Path(sys.executable).with_name("citeloom"))
-    walls, peaks = [], []
+    walls, cpus, peaks = [], [], []
     for query in queries:
         t = time.perf_counter()
         child = subprocess.Popen(
@@ -155,10 +163,11 @@ def cold(config: Path, project: str, queries: list[str]) -> tuple[float, float]:
         )
         _, status, usage = os.wait4(child.pid, 0)
         walls.append(time.perf_counter() - t)
+        cpus.append(usage.ru_utime + usage.ru_stime)
         peaks.append(usage.ru_maxrss / 1024)
         if status:
             sys.exit(f"citeloom query failed (status {status}) on {config}")
-    return statistics.median(walls), max(peaks)
+    return statistics.median(walls), statistics.median(cpus), max(peaks)
 
 
 def main() -> None:
@@ -182,9 +191,10 @@ def main() -> None:
         )
     if not targets:
         sys.exit("nothing to measure: run benchmarks/eval_papers.py or pass --chunks")
+    print(f"\nload average before measuring: {os.getloadavg()[0]:.1f}")
     print(
-        f"\n{'library':18} {'chunks':>8} {'warm p50':>9} {'p95':>7} {'first':>7} "
-        f"{'cold median':>12} {'cold peak RSS':>14}"
+        f"{'library':18} {'chunks':>8} {'warm p50':>9} {'p95':>7} {'CPU/q':>7} {'first':>7} "
+        f"{'cold median':>12} {'cold CPU':>9} {'cold peak RSS':>14}"
     )
     for name, config, project in targets:
         settings = bootstrap.settings(config)
@@ -193,11 +203,11 @@ def main() -> None:
             info = index.collection_info(settings.get_project(project).collection)
         finally:
             index.close()
-        p50, p95, first = warm(config, project, queries, args.repeat)
-        wall, peak = cold(config, project, queries[: args.cold])
+        p50, p95, cpu, first = warm(config, project, queries, args.repeat)
+        wall, cold_cpu, peak = cold(config, project, queries[: args.cold])
         print(
-            f"{name:18} {info.points if info else 0:8d} {p50:7.1f}ms {p95:5.1f}ms "
-            f"{first:6.2f}s {wall:11.2f}s {peak:11.0f} MB",
+            f"{name:18} {info.points if info else 0:8d} {p50:7.1f}ms {p95:5.1f}ms {cpu:5.1f}ms "
+            f"{first:6.2f}s {wall:11.2f}s {cold_cpu:8.2f}s {peak:11.0f} MB",
             flush=True,
         )
     t = time.perf_counter()

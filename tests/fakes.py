@@ -292,3 +292,13 @@ class MemoryAudit:
 
     def close(self) -> None:
         pass
+
+
+class FakeDocumentText:
+    """Stored page texts by file hash, as the conversion cache would hold them."""
+
+    def __init__(self, documents: dict[str, dict[int | None, str]] | None = None) -> None:
+        self.documents = documents or {}
+
+    def pages(self, sha256: str) -> dict[int | None, str] | None:
+        return self.documents.get(sha256)

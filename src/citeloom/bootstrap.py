@@ -17,8 +17,18 @@ from citeloom.domain.models import chunk_token_limit
 if TYPE_CHECKING:
     from citeloom.adapters.conversion.cache import CachingConverter
     from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
-    from citeloom.ports import AuditLog, Chunker, Embedder, Index, MetadataResolver
+    from citeloom.ports import (
+        AuditLog,
+        Chunker,
+        DocumentText,
+        Embedder,
+        Index,
+        MetadataResolver,
+    )
+    from citeloom.services.answer import AnswerService
     from citeloom.services.browse import BrowseService
+    from citeloom.services.check import CheckService
+    from citeloom.services.evidence import SentenceEvidence
     from citeloom.services.ingest import IngestService
     from citeloom.services.notes import NoteService
     from citeloom.services.query import QueryService
@@ -168,16 +178,16 @@ def reindex_service(
 
 
 def query_service(
-    settings: Settings, project_name: str, index: Index, loaded: Embedder | None = None
+    settings: Settings, project_name: str, index: Index, warm: Embedder | None = None
 ) -> QueryService:
-    """``loaded``: the project's embedder when the caller keeps one warm (the MCP server)."""
+    """``warm``: an embedder already loaded (a server loads each model once)."""
     from citeloom.services.query import QueryService
 
     project = settings.get_project(project_name)
     return QueryService(
         project=project_name,
         collection=project.collection,
-        embedder=loaded or embedder(settings, project),
+        embedder=warm or embedder(settings, project),
         index=index,
         signals="hybrid" if project.hybrid_enabled else "dense",
         fusion=project.fusion,
@@ -196,7 +206,7 @@ def browse_service(settings: Settings, project_name: str, index: Index) -> Brows
 
 
 def note_service(
-    settings: Settings, project_name: str, index: Index, loaded: OnnxEmbedder | None = None
+    settings: Settings, project_name: str, index: Index, warm: OnnxEmbedder | None = None
 ) -> NoteService:
     """Notes go through the ingest pipeline's steps; their converted form is kept in the
     conversion cache, where re-labelling and reindex find it."""
@@ -205,7 +215,7 @@ def note_service(
     project = settings.get_project(project_name)
     resolver = metadata(settings, project)
     resolver.references()  # a broken references file stops the call before anything else
-    emb = loaded or embedder(settings, project)
+    emb = warm or embedder(settings, project)
     cache = converter(settings)
     return NoteService(
         project=project_name,
@@ -217,6 +227,65 @@ def note_service(
         index=index,
         audit=audit_log(settings),
         remember=cache.remember,
+    )
+
+
+def document_text(settings: Settings) -> DocumentText:
+    """Stored page texts from the conversion cache; reading them never starts Docling."""
+    from citeloom.adapters.conversion.cache import CachingConverter
+    from citeloom.adapters.conversion.stored_text import CachedDocumentText
+    from citeloom.domain.errors import CiteloomError
+
+    try:
+        cache = converter(settings)
+    except CiteloomError:  # e.g. trained layout without weights: any cached version serves
+        cache = None
+    return CachedDocumentText(
+        cache if isinstance(cache, CachingConverter) else None, settings.paths.cache_dir
+    )
+
+
+def sentence_evidence(
+    settings: Settings, project_name: str, index: Index, emb: Embedder
+) -> SentenceEvidence:
+    from citeloom.services.evidence import SentenceEvidence
+
+    return SentenceEvidence(
+        collection=settings.get_project(project_name).collection,
+        embedder=emb,
+        index=index,
+        texts=document_text(settings),
+    )
+
+
+def answer_service(
+    settings: Settings, project_name: str, index: Index, warm: Embedder | None = None
+) -> AnswerService:
+    from citeloom.services.answer import AnswerService
+
+    query = query_service(settings, project_name, index, warm)
+    return AnswerService(
+        query,
+        sentence_evidence(settings, project_name, index, query.embedder),
+        min_confidence=settings.answer.min_confidence,
+        passages=settings.answer.passages,
+    )
+
+
+def check_service(
+    settings: Settings, project_name: str, index: Index, warm: Embedder | None = None
+) -> CheckService:
+    from citeloom.services.check import CheckService
+
+    project = settings.get_project(project_name)
+    query = query_service(settings, project_name, index, warm)
+    return CheckService(
+        query,
+        sentence_evidence(settings, project_name, index, query.embedder),
+        [r.citekey for r in metadata(settings, project).references()],
+        support=settings.check.support,
+        page_margin=settings.check.page_margin,
+        passages=settings.check.passages,
     )
 
 

@@ -100,6 +100,22 @@ class McpConfig(_Section):
     max_chars_per_chunk: int = Field(800, ge=40, le=100_000)  # render_text of each result
 
 
+class AnswerConfig(_Section):
+    # below: "No answer found in the library." with the best passages as leads
+    min_confidence: float = Field(0.5, ge=0.0, le=1.0)
+    passages: int = Field(5, ge=1, le=50)  # top passages whose sentences compete
+
+
+class CheckConfig(_Section):
+    # a sentence of the cited paper this sure of the claim supports it; both values chosen
+    # by benchmarks/check_draft.py --sweep on the tuning half (supported and other-page
+    # precision >= 0.9 there, then the best accuracy)
+    support: float = Field(0.75, ge=0.0, le=1.0)
+    # a page's best sentence this close to the paper's best still counts as the page's support
+    page_margin: float = Field(0.02, ge=0.0, le=1.0)
+    passages: int = Field(20, ge=1, le=200)  # passages of the cited paper searched per claim
+
+
 class MatchingConfig(_Section):
     title_threshold: float = Field(0.8, ge=0.5, le=1.0)  # title similarity to accept a match
     title_margin: float = Field(0.05, ge=0.0, le=0.5)  # lead over the runner-up
@@ -135,6 +151,8 @@ class Settings(BaseSettings):
     matching: MatchingConfig = Field(default_factory=MatchingConfig)
     query: QueryConfig = Field(default_factory=QueryConfig)
     mcp: McpConfig = Field(default_factory=McpConfig)
+    answer: AnswerConfig = Field(default_factory=AnswerConfig)
+    check: CheckConfig = Field(default_factory=CheckConfig)
     project: dict[str, ProjectConfig] = Field(default_factory=dict)
 
     # Where the file was read from; relative paths were resolved against its folder.

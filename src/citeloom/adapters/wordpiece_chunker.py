@@ -16,7 +16,6 @@ Rules, in order of importance:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
@@ -26,9 +25,9 @@ from tokenizers import Tokenizer
 
 from citeloom.adapters.embedding.tokenizer import tokenizer_fingerprint
 from citeloom.domain.models import BlockKind, Chunk, ConvertedDocument
+from citeloom.domain.sentences import SENTENCE_END as _SENTENCE_END
 
 SKIPPED_KINDS = {BlockKind.TITLE, BlockKind.FORMULA}
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[]?[A-Z0-9])")
 
 
 @dataclass(frozen=True)

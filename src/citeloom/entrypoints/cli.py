@@ -7,6 +7,7 @@ Exit codes (also in the README):
   3  index unavailable (server down, or the embedded index is busy)
   4  embedding-model mismatch (the write guard refused)
   5  a disk is full or failing (the run stopped before the document in hand was stored)
+     (check: 1 when any citation is not supported on its cited pages)
  70  internal error (a bug: run with -v and report it)
 130  interrupted (Ctrl-C)
 
@@ -28,7 +29,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 
 from citeloom import __version__
-from citeloom.domain.errors import CiteloomError, ExitCode
+from citeloom.domain.errors import CiteloomError, ConfigError, ExitCode
 from citeloom.entrypoints.stdout import echo
 
 INTERNAL_ERROR = 70
@@ -43,7 +44,7 @@ app = typer.Typer(
     ),
     epilog="Exit codes: 0 ok, 1 some documents failed, 2 usage/config error, "
     "3 index unavailable or busy, 4 embedding-model mismatch, 5 disk full or failing, "
-    "70 internal error, 130 interrupted.",
+    "70 internal error, 130 interrupted; check: 1 when a citation is not supported.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -269,13 +270,13 @@ def query(
     settings.get_project(project)
     options = query_options(
         settings,
-        top_k=top_k if budget is None or top_k != 6 else 50,
+        top_k=top_k,
+        per_doc=per_doc,
         citekeys=citekey or (),
         tags=tag or (),
         year_from=year_from,
         year_to=year_to,
         section=section,
-        per_doc=per_doc,
         budget=budget,
     )
     index = bootstrap.index(settings, on_wait=_tell)
@@ -285,9 +286,137 @@ def query(
         index.close()
     fmt = OutputFormat.json if as_json else output
     if fmt is OutputFormat.json:
-        _print_json(report.to_json())
+        from citeloom.entrypoints.schemas import QueryResponse
+
+        _print_json(QueryResponse.model_validate(report.to_json()).dump())
     else:
         echo(render.QUERY_FORMATS[fmt.value](report))
+
+
+class AnswerFormat(StrEnum):
+    text = "text"
+    json = "json"
+    markdown = "markdown"
+
+
+@app.command()
+@handle_errors
+def answer(
+    question: Annotated[str, typer.Argument(help="Your question, in your own words.")],
+    project: ProjectOpt = ...,  # type: ignore[assignment]
+    output: Annotated[
+        AnswerFormat,
+        typer.Option(
+            "--format",
+            "-f",
+            help="text for people, json for scripts, markdown for a paste-ready quote with "
+            "its pandoc citation.",
+        ),
+    ] = AnswerFormat.text,
+    config: ConfigOpt = Path("citeloom.toml"),
+    as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
+) -> None:
+    """Answer with the library's own sentences, verbatim, each cited to its page.
+
+    The best-supporting sentence of the top passages and at most two close runners-up, each
+    checked to occur on the cited page of the stored document text. When the library does
+    not answer the question: "No answer found in the library." and the nearest passages.
+    """
+    from citeloom import bootstrap
+    from citeloom.entrypoints import render
+
+    settings = bootstrap.settings(config)
+    settings.get_project(project)
+    index = bootstrap.index(settings, on_wait=_tell)
+    try:
+        report = bootstrap.answer_service(settings, project, index).answer(question)
+    finally:
+        index.close()
+    if as_json or output is AnswerFormat.json:
+        from citeloom.entrypoints.schemas import AnswerResponse
+
+        _print_json(AnswerResponse.model_validate(report.to_json()).dump())
+    else:
+        echo(render.ANSWER_FORMATS[output.value](report))
+
+
+CITATIONS_UNSUPPORTED = 1
+
+
+@app.command()
+@handle_errors
+def check(
+    draft: Annotated[
+        Path, typer.Argument(help="A Markdown draft with pandoc citations, or a LaTeX file.")
+    ],
+    project: ProjectOpt = ...,  # type: ignore[assignment]
+    config: ConfigOpt = Path("citeloom.toml"),
+    as_json: JsonOpt = False,
+) -> None:
+    """Check that each cited paper supports the sentence citing it, on the cited pages.
+
+    Verdicts: supported, other-page (says which page), no-page (says the page to add),
+    not-found (lists other papers that support it), unknown-key (not in the references
+    file), not-ingested (in the library, no document). Exit 0 when every citation is
+    supported, 1 otherwise: usable in a writing pipeline or a pre-commit hook.
+    """
+    from citeloom import bootstrap
+    from citeloom.entrypoints import render
+
+    try:
+        text = draft.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(
+            f"{draft}: cannot be read as a UTF-8 text draft ({error}). Pass a Markdown or "
+            "LaTeX file."
+        ) from error
+    settings = bootstrap.settings(config)
+    settings.get_project(project)
+    index = bootstrap.index(settings, on_wait=_tell)
+    try:
+        report = bootstrap.check_service(settings, project, index).check(
+            text, str(draft), latex=draft.suffix.lower() in (".tex", ".ltx") or None
+        )
+    finally:
+        index.close()
+    if as_json:
+        from citeloom.entrypoints.schemas import CheckResponse
+
+        _print_json(CheckResponse.model_validate(report.to_json()).dump())
+    else:
+        echo(render.check_text(report))
+    if not report.ok:
+        raise typer.Exit(CITATIONS_UNSUPPORTED)
+
+
+@app.command()
+@handle_errors
+def serve(
+    config: ConfigOpt = Path("citeloom.toml"),
+    host: Annotated[
+        str,
+        typer.Option(
+            "--host",
+            help="Address to bind. Anything but loopback needs a bearer token in "
+            "CITELOOM_SERVE_TOKEN.",
+        ),
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=1, max=65535)] = 8765,
+) -> None:
+    """Serve query, answer and check over a local HTTP API (OpenAPI docs at /docs).
+
+    POST /query, /answer, /check; GET /projects, /health. Each model is loaded once; the
+    embedded index is opened per request and closed after it, so `citeloom ingest` works
+    while the server runs. With CITELOOM_SERVE_TOKEN set, requests need
+    'Authorization: Bearer TOKEN'.
+    """
+    from citeloom import bootstrap
+    from citeloom.entrypoints import http
+
+    settings = bootstrap.settings(config)
+    http.serve_token(host)  # refuse an unprotected public bind before loading anything
+    _tell(f"citeloom serving on http://{host}:{port} (docs: /docs); Ctrl-C stops it")
+    http.run(settings, host, port)
 
 
 @app.command()

@@ -336,7 +336,7 @@ def _query(rt: ToolRuntime, args: QueryArgs, deadline: Deadline) -> dict[str, An
     )
     embedder = rt.embedder(args.project)
     with rt.index(deadline) as index:
-        service = bootstrap.query_service(rt.settings, args.project, index, loaded=embedder)
+        service = bootstrap.query_service(rt.settings, args.project, index, warm=embedder)
         report = service.search(args.query, options)
     results = []
     for passage in report.results:
@@ -412,7 +412,7 @@ def _store_chunks(rt: ToolRuntime, args: StoreArgs, deadline: Deadline) -> dict[
     ]
     embedder = rt.embedder(args.project)
     with rt.index(deadline) as index:
-        service = bootstrap.note_service(rt.settings, args.project, index, loaded=embedder)
+        service = bootstrap.note_service(rt.settings, args.project, index, warm=embedder)
         report = service.store(items, should_stop=deadline.expired, may_write=deadline.may_write)
     return report.to_json()
 

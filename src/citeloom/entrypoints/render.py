@@ -9,7 +9,9 @@ from citeloom.domain.text import trim
 
 if TYPE_CHECKING:  # each command imports only the service it runs
     from citeloom.domain.records import Passage
+    from citeloom.services.answer import AnswerReport
     from citeloom.services.audit_report import RunSummary
+    from citeloom.services.check import CheckReport
     from citeloom.services.ingest import DocumentOutcome, IngestReport
     from citeloom.services.inspection import InspectReport
     from citeloom.services.query import QueryReport
@@ -135,6 +137,70 @@ def query_context(report: QueryReport) -> str:
 
 
 QUERY_FORMATS = {"text": query_text, "markdown": query_markdown, "context": query_context}
+
+
+def answer_text(report: AnswerReport) -> str:
+    if report.note:
+        return report.note
+    if report.fallback:
+        from citeloom.services.answer import NO_ANSWER
+
+        out = [f"{NO_ANSWER} (confidence {report.confidence:.2f})"]
+        if report.leads:
+            out += ["Leads, the nearest passages:", ""]
+            out += [
+                f"{p.rank}. {p.label}  {p.title or _short(p.source)}\n   {trim(p.text, 300)}"
+                for p in report.leads
+            ]
+        return "\n".join(out)
+    out = []
+    for s in report.citations:
+        out.append(f'"{s.quote}" {s.label}')
+        if s.passage.section_path:
+            out.append(f"   § {' > '.join(s.passage.section_path)}")
+    out.append("")
+    out.append(
+        f"confidence {report.confidence:.2f}; each quote verified on its page of the stored text"
+    )
+    return "\n".join(out)
+
+
+def answer_markdown(report: AnswerReport) -> str:
+    """A paste-ready quote per sentence with its pandoc citation."""
+    if report.note:
+        return f"> {report.note}"
+    if report.fallback:
+        from citeloom.services.answer import NO_ANSWER
+
+        lines = [f"*{NO_ANSWER}* Leads:", ""]
+        lines += [f"- {p.label} {trim(p.text, 200)}" for p in report.leads]
+        return "\n".join(lines)
+    return "\n\n".join(f'> "{s.quote}" {s.label}' for s in report.citations)
+
+
+ANSWER_FORMATS = {"text": answer_text, "markdown": answer_markdown}
+
+
+def check_text(report: CheckReport) -> str:
+    """One block per citation: where, verdict, the evidence quote with its page."""
+    out = []
+    for c in report.checks:
+        cite = c.citation
+        where = f"{report.draft or 'draft'}:{cite.line}:{cite.column}"
+        head = f"{where}  {c.verdict:<12} @{cite.citekey}"
+        if cite.pages:
+            head += f" ({cite.locator})"
+        if c.suggested_page is not None:
+            head += f" -> p. {c.suggested_page}"
+        out.append(head)
+        out.append(f"   claim: {trim(cite.sentence, 200)}")
+        if c.evidence is not None and c.verdict in ("supported", "other-page", "no-page"):
+            out.append(f'   "{trim(c.evidence.quote, 300)}" {c.evidence.label}')
+        for s in c.elsewhere:
+            out.append(f'   supported elsewhere: "{trim(s.quote, 200)}" {s.label}')
+    counts = ", ".join(f"{n} {v}" for v, n in report.counts.items() if n)
+    out.append(f"{len(report.checks)} citations: {counts or 'none found'}")
+    return "\n".join(out)
 
 
 def validation_text(report: ValidationReport) -> str:

@@ -3,6 +3,7 @@
 from citeloom.ports.audit import AuditLog
 from citeloom.ports.chunker import Chunker
 from citeloom.ports.converter import Converter
+from citeloom.ports.document_text import DocumentText
 from citeloom.ports.embedder import Embedder
 from citeloom.ports.index import Index, SearchFilter
 from citeloom.ports.metadata import MetadataResolver
@@ -11,6 +12,7 @@ __all__ = [
     "AuditLog",
     "Chunker",
     "Converter",
+    "DocumentText",
     "Embedder",
     "Index",
     "MetadataResolver",

@@ -248,7 +248,12 @@ class IngestService(DocumentPipeline):
         vector graph of a large collection takes seconds to a minute, and a shard left
         unoptimised is slow to open and to search (ADR 0008)."""
         started = time.perf_counter()
-        self.index.optimize(self.collection)
+        try:
+            self.index.optimize(self.collection)
+        except StorageError as error:  # everything is stored; only speed is lost
+            log.warning("index not optimised: %s", error)
+            self.audit.record("index_not_optimized", error=str(error))
+            return
         self.audit.record("index_optimized", seconds=round(time.perf_counter() - started, 3))
 
     def _record_undone(self, files: Sequence[Path], status: str, reason: str) -> None:

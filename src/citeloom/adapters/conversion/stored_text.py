@@ -1,0 +1,51 @@
+"""The DocumentText adapter: page texts read back from the conversion cache.
+
+The cache holds every converted document by file hash, as the chunks were cut from it, so it
+is the stored document text a quote is verified against. It is read only, never converted:
+answering a question must not start Docling. An entry made by another converter version (the
+settings changed since the ingest) still holds the text the index was built from when no
+entry of the current version exists.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from citeloom.adapters.conversion.cache import CachingConverter, from_json
+from citeloom.domain.models import ConvertedDocument
+
+
+class CachedDocumentText:
+    def __init__(self, cache: CachingConverter | None, cache_dir: Path) -> None:
+        self.cache = cache
+        self.folder = cache_dir / "conversions"
+        self._pages: dict[str, dict[int | None, str] | None] = {}
+
+    def _entries(self, sha256: str) -> list[Path]:
+        current = [self.cache.cached(sha256)] if self.cache is not None else []
+        others = sorted(
+            (self.folder / sha256[:2]).glob(f"{sha256}-*.json"),
+            key=lambda p: p.stat().st_mtime,
+            reverse=True,
+        )
+        return [*current, *(p for p in others if p not in current)]
+
+    def _document(self, sha256: str) -> ConvertedDocument | None:
+        for path in self._entries(sha256):
+            try:
+                return from_json(json.loads(path.read_text(encoding="utf-8")))
+            except (OSError, ValueError, KeyError, TypeError):
+                continue  # missing or damaged: the next candidate, else no stored text
+        return None
+
+    def pages(self, sha256: str) -> dict[int | None, str] | None:
+        if sha256 not in self._pages:
+            document = self._document(sha256) if sha256 else None
+            pages: dict[int | None, list[str]] = {}
+            for block in document.blocks if document else ():
+                pages.setdefault(block.page, []).append(block.text)
+            self._pages[sha256] = (
+                {page: "\n".join(texts) for page, texts in pages.items()} if document else None
+            )
+        return self._pages[sha256]

@@ -1,0 +1,171 @@
+"""Citations in a researcher's draft, each with its line, column, pages and citing sentence.
+
+Pandoc Markdown: ``[@key, p. 12]``, ``[see @key, pp. 3-4]``, ``[@a; @b, p. 5]`` (several keys
+in one bracket), ``@key [p. 5]`` and a bare ``@key`` in the text. LaTeX (natbib, biblatex):
+``\\cite[p.~12]{key}``, ``\\parencite[12]{key}``, ``\\textcite{key}``, ``\\cite[see][4]{a,b}``
+and the other ``\\...cite...`` commands except ``\\nocite``. A bare number as the locator is
+a page, as in pandoc and biblatex. Pages are compared as citeloom labels them: physical PDF
+pages.
+
+The citing sentence is the sentence the citation stands in, with every citation and the
+markup taken out; a citation placed after the full stop cites the sentence before it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+
+from citeloom.domain.sentences import SENTENCE_END
+
+MAX_RANGE = 50  # pages a range may expand to (``pp. 3-400`` is a typo, not 398 pages)
+
+_KEY = r"[\w][\w:.#$%&+?<>~/-]*"
+_BRACKET = re.compile(r"\[(?P<body>[^\[\]]*?-?@" + _KEY + r"[^\[\]]*)\](?!\()")
+_IN_TEXT = re.compile(
+    r"(?<![\w.@\[])@(?P<key>" + _KEY + r")(?:[ \t]*\[(?P<locator>[^\[\]@]*)\](?!\())?"
+)
+_PART = re.compile(r"^(?P<prefix>.*?)(?<![\w.])-?@(?P<key>" + _KEY + r")(?P<locator>.*)$", re.S)
+_LATEX = re.compile(
+    r"\\(?P<command>[a-zA-Z]*cite[a-zA-Z]*)\*?\s*(?:\[(?P<first>[^\]]*)\])?"
+    r"\s*(?:\[(?P<second>[^\]]*)\])?\s*\{(?P<keys>[^}]*)\}"
+)
+_LATEX_COMMENT = re.compile(r"(?<!\\)%.*")
+_PAGES = re.compile(
+    r"^\s*(?:(?:pp?|pages?|S)\.?\s*~?\s*)?(?P<spec>\d+(?:\s*(?:,|-{1,2}|–|—)\s*\d+)*)\b"
+)
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
+# a heading or a structural LaTeX line is a sentence of its own
+_OWN_LINE = re.compile(
+    r"(?m)^[ \t]*(?:#|\\(?:part|chapter|(?:sub)*section|paragraph|begin|end|item)\b).*$"
+)
+
+
+@dataclass(frozen=True)
+class DraftCitation:
+    citekey: str
+    pages: tuple[int, ...]  # () when the citation names no page
+    line: int  # 1-based, of the citation's first character
+    column: int  # 1-based
+    sentence: str  # the claim: the citing sentence without citations and markup
+    raw: str  # the citation as written
+    locator: str = ""  # as written (``p. 12``), empty when none
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "citekey": self.citekey,
+            "pages": list(self.pages),
+            "line": self.line,
+            "column": self.column,
+            "sentence": self.sentence,
+            "citation": self.raw,
+            "locator": self.locator,
+        }
+
+
+def parse_pages(locator: str) -> tuple[int, ...]:
+    """``p. 12`` -> (12,); ``pp. 3--4, 7`` -> (3, 4, 7); ``chap. 2`` -> (): no page."""
+    match = _PAGES.match(locator.lstrip(" ,"))
+    if not match:
+        return ()
+    pages: list[int] = []
+    for part in re.split(r"\s*,\s*", match["spec"]):
+        ends = [int(n) for n in re.split(r"\s*(?:-{1,2}|–|—)\s*", part) if n]
+        first, last = ends[0], ends[-1]
+        if last < first or last - first > MAX_RANGE:
+            last = first
+        pages += [p for p in range(first, last + 1) if p not in pages]
+    return tuple(pages)
+
+
+def is_latex(text: str, name: str = "") -> bool:
+    return name.lower().endswith((".tex", ".ltx")) or bool(
+        re.search(r"\\(?:documentclass|begin\{document\}|[a-zA-Z]*cite[a-zA-Z]*\s*[\[{])", text)
+    )
+
+
+def find_citations(text: str, latex: bool | None = None) -> list[DraftCitation]:
+    """Every (citekey, pages) the draft cites, in reading order, each with its sentence.
+    Both syntaxes are read in any draft; ``latex`` (else guessed) makes ``%`` a comment."""
+    latex = is_latex(text) if latex is None else latex
+    # LaTeX comments out, their length kept so that offsets still point into the draft
+    text_for_search = _LATEX_COMMENT.sub(lambda m: " " * len(m[0]), text) if latex else text
+    found: list[tuple[int, int, str, str]] = []  # start, end, key, locator
+    spans: list[tuple[int, int]] = []
+    for m in _LATEX.finditer(text_for_search):  # a Markdown draft may hold \\cite too
+        if m["command"].lower() == "nocite":
+            continue
+        post = m["second"] if m["second"] is not None else (m["first"] or "")
+        for key in filter(None, (k.strip() for k in m["keys"].split(","))):
+            found.append((m.start(), m.end(), key, post.replace("~", " ").strip()))
+        spans.append(m.span())
+    for m in _BRACKET.finditer(text_for_search):
+        for part in m["body"].split(";"):
+            if p := _PART.match(part):
+                found.append((m.start(), m.end(), p["key"].rstrip(".:"), p["locator"].strip(" ,")))
+        spans.append(m.span())
+    for m in _IN_TEXT.finditer(_mask(text_for_search, spans)):
+        found.append((m.start(), m.end(), m["key"].rstrip(".:"), (m["locator"] or "").strip()))
+        spans.append(m.span())
+    masked = _mask(text_for_search, spans)
+    sentences = _sentences(_mask(text_for_search, spans, "X"))
+    out = []
+    for start, end, key, locator in sorted(found, key=lambda f: (f[0], f[2])):
+        line = text.count("\n", 0, start) + 1
+        column = start - (text.rfind("\n", 0, start) + 1) + 1
+        out.append(
+            DraftCitation(
+                citekey=key,
+                pages=parse_pages(locator),
+                line=line,
+                column=column,
+                sentence=_claim(masked, sentences, start),
+                raw=text[start:end],
+                locator=locator,
+            )
+        )
+    return out
+
+
+def _mask(text: str, spans: list[tuple[int, int]], fill: str = " ") -> str:
+    """Citations blanked out, offsets kept; filled with a capital letter, a citation that
+    opens a sentence still lets the sentence before it end."""
+    chars = list(text)
+    for start, end in spans:
+        chars[start:end] = fill * (end - start)
+    return "".join(chars)
+
+
+def _sentences(masked: str) -> list[tuple[int, int]]:
+    """Sentence spans of the draft: paragraphs (and headings) split at ``SENTENCE_END``."""
+    cuts = {0, len(masked)}
+    for pattern in (_PARAGRAPH_BREAK, _OWN_LINE):
+        cuts |= {m.start() for m in pattern.finditer(masked)}
+        cuts |= {m.end() for m in pattern.finditer(masked)}
+    flat = masked.replace("\n", " ")
+    cuts |= {m.end() for m in SENTENCE_END.finditer(flat)}
+    ordered = sorted(cuts)
+    return list(itertools.pairwise(ordered))
+
+
+def _clean(text: str) -> str:
+    """Plain words of a sentence: markup out (LaTeX commands keep their argument)."""
+    text = re.sub(r"\\[a-zA-Z]+\*?(?:\[[^\]]*\])?\{([^{}]*)\}", r"\1", text)
+    text = re.sub(r"\\[a-zA-Z]+\*?", " ", text)
+    text = re.sub(r"[{}*_`]|~", " ", text.replace("~", " "))
+    text = re.sub(r"^\s*#+\s*", "", text)
+    text = re.sub(r"\(\s*\)|\[\s*\]", " ", text)
+    text = re.sub(r"\s+", " ", text).strip()
+    return re.sub(r"\s+([.,;:!?])", r"\1", text)
+
+
+def _claim(masked: str, sentences: list[tuple[int, int]], offset: int) -> str:
+    for number, (start, end) in enumerate(sentences):
+        if start <= offset < end:
+            own = _clean(masked[start:end])
+            if len(re.findall(r"\w+", own)) >= 3 or number == 0:
+                return own
+            # a citation after the full stop: the sentence before it is the claim
+            return _clean(masked[sentences[number - 1][0] : end])
+    return ""

@@ -1,0 +1,310 @@
+"""``citeloom serve``: the query, answer and check use cases over a small local HTTP API.
+
+Warm-service rules: each embedding model is loaded once per process; the embedded index is
+opened for a request and closed before its response (``Warm.index``), so a ``citeloom
+ingest`` in a terminal can open the project between two requests. Requests take turns on the
+index (one shard is never opened twice, not even by two threads of this process).
+
+Loopback by default; binding any other address needs a bearer token from the environment
+(``CITELOOM_SERVE_TOKEN``), which every API route then requires. A bad request gets a 4xx
+JSON error naming the field; no response ever carries a traceback.
+"""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import logging
+import os
+import platform
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from importlib.metadata import PackageNotFoundError, version
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from citeloom import __version__, bootstrap
+from citeloom.config import Settings
+from citeloom.domain.errors import CiteloomError, ConfigError, ExitCode
+from citeloom.entrypoints.query_options import query_options
+from citeloom.entrypoints.schemas import (
+    AnswerRequest,
+    AnswerResponse,
+    CheckRequest,
+    CheckResponse,
+    ErrorResponse,
+    HealthResponse,
+    ProjectOut,
+    ProjectsResponse,
+    QueryRequest,
+    QueryResponse,
+)
+from citeloom.ports import Embedder, Index
+
+TOKEN_ENV = "CITELOOM_SERVE_TOKEN"
+_BEARER = HTTPBearer(auto_error=False)  # module level: route signatures are resolved here
+_log = logging.getLogger(__name__)
+_STATUS = {
+    ExitCode.USAGE: 400,
+    ExitCode.INDEX_UNAVAILABLE: 503,
+    ExitCode.MODEL_MISMATCH: 409,
+    ExitCode.STORAGE: 507,
+}
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def serve_token(host: str) -> str | None:
+    """The bearer token requests must carry, or ``ConfigError`` when a non-loopback bind
+    has none: the API reads the whole library."""
+    token = os.environ.get(TOKEN_ENV) or None
+    if token is None and not is_loopback(host):
+        raise ConfigError(
+            f"--host {host} is reachable from other machines: set a bearer token in the "
+            f"{TOKEN_ENV} environment variable first (clients send 'Authorization: Bearer "
+            "TOKEN'), or bind 127.0.0.1."
+        )
+    return token
+
+
+class _UnauthorisedError(Exception):
+    """A request without the right bearer token (answered 401 by its handler)."""
+
+
+class Warm:
+    """What outlives a request: the settings and the loaded embedding models."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._models: dict[str, Embedder] = {}
+        self._models_lock = threading.Lock()
+        self._index_lock = threading.Lock()
+
+    @property
+    def models_loaded(self) -> list[str]:
+        return sorted(self._models)
+
+    def embedder(self, project: str) -> Embedder:
+        config = self.settings.get_project(project)
+        with self._models_lock:
+            if config.embedding_model not in self._models:
+                self._models[config.embedding_model] = bootstrap.embedder(self.settings, config)
+            return self._models[config.embedding_model]
+
+    def preload(self) -> None:
+        """Load every configured project's model now, so the first request is not slow."""
+        for name in sorted(self.settings.project):
+            try:
+                self.embedder(name)
+            except CiteloomError as error:  # reported by /health and by that project's calls
+                _log.warning("project %s: %s", name, error)
+
+    @contextmanager
+    def index(self) -> Iterator[Index]:
+        """The index for one request, closed before the response is sent."""
+        with self._index_lock:
+            index = bootstrap.index(self.settings)
+            try:
+                yield index
+            finally:
+                index.close()
+
+
+def mount_mcp(app: FastAPI, warm: Warm) -> None:
+    """Merge hook for the MCP server (branch ``mcp``): mount its transport-independent tools
+    over streamable HTTP at ``/mcp`` here, with ``warm.embedder`` and ``warm.index`` so the
+    tools follow the same warm-service rules. Until then ``/mcp`` is not served."""
+
+
+def _versions() -> dict[str, str]:
+    out = {"citeloom": __version__, "python": platform.python_version()}
+    for package in ("fastapi", "uvicorn", "pydantic", "qdrant-edge-py", "onnxruntime"):
+        try:
+            out[package] = version(package)
+        except PackageNotFoundError:
+            continue
+    return out
+
+
+def _error(status: int, message: str, field: str | None = None) -> JSONResponse:
+    return JSONResponse(ErrorResponse(error=message, field=field).dump(), status_code=status)
+
+
+def create_app(settings: Settings, token: str | None = None, preload: bool = True) -> FastAPI:
+    warm = Warm(settings)
+    if preload:
+        warm.preload()
+    app = FastAPI(
+        title="citeloom",
+        version=__version__,
+        description="Passages, verified answers and draft checks from your library, offline.",
+    )
+
+    def authorised(
+        credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_BEARER)],
+    ) -> None:
+        if token is None:
+            return
+        given = credentials.credentials if credentials else ""
+        if not hmac.compare_digest(given.encode(), token.encode()):
+            raise _UnauthorisedError
+
+    guarded = [Depends(authorised)]
+    errors: dict[int | str, dict[str, Any]] = {
+        status: {"model": ErrorResponse} for status in (400, 401, 404, 422, 503)
+    }
+
+    @app.exception_handler(_UnauthorisedError)
+    def _unauthorised(_: Request, __: Exception) -> JSONResponse:
+        response = _error(401, f"missing or wrong bearer token (see {TOKEN_ENV})")
+        response.headers["WWW-Authenticate"] = "Bearer"
+        return response
+
+    @app.exception_handler(RequestValidationError)
+    def _invalid(_: Request, error: Exception) -> JSONResponse:
+        problems = error.errors() if isinstance(error, RequestValidationError) else []
+        first = problems[0] if problems else {}
+        loc = [str(p) for p in first.get("loc", ()) if p != "body"]
+        field = ".".join(loc) or None
+        message = str(first.get("msg", "invalid request"))
+        if first.get("type") == "extra_forbidden":
+            message = "unknown field (check the spelling; see /docs)"
+        elif first.get("type") == "json_invalid":
+            message, field = "the body is not valid JSON", None
+        return _error(422, f"{field}: {message}" if field else message, field)
+
+    @app.exception_handler(CiteloomError)
+    def _citeloom(_: Request, error: Exception) -> JSONResponse:
+        code = getattr(error, "exit_code", ExitCode.USAGE)
+        message = str(error)
+        status = 404 if "unknown project" in message else _STATUS.get(code, 400)
+        return _error(status, message, "project" if status == 404 else None)
+
+    @app.exception_handler(Exception)
+    def _internal(_: Request, error: Exception) -> JSONResponse:
+        _log.error("internal error: %s: %s", type(error).__name__, error)
+        return _error(500, f"internal error ({type(error).__name__}); see the server's log")
+
+    @app.post(
+        "/query",
+        response_model=QueryResponse,
+        dependencies=guarded,
+        response_model_exclude_unset=True,
+        responses=errors,
+    )
+    def query(request: QueryRequest) -> dict[str, Any]:
+        settings.get_project(request.project)
+        options = query_options(
+            settings,
+            top_k=request.top_k,
+            per_doc=request.per_doc,
+            citekeys=request.citekeys,
+            tags=request.tags,
+            year_from=request.year_from,
+            year_to=request.year_to,
+            section=request.section,
+            budget=request.budget,
+        )
+        embedder = warm.embedder(request.project)
+        with warm.index() as index:
+            service = bootstrap.query_service(settings, request.project, index, embedder)
+            report = service.search(request.query, options)
+        return QueryResponse.model_validate(report.to_json()).dump()
+
+    @app.post(
+        "/answer",
+        response_model=AnswerResponse,
+        dependencies=guarded,
+        response_model_exclude_unset=True,
+        responses=errors,
+    )
+    def answer(request: AnswerRequest) -> dict[str, Any]:
+        embedder = warm.embedder(request.project)
+        with warm.index() as index:
+            service = bootstrap.answer_service(settings, request.project, index, embedder)
+            report = service.answer(request.question)
+        return AnswerResponse.model_validate(report.to_json()).dump()
+
+    @app.post(
+        "/check",
+        response_model=CheckResponse,
+        dependencies=guarded,
+        response_model_exclude_unset=True,
+        responses=errors,
+    )
+    def check(request: CheckRequest) -> dict[str, Any]:
+        embedder = warm.embedder(request.project)
+        latex = None if request.format == "auto" else request.format == "latex"
+        with warm.index() as index:
+            service = bootstrap.check_service(settings, request.project, index, embedder)
+            report = service.check(request.draft, request.name, latex)
+        return CheckResponse.model_validate(report.to_json()).dump()
+
+    @app.get(
+        "/projects",
+        response_model=ProjectsResponse,
+        dependencies=guarded,
+        response_model_exclude_unset=True,
+    )
+    def projects() -> dict[str, Any]:
+        out = []
+        with warm.index() as index:
+            for name, project in sorted(settings.project.items()):
+                info = index.collection_info(project.collection)
+                out.append(
+                    ProjectOut(
+                        name=name,
+                        collection=project.collection,
+                        embedding_model=project.embedding_model,
+                        points=info.points if info else None,
+                    )
+                )
+        return ProjectsResponse(projects=out).dump()
+
+    @app.get(
+        "/health",
+        response_model=HealthResponse,
+        dependencies=guarded,
+        response_model_exclude_unset=True,
+    )
+    def health() -> dict[str, Any]:
+        try:
+            with warm.index() as index:
+                for project in settings.project.values():
+                    index.collection_info(project.collection)
+            reachable, detail = True, "index reachable"
+        except CiteloomError as error:
+            reachable, detail = False, str(error)
+        models = warm.models_loaded
+        wanted = {p.embedding_model for p in settings.project.values()}
+        return HealthResponse(
+            status="ok" if reachable and wanted <= set(models) else "degraded",
+            models_loaded=models,
+            index_reachable=reachable,
+            index_detail=detail,
+            versions=_versions(),
+        ).dump()
+
+    mount_mcp(app, warm)
+    return app
+
+
+def run(settings: Settings, host: str, port: int) -> None:
+    """Serve until interrupted (uvicorn handles Ctrl-C and SIGTERM)."""
+    import uvicorn
+
+    token = serve_token(host)
+    app = create_app(settings, token)
+    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)

@@ -1,0 +1,149 @@
+"""The JSON citeloom speaks: request and response models shared by the HTTP API and the CLI.
+
+``citeloom query|answer|check --json`` print these models and ``citeloom serve`` returns
+them, so a script can move from one to the other without changing a key. Responses are
+built from the services' ``to_json`` (one place writes each report) and checked here.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Request(BaseModel):
+    model_config = ConfigDict(extra="forbid")  # a misspelt field is named, not ignored
+
+    project: str = Field(min_length=1, description='A [project."ID"] of the config.')
+
+
+class QueryRequest(_Request):
+    query: str = Field(min_length=1, description='Your words; "quoted phrases" must occur.')
+    top_k: int = Field(6, ge=1, le=100)
+    per_doc: int | None = Field(None, ge=0, description="0: no limit; unset: [query] per_doc")
+    citekeys: list[str] = Field(default_factory=list)
+    tags: list[str] = Field(default_factory=list)
+    year_from: int | None = None
+    year_to: int | None = None
+    section: str | None = None
+    budget: int | None = Field(None, ge=1)
+
+
+class AnswerRequest(_Request):
+    question: str = Field(min_length=1)
+
+
+class CheckRequest(_Request):
+    draft: str = Field(min_length=1, description="The draft's text (Markdown or LaTeX).")
+    name: str = Field("draft", description="Shown in the report, e.g. the file name.")
+    format: Literal["auto", "markdown", "latex"] = "auto"
+
+
+class _Response(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    def dump(self) -> dict[str, Any]:
+        """As the CLI prints it: optional keys only when the report had them."""
+        return self.model_dump(mode="json", exclude_unset=True)
+
+
+class PassageOut(_Response):
+    rank: int
+    score: float
+    citekey: str | None
+    title: str | None
+    authors: list[str]
+    year: int | None
+    doi: str | None
+    url: str | None
+    page_start: int | None
+    page_end: int | None
+    section: str | None
+    section_path: list[str]
+    text: str
+    source: str
+    chunk_id: str
+    trimmed: bool | None = None
+
+
+class QueryResponse(_Response):
+    query: str
+    project: str
+    answerable: bool
+    confidence: float
+    results: list[PassageOut]
+    phrases: list[str] | None = None
+    note: str | None = None
+
+
+class CitationOut(_Response):
+    citekey: str | None
+    page: int | None
+    section_path: list[str]
+    quote: str = Field(description="Exactly as stored.")
+    chunk_id: str
+    verified: bool = Field(description="Found verbatim on this page of the stored text.")
+
+
+class AnswerResponse(_Response):
+    question: str
+    project: str
+    answer: str | None
+    citations: list[CitationOut]
+    confidence: float
+    fallback: bool = Field(description='True: "No answer found in the library." See leads.')
+    leads: list[PassageOut] | None = None
+    note: str | None = None
+
+
+class EvidenceOut(CitationOut):
+    score: float
+
+
+class CitationCheckOut(_Response):
+    citekey: str
+    pages: list[int]
+    line: int
+    column: int
+    sentence: str
+    citation: str
+    locator: str
+    verdict: Literal[
+        "supported", "other-page", "no-page", "not-found", "unknown-key", "not-ingested"
+    ]
+    suggested_page: int | None
+    evidence: EvidenceOut | None
+    elsewhere: list[EvidenceOut]
+
+
+class CheckResponse(_Response):
+    draft: str
+    project: str
+    ok: bool = Field(description="Every citation supported (the CLI exits 0).")
+    counts: dict[str, int]
+    citations: list[CitationCheckOut]
+
+
+class ProjectOut(_Response):
+    name: str
+    collection: str
+    embedding_model: str
+    points: int | None = Field(description="Chunks stored; null: nothing ingested yet.")
+
+
+class ProjectsResponse(_Response):
+    projects: list[ProjectOut]
+
+
+class HealthResponse(_Response):
+    status: Literal["ok", "degraded"]
+    models_loaded: list[str]
+    index_reachable: bool
+    index_detail: str
+    versions: dict[str, str]
+
+
+class ErrorResponse(_Response):
+    error: str
+    field: str | None = None

@@ -1,0 +1,15 @@
+from __future__ import annotations
+
+from typing import Protocol
+
+
+class DocumentText(Protocol):
+    """The stored text of a converted document, page by page: what ``answer`` and ``check``
+    verify a quote against and take its page from (a chunk may span pages; a sentence is on
+    one)."""
+
+    def pages(self, sha256: str) -> dict[int | None, str] | None:
+        """Each page's text (its blocks in reading order, as indexing normalised them, joined
+        by newlines; ``None`` for a format without pages), or ``None`` when this machine
+        holds no stored conversion of the document."""
+        ...

@@ -1,0 +1,151 @@
+"""Sentences that support a claim, each with the page it is on and verified there.
+
+``answer`` and ``check`` both need the same thing from a set of passages: their whole
+sentences scored against a claim (a question or a sentence of a draft), each located on one
+page of the stored document text and checked to occur there verbatim after the indexing
+normalisation. A sentence that cannot be located is kept out of every answer and verdict:
+a quote is only shown with a page it is known to be on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from citeloom.domain.abstention import confidence, content_terms, covered_terms, idf
+from citeloom.domain.citation import citation_label
+from citeloom.domain.records import Passage
+from citeloom.domain.sentences import looks_whole, split_sentences
+from citeloom.domain.text import fold_for_match, normalise_text
+from citeloom.ports import DocumentText, Embedder, Index
+
+
+@dataclass(frozen=True)
+class Support:
+    """One sentence of a passage, scored against a claim, with the page it is on."""
+
+    passage: Passage
+    quote: str  # exactly as stored in the passage
+    page: int | None
+    score: float  # in [0, 1]; 0.5 splits support from none, as query confidence does
+    similarity: float  # cosine of claim and sentence
+    verified: bool  # found verbatim on ``page`` of the stored document text
+
+    @property
+    def citekey(self) -> str | None:
+        return self.passage.citekey
+
+    @property
+    def label(self) -> str:
+        return citation_label(self.passage.citekey, self.page, self.page)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "citekey": self.passage.citekey,
+            "page": self.page,
+            "section_path": list(self.passage.section_path),
+            "quote": self.quote,
+            "chunk_id": self.passage.chunk_id,
+            "verified": self.verified,
+        }
+
+
+class SentenceEvidence:
+    """Scores and locates the sentences of passages of one collection."""
+
+    def __init__(
+        self, *, collection: str, embedder: Embedder, index: Index, texts: DocumentText
+    ) -> None:
+        self.collection = collection
+        self.embedder = embedder
+        self.index = index
+        self.texts = texts
+        self._sha: dict[str, str] = {}
+        self._normalised: dict[tuple[str, int | None], str] = {}
+        self._vectors: dict[str, list[float]] = {}  # a draft cites one paper many times
+        # whole sentences looked up on their pages, and how many were found there: the
+        # verification rate benchmarks report
+        self.checked = 0
+        self.verified = 0
+
+    def supports(self, claim: str, passages: Sequence[Passage]) -> list[Support]:
+        """Every whole, located sentence of ``passages`` with its score for ``claim``, best
+        first; a sentence repeated by overlapping chunks appears once."""
+        seen: set[str] = set()
+        found: list[tuple[Passage, str, int | None, bool]] = []
+        self._learn_sources(passages)
+        for passage in passages:
+            for sentence in split_sentences(passage.text):
+                key = fold_for_match(sentence.text)
+                if key in seen or not looks_whole(sentence.text):
+                    continue
+                seen.add(key)
+                page, verified = self.locate(passage, sentence.text)
+                self.checked += 1
+                self.verified += verified
+                if verified:
+                    found.append((passage, sentence.text, page, verified))
+        if not found:
+            return []
+        weights = self._term_weights(claim)
+        claim_vector = self.embedder.embed_query(claim)
+        new = list(dict.fromkeys(q for _, q, _, _ in found if q not in self._vectors))
+        if new:
+            self._vectors.update(zip(new, self.embedder.embed_documents(new), strict=True))
+        vectors = [self._vectors[quote] for _, quote, _, _ in found]
+        out = []
+        for (passage, quote, page, verified), vector in zip(found, vectors, strict=True):
+            similarity = sum(a * b for a, b in zip(claim_vector, vector, strict=True))
+            covered = covered_terms(weights, [quote])
+            out.append(
+                Support(
+                    passage,
+                    quote,
+                    page,
+                    confidence(weights, covered, similarity),
+                    similarity,
+                    verified,
+                )
+            )
+        return sorted(out, key=lambda s: (-s.score, s.passage.rank, s.quote))
+
+    def locate(self, passage: Passage, sentence: str) -> tuple[int | None, bool]:
+        """The page of the passage's span whose stored text holds ``sentence`` verbatim
+        (after normalisation), and whether it was found. Without a stored conversion on this
+        machine, a one-page chunk is its own page's stored text; a sentence of a chunk over
+        several pages cannot be placed, so it is not verified."""
+        wanted = normalise_text(sentence)
+        sha = self._sha.get(passage.chunk_id, "")
+        pages = self.texts.pages(sha)
+        if pages is None:
+            one_page = passage.page_start == passage.page_end
+            return passage.page_start, one_page and wanted in normalise_text(passage.text)
+        span: Iterable[int | None] = (
+            [None]
+            if passage.page_start is None
+            else range(passage.page_start, (passage.page_end or passage.page_start) + 1)
+        )
+        for page in span:
+            if (sha, page) not in self._normalised:
+                self._normalised[sha, page] = normalise_text(pages.get(page, ""))
+            if wanted and wanted in self._normalised[sha, page]:
+                return page, True
+        return passage.page_start, False
+
+    def _learn_sources(self, passages: Sequence[Passage]) -> None:
+        """The file hash behind each passage (the key of its stored text), one lookup."""
+        missing = [p.chunk_id for p in passages if p.chunk_id not in self._sha]
+        if missing:
+            for chunk, payload in self.index.payloads(self.collection, missing).items():
+                self._sha[chunk] = (payload.get("source") or {}).get("sha256", "")
+
+    def _term_weights(self, claim: str) -> dict[str, float]:
+        """The claim's content words weighed by the engine's IDF, as query confidence does: a
+        word no chunk holds weighs as much as the rarest can."""
+        engine = {
+            fold_for_match(w): v for w, v in self.index.term_weights(self.collection, claim).items()
+        }
+        info = self.index.collection_info(self.collection)
+        absent = idf(info.points if info else 0, 0)
+        return {t: engine[t] or absent for t in content_terms(claim) if t in engine}

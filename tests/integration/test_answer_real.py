@@ -1,0 +1,138 @@
+"""``citeloom answer`` on the bundled example papers: real Docling, MiniLM and Qdrant Edge."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from citeloom.adapters.conversion.cache import from_json
+from citeloom.domain.text import normalise_text
+from citeloom.entrypoints.cli import app
+from tests.conftest import EXAMPLES, write_config
+
+pytestmark = pytest.mark.real
+
+QUESTION = "how fast do restored salt marshes accrete sediment"
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(app, list(args))
+    return result.exit_code, result.output
+
+
+@pytest.fixture(scope="module")
+def example(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("example")
+    config = write_config(folder, EXAMPLES.parent.parent / "references" / "example.json")
+    code, out = run("ingest", str(EXAMPLES.parent), "-p", "papers", "-c", str(config))
+    assert code == 0, out
+    return config
+
+
+def stored_pages(config: Path) -> dict[tuple[str, int], str]:
+    """Every page of every cached conversion, normalised: what a quote must be found on."""
+    pages: dict[tuple[str, int], str] = {}
+    for entry in (config.parent / "var" / "cache" / "conversions").rglob("*.json"):
+        document = from_json(json.loads(entry.read_text(encoding="utf-8")))
+        for block in document.blocks:
+            key = (Path(document.source_path).name, block.page or 0)
+            pages[key] = normalise_text(f"{pages.get(key, '')} {block.text}")
+    return pages
+
+
+def test_answer_quotes_verified_sentences_with_the_page_each_is_on(example):
+    code, out = run("answer", QUESTION, "-p", "papers", "-c", str(example), "--json")
+    assert code == 0, out
+    data = json.loads(out)
+    assert not data["fallback"] and 0.5 <= data["confidence"] <= 1
+    assert 1 <= len(data["citations"]) <= 3
+    quotes = [c["quote"] for c in data["citations"]]
+    assert data["answer"] == " ".join(quotes)
+    rate = next(c for c in data["citations"] if "6.8 millimetres" in c["quote"])
+    assert (rate["citekey"], rate["page"]) == ("ardel2023marsh", 2)
+    assert rate["section_path"][-1] == "3.1 Accretion rates"
+    pages = stored_pages(example)
+    for citation in data["citations"]:
+        assert citation["verified"] is True
+        # the quote is on its cited page of the stored text, and on no other page of the paper
+        on = [p for (name, p), text in pages.items() if normalise_text(citation["quote"]) in text]
+        assert on == [citation["page"]], citation
+
+
+def test_answer_markdown_is_a_paste_ready_quote_with_a_pandoc_citation(example):
+    code, out = run("answer", QUESTION, "-p", "papers", "-c", str(example), "-f", "markdown")
+    assert code == 0
+    assert '> "Restored sites accreted a mean of 6.8 millimetres' in out
+    assert "[@ardel2023marsh, p. 2]" in out
+
+
+def test_a_question_the_library_cannot_answer_gets_no_answer_but_leads(example):
+    question = "what is the boiling point of liquid helium on Jupiter"
+    code, out = run("answer", question, "-p", "papers", "-c", str(example))
+    assert code == 0
+    assert out.startswith("No answer found in the library.")
+    assert "[@" in out  # the leads, with their labels
+    data = json.loads(run("answer", question, "-p", "papers", "-c", str(example), "--json")[1])
+    assert data["fallback"] and data["answer"] is None and data["citations"] == []
+    assert data["leads"] and data["confidence"] < 0.5
+
+
+def test_answer_imports_neither_docling_nor_torch(example):
+    from tests.integration.test_fast_paths import probe
+
+    code, heavy, out = probe(["answer", QUESTION, "-p", "papers", "-c", str(example), "--json"])
+    assert code == 0 and json.loads(out)["citations"], out
+    assert heavy == []
+
+
+DRAFT = """# Draft
+
+Restored sites accreted 6.8 millimetres of sediment per year, against 2.4 millimetres per year
+in the reference marshes [@ardel2023marsh, p. 2].
+
+Restored sites accreted 6.8 millimetres of sediment per year, against 2.4 millimetres per year
+in the reference marshes [@ardel2023marsh, p. 3].
+
+Restored sites accreted 6.8 millimetres of sediment per year, against 2.4 millimetres per year
+in the reference marshes [@ardel2023marsh].
+
+Restored sites accreted 6.8 millimetres of sediment per year, against 2.4 millimetres per year
+in the reference marshes \\cite[p.~1]{tanabe2022notebooks}.
+
+Field notebooks survive as handwritten pages [@nobody1999, p. 4].
+"""
+
+
+def test_check_gives_each_citation_its_verdict_and_exits_1(example, tmp_path):
+    draft = tmp_path / "draft.md"
+    draft.write_text(
+        DRAFT.replace("\\cite[p.~1]{tanabe2022notebooks}", "[@tanabe2022notebooks, p. 1]")
+    )
+    code, out = run("check", str(draft), "-p", "papers", "-c", str(example), "--json")
+    assert code == 1, out
+    got = [
+        (c["citekey"], c["line"], c["verdict"], c["suggested_page"])
+        for c in json.loads(out)["citations"]
+    ]
+    assert got == [
+        ("ardel2023marsh", 4, "supported", None),
+        ("ardel2023marsh", 7, "other-page", 2),
+        ("ardel2023marsh", 10, "no-page", 2),
+        ("tanabe2022notebooks", 13, "not-found", None),
+        ("nobody1999", 15, "unknown-key", None),
+    ]
+    code, text = run("check", str(draft), "-p", "papers", "-c", str(example))
+    assert f"{draft}:4:" in text and "[@ardel2023marsh, p. 2]" in text
+
+
+def test_a_draft_whose_citations_hold_exits_0(example, tmp_path):
+    draft = tmp_path / "ok.tex"
+    draft.write_text(
+        DRAFT.split("\n\n")[1].replace("[@ardel2023marsh, p. 2]", "\\cite[p.~2]{ardel2023marsh}")
+    )
+    code, out = run("check", str(draft), "-p", "papers", "-c", str(example))
+    assert code == 0, out
+    assert "supported" in out

@@ -1,0 +1,160 @@
+"""``citeloom serve`` through a real HTTP client against uvicorn on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.conftest import CITELOOM, EXAMPLES, write_config
+
+pytestmark = pytest.mark.real
+QUESTION = "how fast do restored salt marshes accrete sediment"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start(config: Path, env: dict[str, str] | None = None) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    server = subprocess.Popen(
+        [CITELOOM, "serve", "-c", str(config), "--port", str(port)],
+        env={**os.environ, **(env or {})},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise AssertionError(f"serve exited: {server.stderr.read() if server.stderr else ''}")
+        try:
+            httpx.get(f"{url}/docs", timeout=2)
+            return server, url
+        except httpx.TransportError:
+            time.sleep(0.3)
+    server.terminate()
+    raise AssertionError("serve did not start")
+
+
+def stop(server: subprocess.Popen) -> str:
+    server.terminate()
+    _, err = server.communicate(timeout=30)
+    return err
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory) -> Iterator[tuple[str, Path]]:
+    folder = tmp_path_factory.mktemp("serve")
+    inbox = folder / "inbox"
+    inbox.mkdir()
+    for name in ("ardel2023_restored_marshes.pdf", "lindqvist2021_quiet_hours.pdf"):
+        shutil.copy(EXAMPLES / name, inbox / name)
+    config = write_config(folder, EXAMPLES.parent.parent / "references" / "example.json")
+    done = subprocess.run(
+        [CITELOOM, "ingest", str(inbox), "-p", "papers", "-c", str(config)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    server, url = start(config)
+    yield url, config
+    err = stop(server)
+    assert "Traceback" not in err
+
+
+def test_every_route_answers_with_the_cli_json(served):
+    url, config = served
+    health = httpx.get(f"{url}/health").json()
+    assert health["status"] == "ok" and health["index_reachable"]
+    assert health["models_loaded"] == ["fastembed/all-MiniLM-L6-v2"]
+    assert {"citeloom", "fastapi", "uvicorn"} <= set(health["versions"])
+    projects = httpx.get(f"{url}/projects").json()["projects"]
+    assert [(p["name"], p["points"] > 0) for p in projects] == [("papers", True)]
+    query = httpx.post(f"{url}/query", json={"project": "papers", "query": QUESTION}, timeout=60)
+    assert query.status_code == 200 and query.json()["results"][0]["citekey"] == "ardel2023marsh"
+    answer = httpx.post(
+        f"{url}/answer", json={"project": "papers", "question": QUESTION}, timeout=60
+    )
+    cli = subprocess.run(
+        [CITELOOM, "answer", QUESTION, "-p", "papers", "-c", str(config), "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert answer.json() == json.loads(cli.stdout)  # one schema for both
+    assert answer.json()["citations"][0]["verified"] is True
+    draft = "Restored sites accreted 6.8 millimetres of sediment per year [@ardel2023marsh, p. 2]."
+    check = httpx.post(f"{url}/check", json={"project": "papers", "draft": draft}, timeout=60)
+    assert check.json()["ok"] and check.json()["citations"][0]["verdict"] == "supported"
+    assert httpx.get(f"{url}/docs").status_code == 200
+    assert "/answer" in httpx.get(f"{url}/openapi.json").json()["paths"]
+
+
+def test_bad_requests_get_a_4xx_json_error_naming_the_field(served):
+    url, _ = served
+    missing = httpx.post(f"{url}/answer", json={"project": "papers"})
+    assert missing.status_code == 422 and missing.json()["field"] == "question"
+    wrong = httpx.post(f"{url}/query", json={"project": "papers", "query": "x", "top_k": 0})
+    assert wrong.status_code == 422 and wrong.json()["field"] == "top_k"
+    extra = httpx.post(f"{url}/answer", json={"project": "papers", "question": "x", "qestion": 1})
+    assert extra.status_code == 422 and extra.json()["field"] == "qestion"
+    unknown = httpx.post(f"{url}/answer", json={"project": "nope", "question": "marshes"})
+    assert unknown.status_code == 404 and "unknown project 'nope'" in unknown.json()["error"]
+    broken = httpx.post(
+        f"{url}/check", content=b"{not json", headers={"content-type": "application/json"}
+    )
+    assert broken.status_code == 422 and "Traceback" not in broken.text
+
+
+def test_an_ingest_in_a_terminal_works_while_the_server_runs(served):
+    url, config = served
+    inbox = config.parent / "inbox"
+    shutil.copy(EXAMPLES / "tanabe2022_field_notebooks.pdf", inbox)
+    done = subprocess.run(
+        [CITELOOM, "ingest", str(inbox), "-p", "papers", "-c", str(config)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr  # the server does not hold the shard
+    query = {"project": "papers", "query": "field notebooks page identifiers checksums"}
+    results = httpx.post(f"{url}/query", json=query, timeout=60).json()["results"]
+    assert results[0]["citekey"] == "tanabe2022notebooks"
+
+
+def test_a_token_is_required_off_loopback_and_enforced_when_set(served):
+    _, config = served
+    refused = subprocess.run(
+        [CITELOOM, "serve", "-c", str(config), "--host", "0.0.0.0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={k: v for k, v in os.environ.items() if k != "CITELOOM_SERVE_TOKEN"},
+        check=False,
+    )
+    assert refused.returncode == 2 and "CITELOOM_SERVE_TOKEN" in refused.stderr
+    server, url = start(config, {"CITELOOM_SERVE_TOKEN": "s3cret-token"})
+    try:
+        assert httpx.get(f"{url}/projects").status_code == 401
+        bad = httpx.get(f"{url}/projects", headers={"Authorization": "Bearer wrong"})
+        assert bad.status_code == 401 and "bearer token" in bad.json()["error"]
+        good = httpx.get(f"{url}/projects", headers={"Authorization": "Bearer s3cret-token"})
+        assert good.status_code == 200
+    finally:
+        err = stop(server)
+    assert "s3cret-token" not in err

@@ -1,0 +1,68 @@
+"""Finding citations in drafts: every form the issue lists, with line, column and claim."""
+
+from citeloom.domain.draft_citations import find_citations, parse_pages
+
+MARKDOWN = """# Results
+
+Restored marshes accreted 6.8 mm of sediment per year [@ardel2023marsh, p. 2].
+Quiet hours cut interruptions by a third [see @lindqvist2021quiet, pp. 3-4].
+Both effects were seen [@ardel2023marsh; @lindqvist2021quiet, p. 5] in field notes.
+@tanabe2022notes [p. 5] describe notebooks kept in the field.
+As @tanabe2022notes argue, paper lasts. Write to me at someone@example.org.
+Citations after the stop still count. [@ardel2023marsh, 7]
+"""
+
+LATEX = r"""\section{Results}
+Restored marshes accreted quickly \cite[p.~12]{ardel2023marsh}.
+% a comment \cite{hidden2020}
+Quiet hours helped \parencite[12]{lindqvist2021quiet}, as \textcite{tanabe2022notes} noted.
+Several at once \cite{a2020,b2021} and \cite[see][pp.~3--4]{c2019}. \nocite{d2018}
+"""
+
+
+def test_pandoc_citations_with_keys_pages_positions_and_claims():
+    found = find_citations(MARKDOWN)
+    got = [(c.citekey, c.pages, c.line, c.column) for c in found]
+    assert got == [
+        ("ardel2023marsh", (2,), 3, 55),
+        ("lindqvist2021quiet", (3, 4), 4, 42),
+        ("ardel2023marsh", (), 5, 24),
+        ("lindqvist2021quiet", (5,), 5, 24),
+        ("tanabe2022notes", (5,), 6, 1),
+        ("tanabe2022notes", (), 7, 4),
+        ("ardel2023marsh", (7,), 8, 39),
+    ]
+    assert found[0].sentence == "Restored marshes accreted 6.8 mm of sediment per year."
+    assert found[0].raw == "[@ardel2023marsh, p. 2]"
+    assert found[2].sentence == "Both effects were seen in field notes."
+    assert found[4].sentence == "describe notebooks kept in the field."
+    assert found[6].sentence.startswith("Citations after the stop still count.")
+    assert all("someone" not in c.citekey and c.citekey != "example" for c in found)
+
+
+def test_latex_citations_skip_comments_and_nocite():
+    found = find_citations(LATEX, latex=True)
+    got = [(c.citekey, c.pages, c.line) for c in found]
+    assert got == [
+        ("ardel2023marsh", (12,), 2),
+        ("lindqvist2021quiet", (12,), 4),
+        ("tanabe2022notes", (), 4),
+        ("a2020", (), 5),
+        ("b2021", (), 5),
+        ("c2019", (3, 4), 5),
+    ]
+    assert found[0].sentence == "Restored marshes accreted quickly."
+    assert found[0].column == 35
+
+
+def test_a_latex_draft_is_recognised_without_being_told():
+    assert [c.citekey for c in find_citations(r"Text \cite{x2020}.")] == ["x2020"]
+
+
+def test_page_locators():
+    assert parse_pages("p. 12") == (12,)
+    assert parse_pages("pp. 3--4, 7") == (3, 4, 7)
+    assert parse_pages("S. 5") == (5,)
+    assert parse_pages("12") == (12,)
+    assert parse_pages("chap. 2") == ()
+    assert parse_pages("pp. 3-400") == (3,)
