@@ -218,11 +218,21 @@ class FakeIndex:
                 and all(words(ph) in text for ph in filters.phrases)
                 and all(words(t) in text for t in filters.terms)
                 and (not filters.point_ids or p.id in filters.point_ids)
+                and (not filters.doc_ids or p.payload["doc_id"] in filters.doc_ids)
+                and (
+                    filters.chunk_range is None
+                    or filters.chunk_range[0] <= p.payload["chunk_index"] <= filters.chunk_range[1]
+                )
             )
 
         return [
             p for p in self.collections[self.physical(collection)]["points"].values() if keep(p)
         ]
+
+    def chunks(self, collection: str, filters: SearchFilter, limit: int) -> dict[str, dict]:
+        if self.physical(collection) not in self.collections:
+            return {}
+        return {p.id: p.payload for p in self._visible(collection, filters)[:limit]}
 
     def count(self, collection: str, filters: SearchFilter) -> int:
         return (

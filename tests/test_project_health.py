@@ -111,3 +111,24 @@ def test_the_readme_configuration_block_is_a_valid_config(tmp_path):
     settings = load_settings(tmp_path / "citeloom.toml")
     assert settings.get_project("example").fusion == "linear"
     assert settings.query.per_doc == 3
+
+
+def test_readme_mcp_client_snippets_match_the_mcp_command():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = re.search(r"## AI editors \(MCP\)\n(.*?)\n## ", text, flags=re.S).group(1)
+    help_text = subprocess.run(
+        [CITELOOM, "mcp", "--help"], capture_output=True, text=True, check=True
+    ).stdout
+    snippets = [json.loads(b) for b in re.findall(r"```json\n(.*?)```", section, flags=re.S)]
+    assert snippets
+    for snippet in snippets:
+        entry = snippet["mcpServers"]["citeloom"]
+        assert entry["command"].endswith("/citeloom") and entry["args"][0] == "mcp"
+        for flag in (a for a in entry["args"] if a.startswith("-")):
+            assert re.search(rf"(^|[\s,]){re.escape(flag)}\b", help_text), f"mcp has no {flag}"
+    from citeloom.entrypoints.mcp_tools import TOOLS, ErrorCode
+
+    for tool in TOOLS:
+        assert f"| `{tool.name}(" in section, f"README lists no {tool.name}"
+    for code in ErrorCode:
+        assert f"| `{code}` |" in section, f"README explains no {code}"

@@ -15,21 +15,23 @@ from citeloom.domain.errors import ConfigError
 from citeloom.domain.models import chunk_token_limit
 
 if TYPE_CHECKING:
+    from citeloom.adapters.conversion.cache import CachingConverter
     from citeloom.adapters.embedding.local_models import ModelSources
     from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
     from citeloom.ports import (
         AuditLog,
         Chunker,
-        Converter,
         DocumentText,
         Embedder,
         Index,
         MetadataResolver,
     )
     from citeloom.services.answer import AnswerService
+    from citeloom.services.browse import BrowseService
     from citeloom.services.check import CheckService
     from citeloom.services.evidence import SentenceEvidence
     from citeloom.services.ingest import IngestService
+    from citeloom.services.notes import NoteService
     from citeloom.services.query import QueryService
     from citeloom.services.reindex import ReindexService
     from citeloom.services.validate import Check, ProjectComponents
@@ -39,7 +41,14 @@ def settings(config: Path | None) -> Settings:
     return load_settings(config)
 
 
-def index(settings: Settings, on_wait: Callable[[str], None] | None = None) -> Index:
+def index(
+    settings: Settings,
+    on_wait: Callable[[str], None] | None = None,
+    busy_timeout_s: float | None = None,
+) -> Index:
+    """``busy_timeout_s``: an index for one call of a long-lived server (MCP): it waits this
+    long for another process holding an embedded project instead of [qdrant] busy_timeout_s
+    (a call has its own time limit), and lets a process already waiting go first."""
     if settings.qdrant.url:
         from citeloom.adapters.qdrant_server_index import QdrantServerIndex
 
@@ -53,8 +62,18 @@ def index(settings: Settings, on_wait: Callable[[str], None] | None = None) -> I
         )
     from citeloom.adapters.qdrant_edge_index import EdgeIndex
 
+    if busy_timeout_s is None:
+        return EdgeIndex(
+            settings.paths.index_dir,
+            busy_timeout_s=settings.qdrant.busy_timeout_s,
+            on_wait=on_wait,
+        )
+    # a server's call: short waits, and a waiting ingest goes first
     return EdgeIndex(
-        settings.paths.index_dir, busy_timeout_s=settings.qdrant.busy_timeout_s, on_wait=on_wait
+        settings.paths.index_dir,
+        busy_timeout_s=busy_timeout_s,
+        on_wait=on_wait,
+        yield_to_waiters=True,
     )
 
 
@@ -144,8 +163,9 @@ def _wordpiece_chunker(settings: Settings, embedder: OnnxEmbedder) -> Chunker:
     )
 
 
-def converter(settings: Settings) -> Converter:
-    """Docling for PDF/DOCX/HTML/Markdown, plain text as is, behind the conversion cache."""
+def converter(settings: Settings) -> CachingConverter:
+    """Docling for PDF/DOCX/HTML/Markdown, plain text as is, behind the conversion cache.
+    Building it imports no Docling: that happens on the first conversion."""
     from citeloom.adapters.conversion.cache import CachingConverter
     from citeloom.adapters.conversion.docling_converter import DoclingConverter
     from citeloom.adapters.conversion.plain_text import PlainTextConverter
@@ -244,6 +264,38 @@ def query_service(
         rrf_k=project.rrf_k,
         candidates=settings.query.candidates,
         min_confidence=settings.query.min_confidence,
+    )
+
+
+def browse_service(settings: Settings, project_name: str, index: Index) -> BrowseService:
+    from citeloom.services.browse import BrowseService
+
+    collection = settings.get_project(project_name).collection
+    return BrowseService(project=project_name, collection=collection, index=index)
+
+
+def note_service(
+    settings: Settings, project_name: str, index: Index, warm: OnnxEmbedder | None = None
+) -> NoteService:
+    """Notes go through the ingest pipeline's steps; their converted form is kept in the
+    conversion cache, where re-labelling and reindex find it."""
+    from citeloom.services.notes import NoteService
+
+    project = settings.get_project(project_name)
+    resolver = metadata(settings, project)
+    resolver.references()  # a broken references file stops the call before anything else
+    emb = warm or embedder(settings, project)
+    cache = converter(settings)
+    return NoteService(
+        project=project_name,
+        collection=project.collection,
+        converter=cache,
+        chunker=chunker(settings, emb),
+        metadata=resolver,
+        embedder=emb,
+        index=index,
+        audit=audit_log(settings),
+        remember=cache.remember,
     )
 
 

@@ -119,6 +119,13 @@ class QueryConfig(_Section):
     min_confidence: float = Field(0.5, ge=0.0, le=1.0)  # below: "no confident answer"
 
 
+class McpConfig(_Section):
+    """The MCP server (``citeloom mcp``) and, later, the HTTP API that mounts the same tools."""
+
+    timeout_s: float = Field(15.0, gt=0, le=3600)  # per tool call; then TIMEOUT, nothing written
+    max_chars_per_chunk: int = Field(800, ge=40, le=100_000)  # render_text of each result
+
+
 class AnswerConfig(_Section):
     # below: "No answer found in the library." with the best passages as leads
     min_confidence: float = Field(0.5, ge=0.0, le=1.0)
@@ -169,6 +176,7 @@ class Settings(BaseSettings):
     conversion: ConversionConfig = Field(default_factory=ConversionConfig)
     matching: MatchingConfig = Field(default_factory=MatchingConfig)
     query: QueryConfig = Field(default_factory=QueryConfig)
+    mcp: McpConfig = Field(default_factory=McpConfig)
     answer: AnswerConfig = Field(default_factory=AnswerConfig)
     check: CheckConfig = Field(default_factory=CheckConfig)
     embedding: EmbeddingConfig = Field(default_factory=EmbeddingConfig)

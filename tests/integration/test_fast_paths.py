@@ -74,3 +74,45 @@ def test_a_real_query_imports_neither_docling_nor_torch(tmp_path: Path, embedder
     assert code == 0, out
     assert json.loads(out)["results"][0]["page_start"] == 2
     assert heavy == []
+
+
+MCP_PROBE = """
+import json, sys
+import anyio
+from mcp import Client
+from citeloom.config import load_settings
+from citeloom.entrypoints.mcp_server import build_server
+from citeloom.entrypoints.mcp_tools import ToolRuntime
+
+async def main():
+    server = build_server(ToolRuntime(load_settings(__import__("pathlib").Path(sys.argv[1]))))
+    async with Client(server) as client:
+        await client.list_tools()
+        items = [{"text": "Restored marshes accreted sediment quickly.", "page": 2}]
+        stored = await client.call_tool("store_chunks", {"project": "papers", "items": items})
+        found = await client.call_tool("query_hybrid", {"project": "papers", "query": "marsh"})
+        assert not stored.is_error and not found.is_error, (stored, found)
+        print(json.dumps(found.structured_content["results"][0]["label"]))
+
+anyio.run(main)
+loaded = {m.split(".")[0] for m in sys.modules}
+print("HEAVY=" + json.dumps(sorted(loaded & {"docling", "docling_core", "torch", "fastembed"})))
+"""
+
+
+@pytest.mark.real
+def test_the_mcp_server_stores_and_queries_without_docling_or_torch(tmp_path: Path):
+    config = write_config(tmp_path, DATA / "papers.csl.json")
+    result = subprocess.run(
+        [sys.executable, "-c", MCP_PROBE, str(config)], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    label, heavy = result.stdout.strip().splitlines()[-2:]
+    assert json.loads(label) == "[no reference match, p. 2]"
+    assert json.loads(heavy.removeprefix("HEAVY=")) == []
+
+
+def test_mcp_help_imports_neither_docling_nor_torch():
+    code, heavy, out = probe(["mcp", "--help"])
+    assert code == 0 and "--check" in out
+    assert heavy == []

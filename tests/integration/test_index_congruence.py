@@ -277,3 +277,50 @@ def test_optimize_keeps_every_answer_and_later_writes(index):
         h.payload["fulltext"] for h in index.text_search(name, "mudflat", SearchFilter("p"), 5)
     ] == ["mudflat"]
     assert index.collection_info(name).points == 1
+
+
+def test_chunks_browse_a_document_by_metadata_and_chunk_range(index):
+    name = collection()
+    assert index.chunks(name, SearchFilter("p"), 10) == {}  # no such collection
+    index.ensure_collection(name, "m", 4)
+    ref = Reference("ardel2023", "Marsh", year=2023)
+    texts = ["first", "second", "third", "fourth"]
+    pts = points("d1", "a.pdf", texts, [vec(1)] * 4, ref=ref)
+    index.replace_document(name, "d1", "a.pdf", pts)
+    index.replace_document(
+        name, "d2", "b.pdf", points("d2", "b.pdf", ["elsewhere"], [vec(1)], project="other")
+    )
+    every = index.chunks(name, SearchFilter("p", citekeys=("ardel2023",)), 100)
+    assert sorted(p["fulltext"] for p in every.values()) == sorted(texts)
+    assert set(every) == {p.id for p in pts}
+    middle = index.chunks(name, SearchFilter("p", doc_ids=("d1",), chunk_range=(1, 2)), 100)
+    assert sorted(p["chunk_index"] for p in middle.values()) == [1, 2]
+    assert len(index.chunks(name, SearchFilter("p"), 3)) == 3  # the limit holds
+    assert index.chunks(name, SearchFilter("p", doc_ids=("d2",)), 10) == {}  # other project
+
+
+def test_a_server_opening_per_call_lets_a_waiting_opener_go_first(tmp_path):
+    import threading
+    import time
+
+    holder = EdgeIndex(tmp_path / "q")
+    holder.ensure_collection("c", "m", 4)  # holds the shard, as a server's call does
+    order: list[str] = []
+
+    def open_as(name: str, polite: bool) -> None:
+        index = EdgeIndex(tmp_path / "q", busy_timeout_s=10, yield_to_waiters=polite)
+        index.collection_info("c")
+        order.append(name)
+        time.sleep(0.3)
+        index.close()
+
+    ingest = threading.Thread(target=open_as, args=("ingest", False))
+    ingest.start()
+    time.sleep(0.3)  # the ingest is waiting now
+    server = threading.Thread(target=open_as, args=("server", True))
+    server.start()
+    time.sleep(0.2)
+    holder.close()
+    ingest.join()
+    server.join()
+    assert order == ["ingest", "server"]

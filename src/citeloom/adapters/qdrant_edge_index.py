@@ -72,7 +72,7 @@ from qdrant_edge import (
 
 from citeloom.adapters import bm25
 from citeloom.adapters.collection_meta import guard, new_meta
-from citeloom.domain.errors import CiteloomError, IndexUnavailable, StorageError
+from citeloom.domain.errors import CiteloomError, IndexBusy, IndexUnavailable, StorageError
 from citeloom.domain.models import CollectionInfo, DocumentSummary, IndexPoint, ScoredPoint
 from citeloom.domain.records import (
     INDEXED_INTEGERS,
@@ -115,6 +115,11 @@ def _edge_filter(filters: SearchFilter) -> Filter:
     )
     must.extend(FieldCondition(key="fulltext", match=MatchPhrase(p)) for p in filters.phrases)
     must.extend(FieldCondition(key="fulltext", match=MatchText(t)) for t in filters.terms)
+    if filters.chunk_range is not None:
+        first, last = filters.chunk_range
+        must.append(
+            FieldCondition(key="chunk_index", range=RangeFloat(gte=float(first), lte=float(last)))
+        )
     if filters.year_from is not None or filters.year_to is not None:
         must.append(
             FieldCondition(
@@ -171,11 +176,16 @@ class EdgeIndex:
         busy_timeout_s: float = 0.0,
         on_wait: Callable[[str], None] | None = None,
         reserve_bytes: int = RESERVE_BYTES,
+        yield_to_waiters: bool = False,
     ) -> None:
         """``busy_timeout_s``: how long to wait for another process to release a shard
         before failing with "index busy"; ``on_wait`` is told once that we are waiting;
-        ``reserve_bytes``: free space a write must leave on the index's disk."""
+        ``reserve_bytes``: free space a write must leave on the index's disk;
+        ``yield_to_waiters``: let a process already waiting for a shard have it first (a
+        long-lived server opening the index for each call, which would otherwise take the
+        shard back between two calls before a waiting ingest gets its turn)."""
         self.index_dir = index_dir
+        self.yield_to_waiters = yield_to_waiters
         self.busy_timeout_s = busy_timeout_s
         self.on_wait = on_wait
         self.reserve_bytes = reserve_bytes
@@ -232,21 +242,33 @@ class EdgeIndex:
             ) from error
         deadline = time.monotonic() + self.busy_timeout_s
         told = False
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    os.close(fd)
-                    raise _busy(self.index_dir / physical, self.busy_timeout_s) from None
-                if not told and self.on_wait is not None:
-                    self.on_wait(
-                        f"{self.index_dir / physical} is in use by another citeloom process; "
-                        f"waiting up to {self.busy_timeout_s:g} s ..."
-                    )
-                    told = True
-                time.sleep(0.1)
+        wanted = self.index_dir / f"{physical}.wait"
+        waiting: int | None = None  # fd holding a shared flock on .wait: "I am waiting"
+        try:
+            while True:
+                if self.yield_to_waiters and time.monotonic() < deadline and _held(wanted):
+                    time.sleep(0.02)  # someone waits already: their turn first
+                    continue
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() >= deadline:
+                        os.close(fd)
+                        raise _busy(self.index_dir / physical, self.busy_timeout_s) from None
+                    if waiting is None and not self.yield_to_waiters:
+                        waiting = os.open(wanted, os.O_RDWR | os.O_CREAT, 0o644)
+                        fcntl.flock(waiting, fcntl.LOCK_SH)
+                    if not told and self.on_wait is not None:
+                        self.on_wait(
+                            f"{self.index_dir / physical} is in use by another citeloom "
+                            f"process; waiting up to {self.busy_timeout_s:g} s ..."
+                        )
+                        told = True
+                    time.sleep(0.1)
+        finally:
+            if waiting is not None:
+                os.close(waiting)
         self._locks[physical] = fd
 
     def _ensure_room(self, needed: int = 0) -> None:
@@ -548,6 +570,24 @@ class EdgeIndex:
             )
         return points, None if after is None else str(after)
 
+    def chunks(self, collection: str, filters: SearchFilter, limit: int) -> dict[str, dict]:
+        shard = self._shard(collection)
+        found: dict[str, dict] = {}
+        offset = None
+        while shard is not None and len(found) < limit:
+            records, offset = shard.scroll(
+                ScrollRequest(
+                    offset=offset,
+                    limit=min(1024, limit - len(found)),
+                    filter=_edge_filter(filters),
+                    with_payload=True,
+                )
+            )
+            found.update((str(r.id), r.payload or {}) for r in records)
+            if offset is None:
+                break
+        return found
+
     def count(self, collection: str, filters: SearchFilter) -> int:
         shard = self._shard(collection)
         if shard is None:
@@ -563,14 +603,29 @@ class EdgeIndex:
         self._locks.clear()
 
 
+def _held(wanted: Path) -> bool:
+    """Whether a process is waiting for the shard (holds the shared lock on ``wanted``)."""
+    try:
+        fd = os.open(wanted, os.O_RDWR)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return False
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)  # also releases the probe's own lock at once
+
+
 def _is_busy(error: Exception) -> bool:
     message = str(error)
     return "WouldBlock" in message or "lock" in message.lower()
 
 
-def _busy(folder: Path, waited: float) -> IndexUnavailable:
+def _busy(folder: Path, waited: float) -> IndexBusy:
     after = f" after waiting {waited:g} s" if waited else ""
-    return IndexUnavailable(
+    return IndexBusy(
         f"index busy{after}: {folder} is open in another citeloom process (the embedded "
         "engine allows one at a time). Try again when it has finished, raise [qdrant] "
         "busy_timeout_s, or use a Qdrant server for shared access."
@@ -579,7 +634,7 @@ def _busy(folder: Path, waited: float) -> IndexUnavailable:
 
 def _unavailable(shard_dir: Path, error: Exception) -> CiteloomError:
     if _is_busy(error):
-        return IndexUnavailable(
+        return IndexBusy(
             f"index busy: {shard_dir} is open in another process. Close it and try again."
         )
     if f"os error {errno.ENOSPC}" in str(error):  # opening a shard writes to it

@@ -61,6 +61,11 @@ def _filter(filters: SearchFilter) -> Any:
     must.extend(
         models.FieldCondition(key="fulltext", match=models.MatchText(text=t)) for t in filters.terms
     )
+    if filters.chunk_range is not None:
+        first, last = filters.chunk_range
+        must.append(
+            models.FieldCondition(key="chunk_index", range=models.Range(gte=first, lte=last))
+        )
     if filters.year_from is not None or filters.year_to is not None:
         must.append(
             models.FieldCondition(
@@ -428,6 +433,26 @@ class QdrantServerIndex:
                 )
             )
         return points, None if after is None else str(after)
+
+    def chunks(self, collection: str, filters: SearchFilter, limit: int) -> dict[str, dict]:
+        if self._meta(collection) is None:
+            return {}
+        found: dict[str, dict] = {}
+        offset = None
+        while len(found) < limit:
+            records, offset = self._call(
+                "read chunks",
+                self._client.scroll,
+                collection,
+                scroll_filter=_filter(filters),
+                limit=min(1024, limit - len(found)),
+                offset=offset,
+                with_payload=True,
+            )
+            found.update((str(r.id), r.payload or {}) for r in records)
+            if offset is None:
+                break
+        return found
 
     def count(self, collection: str, filters: SearchFilter) -> int:
         if self._meta(collection) is None:

@@ -41,6 +41,16 @@ class IndexUnavailable(CiteloomError):
     exit_code = ExitCode.INDEX_UNAVAILABLE
 
 
+class IndexBusy(IndexUnavailable):
+    """The embedded index is open in another process (one at a time may hold a project)."""
+
+
+class TimeLimitExceeded(CiteloomError):
+    """A call ran out of its time before anything was written; it can be repeated as is."""
+
+    exit_code = ExitCode.USAGE
+
+
 class EmbeddingModelMismatch(CiteloomError):
     """The write guard: a collection only ever holds vectors of one embedding model."""
 

@@ -172,6 +172,7 @@ class DocumentSummary:
     library: str = ""  # fingerprint of the references file the labels came from
     problem: str | None = None  # MetadataMissing / MetadataAmbiguous
     candidates: tuple[Candidate, ...] = ()
+    year: int | None = None
 
     @property
     def complete(self) -> bool:

@@ -237,6 +237,7 @@ def summarise_documents(payloads: Iterable[dict[str, Any]]) -> list[DocumentSumm
                 candidates=tuple(
                     Candidate(c["citekey"], c["score"]) for c in zotero.get("candidates") or ()
                 ),
+                year=doc.get("year"),
             )
         )
     return sorted(summaries, key=lambda s: (s.path, s.doc_id))

@@ -1,1 +1,2 @@
-"""Entry points: the Typer CLI and the MCP server."""
+"""Entry points: the Typer CLI (``cli``) and the MCP server (``mcp_server`` serving the
+tools of ``mcp_tools``)."""

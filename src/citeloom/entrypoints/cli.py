@@ -640,6 +640,57 @@ def import_(
         )
 
 
+@app.command()
+@handle_errors
+def mcp(
+    config: ConfigOpt = Path("citeloom.toml"),
+    check: Annotated[
+        bool,
+        typer.Option(
+            "--check",
+            help="Print what an MCP client would see (tools, projects, model load time) and "
+            "exit instead of serving.",
+        ),
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="With --check: print JSON.")] = False,
+) -> None:
+    """Serve citeloom's tools to AI editors (Claude Desktop, Cursor, Zed) over stdio (MCP).
+
+    Tools: list_projects, inspect_collection, query_hybrid, find_chunks, get_passage,
+    store_chunks. The embedding model loads on the first call and stays loaded; the index is
+    opened for each call and closed after it, so `citeloom ingest` can run at the same time.
+    Each call is limited to [mcp] timeout_s (default 15 s). Logs go to stderr.
+    """
+    from citeloom import bootstrap
+    from citeloom.entrypoints import mcp_server
+
+    settings = bootstrap.settings(config)
+    if not check:
+        mcp_server.serve_stdio(settings)
+        return
+    report = mcp_server.check(settings)
+    if as_json:
+        _print_json(report)
+    else:
+        echo(_mcp_check_text(report))
+    if report["errors"]:
+        raise typer.Exit(int(ExitCode.USAGE))
+
+
+def _mcp_check_text(report: dict[str, Any]) -> str:
+    lines = [f"tools ({len(report['tools'])}): " + ", ".join(t["name"] for t in report["tools"])]
+    for p in report["projects"]:
+        lines.append(
+            f"project {p['project']}: {p['documents']} documents, {p['chunks']} chunks, "
+            f"model {p['embedding_model']} (collection {p['collection']})"
+        )
+    for m in report["models"]:
+        lines.append(f"model {m['model']}: loaded in {m['load_s']:.2f} s")
+    for e in report["errors"]:
+        lines.append(f"error: {e}")
+    return "\n".join(lines)
+
+
 audit_app = typer.Typer(
     help="Read the audits of ingest runs (one JSONL file per run under [paths] audit_dir).",
     no_args_is_help=True,

@@ -22,6 +22,7 @@ class SearchFilter:
     phrases: tuple[str, ...] = ()  # must occur in the chunk text, in this order
     terms: tuple[str, ...] = ()  # words that must occur in the chunk text (for counting)
     point_ids: tuple[str, ...] = ()  # only these chunks: score another signal's candidates
+    chunk_range: tuple[int, int] | None = None  # chunk_index from..to, both included
 
 
 class Index(Protocol):
@@ -108,6 +109,12 @@ class Index(Protocol):
         vector (``sparse``), payload, and the chunk's text (``fulltext``). Pass the offset it
         returns to read the next page; None means this was the last. For export: a project
         moves between engines without re-embedding."""
+        ...
+
+    def chunks(self, collection: str, filters: SearchFilter, limit: int) -> dict[str, dict]:
+        """Up to ``limit`` chunks matching the filter, as id -> payload, in no set order:
+        browsing a document by its metadata rather than by a query (the caller puts them in
+        reading order). A missing collection holds none."""
         ...
 
     def count(self, collection: str, filters: SearchFilter) -> int:

@@ -34,3 +34,32 @@ def inspect_project(index: Index, project: str, collection: str) -> InspectRepor
     info = index.collection_info(collection)
     documents = index.documents(collection, project) if info else []
     return InspectReport(project=project, collection=collection, info=info, documents=documents)
+
+
+@dataclass
+class ProjectSummary:
+    """One line of a project list: what is configured and what its collection holds."""
+
+    project: str
+    collection: str
+    embedding_model: str  # configured
+    stored_model: str | None  # what the collection's vectors were made with (None: empty)
+    documents: int
+    chunks: int
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def summarise_project(
+    index: Index, project: str, collection: str, embedding_model: str
+) -> ProjectSummary:
+    report = inspect_project(index, project, collection)
+    return ProjectSummary(
+        project=project,
+        collection=collection,
+        embedding_model=embedding_model,
+        stored_model=report.info.embed_model if report.info else None,
+        documents=len(report.documents),
+        chunks=sum(d.chunks for d in report.documents),
+    )

@@ -67,6 +67,13 @@ class CachingConverter:
             # cut short by [conversion] timeout_s or max_pages: raising the limit must convert
             # the whole document next time, not return this part
             return document
+        self.remember(document)
+        return document
+
+    def remember(self, document: ConvertedDocument) -> None:
+        """Keep a converted document by its hash: also one made without a file (a note
+        stored through MCP), which re-labelling and reindex then find here."""
+        cached = self.cached(document.sha256)
         try:
             cached.parent.mkdir(parents=True, exist_ok=True)
             tmp = cached.with_suffix(f".{os.getpid()}.tmp")
@@ -74,4 +81,3 @@ class CachingConverter:
             os.replace(tmp, cached)
         except OSError:
             pass  # a cache that cannot be written only costs time
-        return document

@@ -1,0 +1,125 @@
+"""``citeloom mcp``: the tools of ``mcp_tools`` served with the official MCP Python SDK.
+
+The server is the SDK's low-level ``Server`` with our own tool list and call handler: the
+tools keep their JSON schemas, and every failure, argument errors included, reaches the agent
+as a tool error carrying the taxonomy's code and fix (the SDK's own validation would answer
+argument errors in its words). The same ``Server`` can be mounted over streamable HTTP.
+
+Nothing here imports Docling or torch, and the embedding model loads on the first call that
+needs it (``tests/integration/test_fast_paths.py``).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from mcp.server.lowlevel import Server
+from mcp_types import (
+    CallToolRequestParams,
+    CallToolResult,
+    ListToolsResult,
+    PaginatedRequestParams,
+    TextContent,
+    Tool,
+    ToolAnnotations,
+)
+
+from citeloom import __version__
+from citeloom.config import Settings
+from citeloom.entrypoints.mcp_tools import TOOLS, ToolRuntime, to_text
+
+INSTRUCTIONS = (
+    "citeloom searches the user's own library of papers and returns citable passages. Start "
+    "with list_projects, then query_hybrid; cite with each result's label ([@key, p. 12]). "
+    "Read around a hit with get_passage before citing it. Errors carry a code and a fix."
+)
+
+
+def tool_list() -> list[Tool]:
+    return [
+        Tool(
+            name=spec.name,
+            description=spec.description,
+            input_schema=spec.input_schema(),
+            annotations=ToolAnnotations(
+                read_only_hint=spec.read_only,
+                destructive_hint=False,
+                idempotent_hint=True,
+                open_world_hint=False,
+            ),
+        )
+        for spec in TOOLS
+    ]
+
+
+def build_server(runtime: ToolRuntime) -> Server[Any]:
+    tools = tool_list()
+
+    async def on_list_tools(ctx: Any, params: PaginatedRequestParams | None) -> ListToolsResult:
+        return ListToolsResult(tools=tools)
+
+    async def on_call_tool(ctx: Any, params: CallToolRequestParams) -> CallToolResult:
+        answer, failed = await runtime.call_async(params.name, params.arguments or {})
+        return CallToolResult(
+            content=[TextContent(type="text", text=to_text(answer))],
+            structured_content=answer,
+            is_error=failed,
+        )
+
+    return Server(
+        "citeloom",
+        version=__version__,
+        instructions=INSTRUCTIONS,
+        on_list_tools=on_list_tools,
+        on_call_tool=on_call_tool,
+    )
+
+
+def serve_stdio(settings: Settings) -> None:
+    import anyio
+    from mcp.server.stdio import stdio_server
+
+    server = build_server(ToolRuntime(settings))
+
+    async def run() -> None:
+        async with stdio_server() as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+
+    anyio.run(run)
+
+
+def check(settings: Settings) -> dict[str, Any]:
+    """What a client would see, through a real in-process MCP session: the tools, the
+    projects, and how long each project's embedding model takes to load."""
+    import anyio
+    from mcp import Client
+
+    runtime = ToolRuntime(settings)
+    server = build_server(runtime)
+    report: dict[str, Any] = {"tools": [], "projects": [], "models": [], "errors": []}
+
+    async def run() -> None:
+        async with Client(server) as client:
+            started = time.perf_counter()
+            listed = await client.list_tools()
+            report["tools"] = [{"name": t.name, "description": t.description} for t in listed.tools]
+            report["list_tools_s"] = round(time.perf_counter() - started, 3)
+            result = await client.call_tool("list_projects", {})
+            answer = result.structured_content or {}
+            if result.is_error:
+                report["errors"].append(answer.get("error"))
+            report["projects"] = answer.get("projects", [])
+
+    anyio.run(run)
+    for name in sorted(settings.project):
+        model = settings.project[name].embedding_model
+        if any(m["model"] == model for m in report["models"]):
+            continue
+        try:
+            runtime.embedder(name)
+            load_s = round(runtime.model_load_s[model], 3)
+            report["models"].append({"model": model, "load_s": load_s})
+        except Exception as error:  # the check reports it; a client would get the same
+            report["errors"].append({"project": name, "model": model, "message": str(error)})
+    return report

@@ -1,0 +1,594 @@
+"""The MCP tools, written once for every transport (``citeloom mcp`` over stdio, and the HTTP
+API that will mount them at /mcp).
+
+Each tool validates its arguments, calls one service and shapes the answer; the use cases live
+in ``services``. ``ToolRuntime`` is the warm part of a long-lived server: settings read once,
+each embedding model loaded once on first use, and the index opened for one call at a time
+and closed after it, so the embedded shard's lock is never held between calls and a
+``citeloom ingest`` in a terminal proceeds while an editor's server is up.
+
+Failures are answers an agent can act on: a machine-readable ``code`` from a fixed taxonomy,
+the message, and a one-line ``fix``.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+import anyio
+import anyio.to_thread
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from citeloom.config import ProjectConfig, Settings
+from citeloom.domain.errors import (
+    CiteloomError,
+    EmbedderUnavailable,
+    EmbeddingModelMismatch,
+    IndexBusy,
+    IndexUnavailable,
+    StorageError,
+    TimeLimitExceeded,
+)
+
+if TYPE_CHECKING:
+    from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
+    from citeloom.domain.records import Passage
+    from citeloom.ports import Index
+
+TRIMMED = "…"
+
+
+class ErrorCode(StrEnum):
+    INVALID_PROJECT = "INVALID_PROJECT"
+    INVALID_INPUT = "INVALID_INPUT"
+    EMBEDDING_MISMATCH = "EMBEDDING_MISMATCH"
+    INDEX_UNAVAILABLE = "INDEX_UNAVAILABLE"
+    INDEX_BUSY = "INDEX_BUSY"
+    TIMEOUT = "TIMEOUT"
+    INTERNAL_ERROR = "INTERNAL_ERROR"  # a bug in citeloom, never the agent's doing
+
+
+# What to do about each code, when the message itself names no better fix.
+FIXES = {
+    ErrorCode.INVALID_PROJECT: "call list_projects and pass one of the project ids it returns",
+    ErrorCode.INVALID_INPUT: "correct the argument the message names and call again",
+    ErrorCode.EMBEDDING_MISMATCH: (
+        "ask the user to run: citeloom reindex --project P --embedding-model M, or to set the "
+        "project's embedding_model back to the stored one"
+    ),
+    ErrorCode.INDEX_UNAVAILABLE: (
+        "ask the user to check the index (citeloom validate --project P); nothing was changed"
+    ),
+    ErrorCode.INDEX_BUSY: (
+        "another citeloom process (an ingest) holds the project; call again in a little while"
+    ),
+    ErrorCode.TIMEOUT: (
+        "nothing was written; call again with fewer items or a narrower request, or ask the "
+        "user to raise [mcp] timeout_s"
+    ),
+    ErrorCode.INTERNAL_ERROR: "tell the user; `citeloom mcp --check` shows what fails",
+}
+
+
+class ToolFailure(Exception):
+    def __init__(self, code: ErrorCode, message: str, fix: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.fix = fix or FIXES[code]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"error": {"code": str(self.code), "message": self.message, "fix": self.fix}}
+
+
+def failure_from(error: CiteloomError) -> ToolFailure:
+    """The taxonomy code of an error the services raise (checked most specific first)."""
+    message = str(error)
+    if isinstance(error, IndexBusy):
+        return ToolFailure(ErrorCode.INDEX_BUSY, message)
+    if isinstance(error, IndexUnavailable | StorageError):
+        return ToolFailure(ErrorCode.INDEX_UNAVAILABLE, message)
+    if isinstance(error, EmbeddingModelMismatch):
+        return ToolFailure(ErrorCode.EMBEDDING_MISMATCH, message)
+    if isinstance(error, TimeLimitExceeded):
+        return ToolFailure(ErrorCode.TIMEOUT, message)
+    if isinstance(error, EmbedderUnavailable):  # the project's model cannot load here
+        return ToolFailure(
+            ErrorCode.INVALID_PROJECT, message, "ask the user to run: citeloom validate"
+        )
+    return ToolFailure(ErrorCode.INVALID_INPUT, message)
+
+
+class Deadline:
+    """One call's time limit, shared by the server (which stops waiting) and the worker
+    (which stops before writing). Once a write has begun it is finished: the server then
+    waits for it rather than report a timeout over a half-written call."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.end = time.monotonic() + seconds
+        self._lock = threading.Lock()
+        self._given_up = False
+        self.writing = False
+
+    def remaining(self) -> float:
+        return max(0.0, self.end - time.monotonic())
+
+    def expired(self) -> bool:
+        return self._given_up or time.monotonic() >= self.end
+
+    def may_write(self) -> bool:
+        with self._lock:
+            if self.expired():
+                return False
+            self.writing = True
+            return True
+
+    def give_up(self) -> bool:
+        """The server stops waiting; False if a write has begun (wait for it instead)."""
+        with self._lock:
+            if self.writing:
+                return False
+            self._given_up = True
+            return True
+
+
+# ---------------------------------------------------------------------- arguments
+class _Args(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+ProjectField = Field(description="Project id, as list_projects returns it.")
+FullText = Field(
+    False, description="Also return each passage's full text (render_text is trimmed)."
+)
+
+
+class NoArgs(_Args):
+    pass
+
+
+class ProjectArgs(_Args):
+    project: str = ProjectField
+
+
+class Filters(_Args):
+    citekeys: list[str] = Field(default_factory=list, description="Only these papers.")
+    tags: list[str] = Field(default_factory=list, description="Only papers with one of these.")
+    year_from: int | None = Field(None, description="Published in or after this year.")
+    year_to: int | None = Field(None, description="Published in or before this year.")
+    section: str | None = Field(
+        None, description="Words that must occur in the section path, e.g. 'methods'."
+    )
+
+
+class QueryArgs(_Args):
+    project: str = ProjectField
+    query: str = Field(
+        description='What to find, in plain words. "Quoted phrases" must occur verbatim.'
+    )
+    top_k: int = Field(6, ge=1, le=50, description="Passages to return at most.")
+    filters: Filters = Field(default_factory=Filters)
+    budget: int | None = Field(
+        None, ge=1, description="Return the best passages until this many tokens are spent."
+    )
+    per_doc: int | None = Field(
+        None, ge=0, description="Passages from one paper at most (0: no limit; default 3)."
+    )
+    full_text: bool = FullText
+
+
+class FindArgs(_Args):
+    project: str = ProjectField
+    citekey: str = Field(description="The paper, by its citekey.")
+    section: str | None = Field(None, description="Words of the section path to keep.")
+    page: int | None = Field(None, ge=1, description="Only chunks on this (1-based) page.")
+    cursor: str | None = Field(None, description="next_cursor of the previous answer.")
+    limit: int = Field(20, ge=1, le=100, description="Chunks per answer.")
+    full_text: bool = FullText
+
+
+class PassageArgs(_Args):
+    project: str = ProjectField
+    chunk_id: str = Field(description="A chunk_id from query_hybrid or find_chunks.")
+    context: int = Field(0, ge=0, le=3, description="Neighbouring chunks on each side (0-3).")
+    full_text: bool = FullText
+
+
+class NoteArg(_Args):
+    text: str = Field(description="The text to keep citable.")
+    citekey: str | None = Field(None, description="The library entry it comes from.")
+    title: str | None = Field(None, description="A title (default: the entry's title).")
+    section: str | None = Field(None, description="The section it comes from.")
+    page: int | None = Field(None, ge=1, description="The page it comes from.")
+    tags: list[str] = Field(default_factory=list, description="Tags to filter by later.")
+
+
+class StoreArgs(_Args):
+    project: str = ProjectField
+    items: list[NoteArg] = Field(max_length=200, description="At most 200 per call.")
+
+
+# ---------------------------------------------------------------------- answers
+def _trim(text: str, max_chars: int) -> tuple[str, bool]:
+    if len(text) <= max_chars:
+        return text, False
+    cut = text[: max_chars - 1]
+    space = cut.rfind(" ")
+    if space > max_chars // 2:
+        cut = cut[:space]
+    return cut.rstrip() + TRIMMED, True
+
+
+def passage_json(passage: Passage, max_chars: int, full_text: bool) -> dict[str, Any]:
+    """A result as every tool returns it: what citing needs, the text trimmed for reading."""
+    render, trimmed = _trim(passage.text, max_chars)
+    out: dict[str, Any] = {
+        "chunk_id": passage.chunk_id,
+        "label": passage.label,
+        "citekey": passage.citekey,
+        "title": passage.title,
+        "authors": list(passage.authors),
+        "year": passage.year,
+        "doi": passage.doi,
+        "url": passage.url,
+        "page_start": passage.page_start,
+        "page_end": passage.page_end,
+        "section_path": list(passage.section_path),
+        "render_text": render,
+        "render_trimmed": trimmed,
+    }
+    if full_text:
+        out["text"] = passage.text
+    return out
+
+
+# ---------------------------------------------------------------------- the tools
+@dataclass(frozen=True)
+class ToolSpec:
+    name: str
+    description: str
+    args: type[_Args]
+    run: Callable[[ToolRuntime, Any, Deadline], dict[str, Any]]
+    read_only: bool = True
+
+    def input_schema(self) -> dict[str, Any]:
+        return self.args.model_json_schema()
+
+
+def _list_projects(rt: ToolRuntime, args: _Args, deadline: Deadline) -> dict[str, Any]:
+    from citeloom.services.inspection import summarise_project
+
+    projects = []
+    with rt.index(deadline) as index:
+        for name, project in sorted(rt.settings.project.items()):
+            summary = summarise_project(index, name, project.collection, project.embedding_model)
+            projects.append(summary.to_json())
+    return {"projects": projects}
+
+
+def _inspect(rt: ToolRuntime, args: ProjectArgs, deadline: Deadline) -> dict[str, Any]:
+    from citeloom.services.inspection import inspect_project
+
+    project = rt.project(args.project)
+    with rt.index(deadline) as index:
+        report = inspect_project(index, args.project, project.collection)
+    documents, unmatched = [], []
+    for doc in report.documents:
+        entry = {
+            "doc_id": doc.doc_id,
+            "citekey": doc.citekey,
+            "title": doc.title,
+            "year": doc.year,
+            "pages": doc.page_count,
+            "chunks": doc.chunks,
+            "match": doc.match,
+            "complete": doc.complete,
+            "path": doc.path,
+        }
+        documents.append(entry)
+        if doc.citekey is None:
+            unmatched.append(
+                {
+                    "doc_id": doc.doc_id,
+                    "title": doc.title,
+                    "path": doc.path,
+                    "problem": doc.problem,
+                    "candidates": [
+                        {"citekey": c.citekey, "score": round(c.score, 3)} for c in doc.candidates
+                    ],
+                }
+            )
+    return {
+        "project": args.project,
+        "collection": project.collection,
+        "embedding_model": report.info.embed_model if report.info else None,
+        "chunks": report.info.points if report.info else 0,
+        "documents": documents,
+        "unmatched": unmatched,
+    }
+
+
+def _query(rt: ToolRuntime, args: QueryArgs, deadline: Deadline) -> dict[str, Any]:
+    from citeloom import bootstrap
+    from citeloom.entrypoints.query_options import query_options
+
+    rt.project(args.project)
+    f = args.filters
+    options = query_options(
+        rt.settings,
+        top_k=args.top_k,
+        citekeys=f.citekeys,
+        tags=f.tags,
+        year_from=f.year_from,
+        year_to=f.year_to,
+        section=f.section,
+        per_doc=args.per_doc,
+        budget=args.budget,
+    )
+    embedder = rt.embedder(args.project)
+    with rt.index(deadline) as index:
+        service = bootstrap.query_service(rt.settings, args.project, index, warm=embedder)
+        report = service.search(args.query, options)
+    results = []
+    for passage in report.results:
+        entry = {"rank": passage.rank, "score": round(passage.score, 6)}
+        entry.update(passage_json(passage, rt.max_chars, args.full_text))
+        if passage.trimmed:
+            entry["budget_trimmed"] = True
+        results.append(entry)
+    out: dict[str, Any] = {
+        "query": report.query,
+        "project": report.project,
+        "answerable": report.answerable,
+        "confidence": round(report.confidence, 3),
+        "results": results,
+    }
+    if report.note:
+        out["note"] = report.note
+    return out
+
+
+def _find_chunks(rt: ToolRuntime, args: FindArgs, deadline: Deadline) -> dict[str, Any]:
+    from citeloom import bootstrap
+
+    rt.project(args.project)
+    with rt.index(deadline) as index:
+        page = bootstrap.browse_service(rt.settings, args.project, index).find_chunks(
+            args.citekey, args.section, args.page, args.cursor, args.limit
+        )
+    return {
+        "project": page.project,
+        "citekey": page.citekey,
+        "total": page.total,
+        "chunks": [passage_json(p, rt.max_chars, args.full_text) for p in page.passages],
+        "next_cursor": page.next_cursor,
+    }
+
+
+def _get_passage(rt: ToolRuntime, args: PassageArgs, deadline: Deadline) -> dict[str, Any]:
+    from citeloom import bootstrap
+
+    rt.project(args.project)
+    with rt.index(deadline) as index:
+        found = bootstrap.browse_service(rt.settings, args.project, index).get_passage(
+            args.chunk_id, args.context
+        )
+
+    def shown(passage: Passage) -> dict[str, Any]:
+        return passage_json(passage, rt.max_chars, args.full_text)
+
+    return {
+        "project": found.project,
+        "passage": shown(found.passage),
+        "before": [shown(p) for p in found.before],
+        "after": [shown(p) for p in found.after],
+    }
+
+
+def _store_chunks(rt: ToolRuntime, args: StoreArgs, deadline: Deadline) -> dict[str, Any]:
+    from citeloom import bootstrap
+    from citeloom.services.notes import NoteItem
+
+    rt.project(args.project)
+    items = [
+        NoteItem(
+            text=i.text,
+            citekey=i.citekey,
+            title=i.title,
+            section=i.section,
+            page=i.page,
+            tags=tuple(i.tags),
+        )
+        for i in args.items
+    ]
+    embedder = rt.embedder(args.project)
+    with rt.index(deadline) as index:
+        service = bootstrap.note_service(rt.settings, args.project, index, warm=embedder)
+        report = service.store(items, should_stop=deadline.expired, may_write=deadline.may_write)
+    return report.to_json()
+
+
+TOOLS: tuple[ToolSpec, ...] = (
+    ToolSpec(
+        "list_projects",
+        "List the citeloom projects (libraries) this server can search: id, collection, "
+        "embedding model, documents and chunks. Call it first to learn the project ids.",
+        NoArgs,
+        _list_projects,
+    ),
+    ToolSpec(
+        "inspect_collection",
+        "What one project holds: each document with citekey, title, year, pages, chunks and "
+        "how it was matched to the library; unmatched documents with their best candidates.",
+        ProjectArgs,
+        _inspect,
+    ),
+    ToolSpec(
+        "query_hybrid",
+        "Search a project for citable passages (BM25 and vectors fused, near-duplicates "
+        "removed). Each result has a pandoc label such as [@key, p. 12] to paste into a draft, "
+        "its section path and chunk_id. 'answerable' false means the library does not seem "
+        "to answer the question: say so rather than cite the passages as an answer.",
+        QueryArgs,
+        _query,
+    ),
+    ToolSpec(
+        "find_chunks",
+        "Browse one paper by citekey in reading order, optionally one section or page, "
+        "'limit' chunks at a time; pass next_cursor back to continue.",
+        FindArgs,
+        _find_chunks,
+    ),
+    ToolSpec(
+        "get_passage",
+        "One chunk by chunk_id with up to 3 neighbouring chunks on each side, to read around "
+        "a hit before citing it.",
+        PassageArgs,
+        _get_passage,
+    ),
+    ToolSpec(
+        "store_chunks",
+        "Keep text citable in a project (notes, excerpts): each item is chunked and embedded "
+        "like an ingested paper and found by query_hybrid afterwards. At most 200 items per "
+        "call; a citekey must be in the project's library. Storing the same item again changes "
+        "nothing. Returns the correlation id of the call's audit.",
+        StoreArgs,
+        _store_chunks,
+        read_only=False,
+    ),
+)
+TOOLS_BY_NAME = {tool.name: tool for tool in TOOLS}
+
+
+def _invalid(error: ValidationError) -> ToolFailure:
+    problems = "; ".join(
+        f"{'.'.join(str(p) for p in e['loc']) or 'arguments'}: {e['msg']}" for e in error.errors()
+    )
+    return ToolFailure(ErrorCode.INVALID_INPUT, f"invalid arguments ({problems})")
+
+
+class ToolRuntime:
+    """The warm state of a server: settings, loaded models, one call at a time."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.max_chars = settings.mcp.max_chars_per_chunk
+        self.timeout_s = settings.mcp.timeout_s
+        self._embedders: dict[str, OnnxEmbedder] = {}
+        self._call_lock = threading.Lock()  # the index is opened by one call at a time
+        self._model_lock = threading.Lock()
+        self.model_load_s: dict[str, float] = {}
+
+    def project(self, name: str) -> ProjectConfig:
+        project = self.settings.project.get(name)
+        if project is None:
+            known = ", ".join(sorted(self.settings.project)) or "none"
+            raise ToolFailure(
+                ErrorCode.INVALID_PROJECT,
+                f"unknown project '{name}' (configured: {known})",
+            )
+        return project
+
+    def embedder(self, project_name: str) -> OnnxEmbedder:
+        """Each model loaded once, on first use, and kept for the server's life."""
+        from citeloom import bootstrap
+
+        project = self.project(project_name)
+        with self._model_lock:
+            model = project.embedding_model
+            if model not in self._embedders:
+                started = time.perf_counter()
+                self._embedders[model] = bootstrap.embedder(self.settings, project)
+                self.model_load_s[model] = time.perf_counter() - started
+            return self._embedders[model]
+
+    @contextmanager
+    def index(self, deadline: Deadline) -> Iterator[Index]:
+        """The index for one call: waiting for another process no longer than the call may
+        last, and closed (the embedded shard's lock released) when the call ends."""
+        from citeloom import bootstrap
+
+        wait = min(self.settings.qdrant.busy_timeout_s, max(0.0, deadline.remaining() - 0.25))
+        index = bootstrap.index(self.settings, busy_timeout_s=wait)
+        try:
+            yield index
+        finally:
+            index.close()
+
+    def call(self, name: str, arguments: dict[str, Any], deadline: Deadline) -> dict[str, Any]:
+        """Run one tool; every failure is a ``ToolFailure``."""
+        tool = TOOLS_BY_NAME.get(name)
+        if tool is None:
+            raise ToolFailure(
+                ErrorCode.INVALID_INPUT,
+                f"no tool '{name}'; the tools are {', '.join(TOOLS_BY_NAME)}",
+                "call one of the listed tools",
+            )
+        try:
+            args = tool.args.model_validate(arguments)
+        except ValidationError as error:
+            raise _invalid(error) from None
+        if not self._call_lock.acquire(timeout=max(deadline.remaining(), 0.001)):
+            raise ToolFailure(
+                ErrorCode.TIMEOUT, f"{name}: the previous call was still running when time ran out"
+            )
+        try:
+            if deadline.expired():
+                raise ToolFailure(ErrorCode.TIMEOUT, f"{name}: time ran out before it started")
+            return tool.run(self, args, deadline)
+        except CiteloomError as error:
+            raise failure_from(error) from None
+        finally:
+            self._call_lock.release()
+
+    async def call_async(self, name: str, arguments: dict[str, Any]) -> tuple[dict, bool]:
+        """Run a tool in a worker thread under [mcp] timeout_s: (answer, is_error).
+
+        On time-out the server answers TIMEOUT at once and the worker stops before it writes
+        anything; a write already under way is waited for and its answer returned."""
+        deadline = Deadline(self.timeout_s)
+        outcome: dict[str, Any] = {}
+        done = anyio.Event()
+
+        async def work() -> None:
+            try:
+                outcome["ok"] = await anyio.to_thread.run_sync(
+                    partial(self.call, name, arguments, deadline), abandon_on_cancel=True
+                )
+            except ToolFailure as failure:
+                outcome["failure"] = failure
+            except Exception as error:  # a bug: said plainly, never a traceback
+                outcome["failure"] = ToolFailure(
+                    ErrorCode.INTERNAL_ERROR, f"internal error ({type(error).__name__}: {error})"
+                )
+            done.set()
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(work)
+            with anyio.move_on_after(self.timeout_s):
+                await done.wait()
+            if not done.is_set() and not deadline.give_up():
+                await done.wait()  # a write began in time: finish it, answer truly
+            if not done.is_set():
+                group.cancel_scope.cancel()
+                failure = ToolFailure(
+                    ErrorCode.TIMEOUT,
+                    f"{name} did not finish within [mcp] timeout_s = {self.timeout_s:g} s",
+                )
+                return failure.to_json(), True
+        if "failure" in outcome:
+            return outcome["failure"].to_json(), True
+        return outcome["ok"], False
+
+
+def to_text(answer: dict[str, Any]) -> str:
+    return json.dumps(answer, ensure_ascii=False)

@@ -1,0 +1,174 @@
+"""Browsing a paper (find_chunks, get_passage) and storing notes, over fakes at every port."""
+
+from pathlib import Path
+
+import pytest
+
+from citeloom.domain.errors import ConfigError, EmbeddingModelMismatch, TimeLimitExceeded
+from citeloom.domain.models import Reference
+from citeloom.services.browse import BrowseService
+from citeloom.services.ingest import IngestService
+from citeloom.services.notes import MAX_ITEMS, NoteItem, NoteService
+from citeloom.services.query import QueryService
+from tests.fakes import (
+    FakeChunker,
+    FakeConverter,
+    FakeEmbedder,
+    FakeIndex,
+    FakeMetadata,
+    MemoryAudit,
+)
+
+REFS = [Reference("smith2020", "Salt Marsh Carbon", ("Smith, Ann",), 2020, tags=("marsh",))]
+PAPER = (
+    "TITLE Salt Marsh Carbon\n# 1 Intro\nMarshes bury carbon.\nThey trap sediment.\f"
+    "# 2 Methods\nCores were taken.\nPins were read.\f# 3 Results\nBurial was fast."
+)
+
+
+@pytest.fixture
+def index(tmp_path: Path) -> FakeIndex:
+    index = FakeIndex()
+    (tmp_path / "smith2020.pdf").write_text(PAPER, encoding="utf-8")
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "smith2020.pdf").write_text(PAPER + "\nAnother project's copy.", encoding="utf-8")
+    for project, folder in (("p", tmp_path / "smith2020.pdf"), ("q", other)):
+        IngestService(
+            project=project,
+            collection="c" if project == "p" else "cq",
+            converter=FakeConverter(),
+            chunker=FakeChunker(),
+            metadata=FakeMetadata(REFS),
+            embedder=FakeEmbedder(),
+            index=index,
+            audit=MemoryAudit(),
+        ).run([folder])
+    return index
+
+
+def browse(index: FakeIndex) -> BrowseService:
+    return BrowseService(project="p", collection="c", index=index)
+
+
+def test_find_chunks_pages_through_a_paper_in_reading_order(index):
+    first = browse(index).find_chunks("smith2020", limit=2)
+    assert [p.text for p in first.passages] == ["Marshes bury carbon.", "They trap sediment."]
+    assert (first.total, first.next_cursor) == (5, "2")
+    rest = browse(index).find_chunks("smith2020", cursor=first.next_cursor, limit=10)
+    assert [p.text for p in rest.passages] == [
+        "Cores were taken.",
+        "Pins were read.",
+        "Burial was fast.",
+    ]
+    assert rest.next_cursor is None
+
+
+def test_find_chunks_by_section_and_page(index):
+    methods = browse(index).find_chunks("smith2020", section="methods")
+    assert [p.text for p in methods.passages] == ["Cores were taken.", "Pins were read."]
+    page3 = browse(index).find_chunks("smith2020", page=3)
+    assert [p.text for p in page3.passages] == ["Burial was fast."]
+    assert browse(index).find_chunks("smith2020", page=9).passages == []
+
+
+def test_find_chunks_refuses_an_unknown_citekey_and_a_forged_cursor(index):
+    with pytest.raises(ConfigError, match="no document with citekey 'nobody'"):
+        browse(index).find_chunks("nobody")
+    with pytest.raises(ConfigError, match="cursor"):
+        browse(index).find_chunks("smith2020", cursor="abc")
+
+
+def test_get_passage_returns_its_neighbours_in_the_same_document(index):
+    chunks = browse(index).find_chunks("smith2020").passages
+    middle = browse(index).get_passage(chunks[2].chunk_id, context=1)
+    assert middle.passage.text == "Cores were taken."
+    assert [p.text for p in middle.before] == ["They trap sediment."]
+    assert [p.text for p in middle.after] == ["Pins were read."]
+    edge = browse(index).get_passage(chunks[0].chunk_id, context=3)
+    assert edge.before == [] and len(edge.after) == 3
+    assert browse(index).get_passage(chunks[0].chunk_id).after == []
+
+
+def test_get_passage_stays_in_the_project(index):
+    theirs = BrowseService(project="q", collection="cq", index=index)
+    chunk = theirs.find_chunks("smith2020").passages[0].chunk_id
+    with pytest.raises(ConfigError, match="no chunk"):
+        browse(index).get_passage(chunk)
+    with pytest.raises(ConfigError, match="no chunk"):
+        browse(index).get_passage("not-a-uuid")
+    with pytest.raises(ConfigError, match="0 to 3"):
+        browse(index).get_passage(chunk, context=4)
+
+
+def notes(index: FakeIndex, embedder: FakeEmbedder | None = None) -> tuple[NoteService, list]:
+    remembered: list = []
+    service = NoteService(
+        project="p",
+        collection="c",
+        converter=FakeConverter(),
+        chunker=FakeChunker(),
+        metadata=FakeMetadata(REFS),
+        embedder=embedder or FakeEmbedder(),
+        index=index,
+        audit=MemoryAudit(),
+        remember=remembered.append,
+    )
+    return service, remembered
+
+
+def query(index: FakeIndex, text: str, **options):
+    from citeloom.services.query import QueryOptions
+
+    service = QueryService(project="p", collection="c", embedder=FakeEmbedder(), index=index)
+    return service.search(text, QueryOptions(**options))
+
+
+def test_stored_notes_are_found_and_cited_like_papers(index):
+    service, remembered = notes(index)
+    note = NoteItem("Eelgrass meadows slow the tide.", "smith2020", section="4 Notes", page=7)
+    report = service.store([note, NoteItem("An unattached thought on eelgrass.", tags=("idea",))])
+    assert [n.citekey for n in report.notes] == ["smith2020", None]
+    hits = query(index, "eelgrass tide", tags=("idea",)).results
+    assert [h.label for h in hits] == ["[no reference match]"]
+    (hit,) = query(index, "eelgrass tide", citekeys=("smith2020",), top_k=1).results
+    assert (hit.label, hit.section_path, hit.title) == (
+        "[@smith2020, p. 7]",
+        ("4 Notes",),
+        "Salt Marsh Carbon",
+    )
+    assert len(remembered) == 2  # kept where relabel and reindex find them
+    events = [e["event"] for e in service.audit.events]  # type: ignore[attr-defined]
+    assert events == ["run_started", "document", "document", "run_finished"]
+    before = index.collection_info("c").points
+    notes(index)[0].store([note])  # the same note again: nothing new
+    assert index.collection_info("c").points == before
+
+
+def test_store_refuses_bad_items_before_writing(index):
+    service, _ = notes(index)
+    before = index.collection_info("c").points
+    with pytest.raises(ConfigError, match=f"at most {MAX_ITEMS}"):
+        service.store([NoteItem("x")] * (MAX_ITEMS + 1))
+    with pytest.raises(ConfigError, match="not in the project's references"):
+        service.store([NoteItem("x", citekey="nobody")])
+    with pytest.raises(ConfigError, match=r"items\[1\].text is empty"):
+        service.store([NoteItem("x"), NoteItem("  ")])
+    assert index.collection_info("c").points == before
+
+
+def test_store_keeps_the_write_guard(index):
+    service, _ = notes(index, FakeEmbedder(model_id="other/model"))
+    with pytest.raises(EmbeddingModelMismatch):
+        service.store([NoteItem("Eelgrass.")])
+
+
+def test_a_store_out_of_time_writes_nothing(index):
+    service, _ = notes(index)
+    before = index.collection_info("c").points
+    with pytest.raises(TimeLimitExceeded):
+        service.store([NoteItem("a"), NoteItem("b")], may_write=lambda: False)
+    calls = iter([False, True])
+    with pytest.raises(TimeLimitExceeded):
+        notes(index)[0].store([NoteItem("a"), NoteItem("b")], should_stop=lambda: next(calls))
+    assert index.collection_info("c").points == before
