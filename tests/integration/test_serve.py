@@ -158,3 +158,26 @@ def test_a_token_is_required_off_loopback_and_enforced_when_set(served):
     finally:
         err = stop(server)
     assert "s3cret-token" not in err
+
+
+def test_the_mcp_tools_answer_over_streamable_http_at_mcp(served):
+    import anyio
+    from mcp import Client
+
+    url, _ = served
+    found: dict = {}
+
+    async def session() -> None:
+        async with Client(f"{url}/mcp/") as client:
+            found["tools"] = {t.name for t in (await client.list_tools()).tools}
+            result = await client.call_tool(
+                "query_hybrid", {"project": "papers", "query": "salt marsh accretion rates"}
+            )
+            found["answer"] = result.structured_content or {}
+            wrong = await client.call_tool("query_hybrid", {"project": "nope", "query": "x"})
+            found["error"] = (wrong.is_error, wrong.structured_content or {})
+
+    anyio.run(session)
+    assert {"list_projects", "query_hybrid", "get_passage", "store_chunks"} <= found["tools"]
+    assert found["answer"]["results"][0]["label"].startswith("[@ardel2023marsh")
+    assert found["error"][0] and found["error"][1]["error"]["code"] == "INVALID_PROJECT"

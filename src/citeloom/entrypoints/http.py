@@ -18,8 +18,8 @@ import logging
 import os
 import platform
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from importlib.metadata import PackageNotFoundError, version
 from typing import Annotated, Any
 
@@ -122,10 +122,46 @@ class Warm:
                 index.close()
 
 
-def mount_mcp(app: FastAPI, warm: Warm) -> None:
-    """Merge hook for the MCP server (branch ``mcp``): mount its transport-independent tools
-    over streamable HTTP at ``/mcp`` here, with ``warm.embedder`` and ``warm.index`` so the
-    tools follow the same warm-service rules. Until then ``/mcp`` is not served."""
+def mount_mcp(app: FastAPI, warm: Warm, token: str | None) -> None:
+    """The MCP tools of ``citeloom mcp`` over streamable HTTP at ``/mcp``: the same server
+    (``mcp_server.build_server``), stateless and answering in JSON, behind the same bearer
+    token as the other routes. Its session manager runs for the app's lifetime."""
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    from citeloom.entrypoints.mcp_server import build_server
+    from citeloom.entrypoints.mcp_tools import ToolRuntime
+
+    server = build_server(ToolRuntime(warm.settings))
+    tools = server.streamable_http_app(
+        streamable_http_path="/",
+        stateless_http=True,
+        json_response=True,
+        # off loopback the bearer token guards the tools; on loopback the SDK's own check of
+        # Host and Origin headers stops other web pages from reaching them
+        transport_security=(
+            TransportSecuritySettings(enable_dns_rebinding_protection=False) if token else None
+        ),
+    )
+    manager = server.session_manager
+
+    async def guarded(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and token is not None:
+            given = dict(scope.get("headers") or []).get(b"authorization", b"")
+            if not hmac.compare_digest(given, f"Bearer {token}".encode()):
+                response = _error(401, f"missing or wrong bearer token (see {TOKEN_ENV})")
+                await response(scope, receive, send)
+                return
+        await tools(scope, receive, send)
+
+    app.mount("/mcp", guarded)
+    inner = app.router.lifespan_context
+
+    @asynccontextmanager
+    async def lifespan(application: Any) -> AsyncIterator[Any]:
+        async with manager.run(), inner(application) as state:
+            yield state
+
+    app.router.lifespan_context = lifespan
 
 
 def _versions() -> dict[str, str]:
@@ -297,7 +333,7 @@ def create_app(settings: Settings, token: str | None = None, preload: bool = Tru
             versions=_versions(),
         ).dump()
 
-    mount_mcp(app, warm)
+    mount_mcp(app, warm, token)
     return app
 
 
