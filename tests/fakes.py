@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from citeloom.adapters import bm25
 from citeloom.domain.errors import DocumentError, EmbeddingModelMismatch
 from citeloom.domain.models import (
     Block,
@@ -249,28 +250,27 @@ class FakeIndex:
         return sorted(scored, key=lambda s: -s.score)[:limit]
 
     def term_weights(self, collection: str, text: str) -> dict[str, float]:
-        """IDF of each query word over the collection, as the real adapters report it (no
-        stop words or stemming here)."""
+        """The IDF Qdrant gives each query word's BM25 terms over the collection, with the
+        real BM25 model's stop words and stems (``adapters.bm25``), as the adapters report it."""
         stored = self.collections.get(self.physical(collection), {"points": {}})["points"]
-        texts = [set(re.findall(r"\w+", p.text.lower())) for p in stored.values()]
-        n = len(texts)
-        weights = {}
-        for word in dict.fromkeys(re.findall(r"\w+", text.lower())):
-            held = sum(word in t for t in texts)
-            weights[word] = math.log((n - held + 0.5) / (held + 0.5) + 1) if held else 0.0
-        return weights
+        held = [set(bm25.encode_document(p.text)[0]) for p in stored.values()]
+        words = bm25.query_terms(text)
+        idf = {}
+        for term in {t for terms in words.values() for t in terms}:
+            df = sum(term in h for h in held)
+            if df:
+                idf[term] = math.log((len(held) - df + 0.5) / (df + 0.5) + 1)
+        return bm25.word_weights(words, idf)
 
     def text_search(self, collection, text, filters, limit) -> list[ScoredPoint]:
         """A BM25 without term frequencies: the summed IDF of the query words a chunk holds."""
         weights = self.term_weights(collection, text)
-        scored = [
-            ScoredPoint(
-                p.id,
-                sum(w for word, w in weights.items() if word in re.findall(r"\w+", p.text.lower())),
-                p.payload,
-            )
-            for p in self._visible(collection, filters)
-        ]
+        words = bm25.query_terms(text)
+        scored = []
+        for p in self._visible(collection, filters):
+            terms = set(bm25.encode_document(p.text)[0])
+            score = sum(w for word, w in weights.items() if terms & set(words[word]))
+            scored.append(ScoredPoint(p.id, score, p.payload))
         return sorted((s for s in scored if s.score > 0), key=lambda s: -s.score)[:limit]
 
     def payloads(self, collection: str, ids: Sequence[str]) -> dict[str, dict]:
