@@ -371,3 +371,21 @@ def test_switch_drop_relabel_delete_and_scroll_agree(index):
     assert index.physical(name) == other
     assert [d.doc_id for d in index.documents(name, "p")] == ["d3"]
     assert index.collection_info(name).points == 1
+
+
+def test_a_server_collection_made_without_payload_indexes_gets_them_on_open():
+    from qdrant_client import QdrantClient
+
+    client = QdrantClient(":memory:")
+    older = QdrantServerIndex(client=client)
+    older.ensure_collection("old", "m", 4)
+    made: list[str] = []
+    plain = client.create_payload_index
+
+    def recording(collection_name, field_name, **kwargs):
+        made.append(field_name)
+        return plain(collection_name, field_name, **kwargs)
+
+    client.create_payload_index = recording  # the in-process engine keeps no payload schema
+    QdrantServerIndex(client=client).ensure_collection("old", "m", 4)
+    assert {"project", "doc_id", "fulltext", "doc.year"} <= set(made)

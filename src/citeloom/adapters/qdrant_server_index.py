@@ -196,6 +196,7 @@ class QdrantServerIndex:
         meta = self._meta(collection)
         if meta is not None:
             guard(collection, meta, embed_model)
+            self._ensure_indexes(collection)
             return
         self._call(
             "create a collection",
@@ -208,36 +209,41 @@ class QdrantServerIndex:
             metadata=new_meta(collection, embed_model, dimensions),
             **self._placement,
         )
-        for key in INDEXED_KEYWORDS:
-            self._call(
-                "create a payload index",
-                self._client.create_payload_index,
-                collection,
-                key,
-                field_schema=models.PayloadSchemaType.KEYWORD,
-            )
-        for key in INDEXED_INTEGERS:
-            self._call(
-                "create a payload index",
-                self._client.create_payload_index,
-                collection,
-                key,
-                field_schema=models.PayloadSchemaType.INTEGER,
-            )
-        for key in INDEXED_TEXT:
-            self._call(
-                "create a payload index",
-                self._client.create_payload_index,
-                collection,
-                key,
-                field_schema=models.TextIndexParams(
-                    type=models.TextIndexType.TEXT,
-                    tokenizer=models.TokenizerType.WORD,
-                    lowercase=True,
-                    ascii_folding=True,
-                    phrase_matching=key == "fulltext",
-                ),
-            )
+        self._ensure_indexes(collection)
+
+    def _ensure_indexes(self, collection: str) -> None:
+        """Payload indexes, created on first use: also on a collection an older version made
+        (building one over existing points is how Qdrant adds it), as the embedded index does."""
+        from qdrant_client import models
+
+        info = self._call("read a collection", self._client.get_collection, collection)
+        have = set(info.payload_schema or {})
+        wanted: list[tuple[str, Any]] = [
+            *((key, models.PayloadSchemaType.KEYWORD) for key in INDEXED_KEYWORDS),
+            *((key, models.PayloadSchemaType.INTEGER) for key in INDEXED_INTEGERS),
+            *(
+                (
+                    key,
+                    models.TextIndexParams(
+                        type=models.TextIndexType.TEXT,
+                        tokenizer=models.TokenizerType.WORD,
+                        lowercase=True,
+                        ascii_folding=True,
+                        phrase_matching=key == "fulltext",
+                    ),
+                )
+                for key in INDEXED_TEXT
+            ),
+        ]
+        for key, schema in wanted:
+            if key not in have:
+                self._call(
+                    "create a payload index",
+                    self._client.create_payload_index,
+                    collection,
+                    key,
+                    field_schema=schema,
+                )
 
     # ------------------------------------------------------------------ writing
     def replace_document(
