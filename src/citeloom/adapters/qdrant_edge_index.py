@@ -72,12 +72,10 @@ from qdrant_edge import (
 
 from citeloom.adapters import bm25
 from citeloom.adapters.collection_meta import guard, new_meta
+from citeloom.adapters.qdrant.filter_plan import Condition, filter_plan, payload_indexes
 from citeloom.domain.errors import CiteloomError, IndexBusy, IndexUnavailable, StorageError
 from citeloom.domain.models import CollectionInfo, DocumentSummary, IndexPoint, ScoredPoint
 from citeloom.domain.records import (
-    INDEXED_INTEGERS,
-    INDEXED_KEYWORDS,
-    INDEXED_TEXT,
     SUMMARY_FIELDS,
     summarise_documents,
 )
@@ -101,36 +99,21 @@ ALIAS_SUFFIX = ".alias.json"
 
 
 def _edge_filter(filters: SearchFilter) -> Filter:
-    must: list[Any] = [FieldCondition(key="project", match=MatchValue(filters.project))]
-    if filters.citekeys:
-        must.append(FieldCondition(key="zotero.citekey", match=MatchAny(list(filters.citekeys))))
-    if filters.tags:
-        must.append(FieldCondition(key="zotero.tags", match=MatchAny(list(filters.tags))))
-    if filters.doc_ids:
-        must.append(FieldCondition(key="doc_id", match=MatchAny(list(filters.doc_ids))))
-    if filters.point_ids:
-        must.append(HasIdCondition({uuid.UUID(i) for i in filters.point_ids}))
-    must.extend(
-        FieldCondition(key="doc.section_path", match=MatchText(w)) for w in filters.sections
-    )
-    must.extend(FieldCondition(key="fulltext", match=MatchPhrase(p)) for p in filters.phrases)
-    must.extend(FieldCondition(key="fulltext", match=MatchText(t)) for t in filters.terms)
-    if filters.chunk_range is not None:
-        first, last = filters.chunk_range
-        must.append(
-            FieldCondition(key="chunk_index", range=RangeFloat(gte=float(first), lte=float(last)))
-        )
-    if filters.year_from is not None or filters.year_to is not None:
-        must.append(
-            FieldCondition(
-                key="doc.year",
-                range=RangeFloat(
-                    gte=None if filters.year_from is None else float(filters.year_from),
-                    lte=None if filters.year_to is None else float(filters.year_to),
-                ),
-            )
-        )
-    return Filter(must=must)
+    return Filter(must=[_edge_condition(c) for c in filter_plan(filters)])
+
+
+def _edge_condition(c: Condition) -> Any:
+    if c.kind == "ids":
+        return HasIdCondition({uuid.UUID(i) for i in c.values})
+    if c.kind == "range":
+        return FieldCondition(key=c.key, range=RangeFloat(gte=c.low, lte=c.high))
+    match: Any = {
+        "equals": lambda: MatchValue(c.values[0]),
+        "any": lambda: MatchAny(list(c.values)),
+        "words": lambda: MatchText(c.values[0]),
+        "phrase": lambda: MatchPhrase(c.values[0]),
+    }[c.kind]()
+    return FieldCondition(key=c.key, match=match)
 
 
 def _config(dimensions: int) -> EdgeConfig:
@@ -147,12 +130,12 @@ def _config(dimensions: int) -> EdgeConfig:
     )
 
 
-def _text_index(key: str) -> TextIndexParams:
+def _text_index(phrases: bool) -> TextIndexParams:
     return TextIndexParams(
         tokenizer=TokenizerType.Word,
         lowercase=True,
         ascii_folding=True,
-        phrase_matching=key == "fulltext",
+        phrase_matching=phrases,
     )
 
 
@@ -373,15 +356,13 @@ class EdgeIndex:
         """Payload indexes, created on first use (also on collections made by older
         versions: building one over existing points is how Qdrant adds it)."""
         have = set(shard.info().payload_schema)
-        for key in INDEXED_KEYWORDS:
+        for key, kind in payload_indexes():
             if key not in have:
-                shard.update(UpdateOperation.create_field_index(key, PayloadSchemaType.Keyword))
-        for key in INDEXED_INTEGERS:
-            if key not in have:
-                shard.update(UpdateOperation.create_field_index(key, PayloadSchemaType.Integer))
-        for key in INDEXED_TEXT:
-            if key not in have:
-                shard.update(UpdateOperation.create_field_index(key, _text_index(key)))
+                schema: Any = {
+                    "keyword": PayloadSchemaType.Keyword,
+                    "integer": PayloadSchemaType.Integer,
+                }.get(kind) or _text_index(phrases=kind == "phrase text")
+                shard.update(UpdateOperation.create_field_index(key, schema))
 
     def _require(self, collection: str) -> EdgeShard:
         shard = self._shard(collection)

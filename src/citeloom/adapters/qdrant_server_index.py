@@ -14,12 +14,10 @@ from typing import Any
 
 from citeloom.adapters import bm25
 from citeloom.adapters.collection_meta import guard, new_meta
+from citeloom.adapters.qdrant.filter_plan import Condition, filter_plan, payload_indexes
 from citeloom.domain.errors import IndexUnavailable
 from citeloom.domain.models import CollectionInfo, DocumentSummary, IndexPoint, ScoredPoint
 from citeloom.domain.records import (
-    INDEXED_INTEGERS,
-    INDEXED_KEYWORDS,
-    INDEXED_TEXT,
     SUMMARY_FIELDS,
     summarise_documents,
 )
@@ -31,48 +29,23 @@ DENSE, SPARSE = "dense", "bm25"
 def _filter(filters: SearchFilter) -> Any:
     from qdrant_client import models
 
-    must: list[Any] = [
-        models.FieldCondition(key="project", match=models.MatchValue(value=filters.project))
-    ]
-    if filters.citekeys:
-        must.append(
-            models.FieldCondition(
-                key="zotero.citekey", match=models.MatchAny(any=list(filters.citekeys))
-            )
-        )
-    if filters.tags:
-        must.append(
-            models.FieldCondition(key="zotero.tags", match=models.MatchAny(any=list(filters.tags)))
-        )
-    if filters.doc_ids:
-        must.append(
-            models.FieldCondition(key="doc_id", match=models.MatchAny(any=list(filters.doc_ids)))
-        )
-    if filters.point_ids:
-        must.append(models.HasIdCondition(has_id=list(filters.point_ids)))
-    must.extend(
-        models.FieldCondition(key="doc.section_path", match=models.MatchText(text=w))
-        for w in filters.sections
-    )
-    must.extend(
-        models.FieldCondition(key="fulltext", match=models.MatchPhrase(phrase=p))
-        for p in filters.phrases
-    )
-    must.extend(
-        models.FieldCondition(key="fulltext", match=models.MatchText(text=t)) for t in filters.terms
-    )
-    if filters.chunk_range is not None:
-        first, last = filters.chunk_range
-        must.append(
-            models.FieldCondition(key="chunk_index", range=models.Range(gte=first, lte=last))
-        )
-    if filters.year_from is not None or filters.year_to is not None:
-        must.append(
-            models.FieldCondition(
-                key="doc.year", range=models.Range(gte=filters.year_from, lte=filters.year_to)
-            )
-        )
-    return models.Filter(must=must)
+    return models.Filter(must=[_condition(c) for c in filter_plan(filters)])
+
+
+def _condition(c: Condition) -> Any:
+    from qdrant_client import models
+
+    if c.kind == "ids":
+        return models.HasIdCondition(has_id=list(c.values))
+    if c.kind == "range":
+        return models.FieldCondition(key=c.key, range=models.Range(gte=c.low, lte=c.high))
+    match = {
+        "equals": lambda: models.MatchValue(value=c.values[0]),
+        "any": lambda: models.MatchAny(any=list(c.values)),
+        "words": lambda: models.MatchText(text=c.values[0]),
+        "phrase": lambda: models.MatchPhrase(phrase=c.values[0]),
+    }[c.kind]()
+    return models.FieldCondition(key=c.key, match=match)
 
 
 def _point_struct(point: IndexPoint) -> Any:
@@ -218,22 +191,22 @@ class QdrantServerIndex:
 
         info = self._call("read a collection", self._client.get_collection, collection)
         have = set(info.payload_schema or {})
-        wanted: list[tuple[str, Any]] = [
-            *((key, models.PayloadSchemaType.KEYWORD) for key in INDEXED_KEYWORDS),
-            *((key, models.PayloadSchemaType.INTEGER) for key in INDEXED_INTEGERS),
-            *(
-                (
-                    key,
-                    models.TextIndexParams(
-                        type=models.TextIndexType.TEXT,
-                        tokenizer=models.TokenizerType.WORD,
-                        lowercase=True,
-                        ascii_folding=True,
-                        phrase_matching=key == "fulltext",
-                    ),
-                )
-                for key in INDEXED_TEXT
-            ),
+        wanted = [
+            (
+                key,
+                {
+                    "keyword": models.PayloadSchemaType.KEYWORD,
+                    "integer": models.PayloadSchemaType.INTEGER,
+                }.get(kind)
+                or models.TextIndexParams(
+                    type=models.TextIndexType.TEXT,
+                    tokenizer=models.TokenizerType.WORD,
+                    lowercase=True,
+                    ascii_folding=True,
+                    phrase_matching=kind == "phrase text",
+                ),
+            )
+            for key, kind in payload_indexes()
         ]
         for key, schema in wanted:
             if key not in have:
