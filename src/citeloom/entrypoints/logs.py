@@ -1,7 +1,7 @@
 """Logging: the standard library's, to stderr, so stdout stays clean for results and ``--json``.
 
 Default level is WARNING; ``-v`` shows INFO (per-document progress, no document text),
-``-vv`` DEBUG. Docling's own chatter is held at ERROR unless ``-vv``. Services attach their
+``-vv`` DEBUG. Docling's own chatter is held back unless ``-vv``. Services attach their
 fields as ``extra={"fields": {...}}``; they are printed as ``key=value`` after the message.
 (structlog did this before; importing it imports rich, a quarter of a cold query's start.)
 """
@@ -28,6 +28,9 @@ def configure_logging(verbose: int = 0) -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
-    noisy = logging.ERROR if verbose < 2 else logging.DEBUG
+    # citeloom reports every failed or partial conversion itself (its line, the audit); Docling's
+    # own ERROR lines (e.g. "Output queue closed" when a time limit stops its pipeline) would
+    # only repeat it, and would land in a script's `--json 2>&1`
+    noisy = logging.CRITICAL if verbose < 2 else logging.DEBUG
     for name in ("docling", "docling_core", "docling_parse", "httpx", "fastembed", "RapidOCR"):
         logging.getLogger(name).setLevel(noisy)
