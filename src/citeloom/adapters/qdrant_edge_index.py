@@ -73,6 +73,7 @@ from qdrant_edge import (
 from citeloom.adapters import bm25
 from citeloom.adapters.collection_meta import guard, new_meta
 from citeloom.adapters.qdrant.filter_plan import Condition, filter_plan, payload_indexes
+from citeloom.adapters.qdrant.stored import DENSE, SPARSE, stored_point
 from citeloom.domain.errors import CiteloomError, IndexBusy, IndexUnavailable, StorageError
 from citeloom.domain.models import CollectionInfo, DocumentSummary, IndexPoint, ScoredPoint
 from citeloom.domain.records import (
@@ -81,7 +82,6 @@ from citeloom.domain.records import (
 )
 from citeloom.ports.index import SearchFilter
 
-DENSE, SPARSE = "dense", "bm25"
 MB = 2**20
 # Room kept free on the index's disk beyond a write's own estimate (one WAL segment).
 RESERVE_BYTES = 32 * MB
@@ -535,21 +535,7 @@ class EdgeIndex:
                 with_vector=True,
             )
         )
-        points = []
-        for record in records:
-            vectors: Any = record.vector
-            sparse = vectors[SPARSE]
-            payload = record.payload or {}
-            points.append(
-                IndexPoint(
-                    id=str(record.id),
-                    vector=list(vectors[DENSE]),
-                    text=payload.get("fulltext", ""),
-                    payload=payload,
-                    sparse=(list(sparse.indices), list(sparse.values)),
-                )
-            )
-        return points, None if after is None else str(after)
+        return [stored_point(r) for r in records], None if after is None else str(after)
 
     def chunks(self, collection: str, filters: SearchFilter, limit: int) -> dict[str, dict]:
         shard = self._shard(collection)

@@ -15,6 +15,7 @@ from typing import Any
 from citeloom.adapters import bm25
 from citeloom.adapters.collection_meta import guard, new_meta
 from citeloom.adapters.qdrant.filter_plan import Condition, filter_plan, payload_indexes
+from citeloom.adapters.qdrant.stored import DENSE, SPARSE, stored_point
 from citeloom.domain.errors import IndexUnavailable
 from citeloom.domain.models import CollectionInfo, DocumentSummary, IndexPoint, ScoredPoint
 from citeloom.domain.records import (
@@ -22,8 +23,6 @@ from citeloom.domain.records import (
     summarise_documents,
 )
 from citeloom.ports.index import SearchFilter
-
-DENSE, SPARSE = "dense", "bm25"
 
 
 def _filter(filters: SearchFilter) -> Any:
@@ -397,21 +396,7 @@ class QdrantServerIndex:
             with_payload=True,
             with_vectors=True,
         )
-        points = []
-        for record in records:
-            vectors: Any = record.vector
-            sparse = vectors[SPARSE]
-            payload = record.payload or {}
-            points.append(
-                IndexPoint(
-                    id=str(record.id),
-                    vector=list(vectors[DENSE]),
-                    text=payload.get("fulltext", ""),
-                    payload=payload,
-                    sparse=(list(sparse.indices), list(sparse.values)),
-                )
-            )
-        return points, None if after is None else str(after)
+        return [stored_point(r) for r in records], None if after is None else str(after)
 
     def chunks(self, collection: str, filters: SearchFilter, limit: int) -> dict[str, dict]:
         if self._meta(collection) is None:
