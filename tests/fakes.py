@@ -224,6 +224,7 @@ class FakeIndex:
                     filters.chunk_range is None
                     or filters.chunk_range[0] <= p.payload["chunk_index"] <= filters.chunk_range[1]
                 )
+                and (filters.pages is None or _overlaps(p.payload["doc"], filters.pages))
             )
 
         return [
@@ -289,6 +290,11 @@ class FakeIndex:
 
     def close(self) -> None:
         pass
+
+
+def _overlaps(doc: dict, pages: tuple[int, int]) -> bool:
+    start, end = doc.get("page_start"), doc.get("page_end")
+    return start is not None and end is not None and start <= pages[1] and end >= pages[0]
 
 
 class MemoryAudit:

@@ -277,25 +277,22 @@ def browse_service(settings: Settings, project_name: str, index: Index) -> Brows
 def note_service(
     settings: Settings, project_name: str, index: Index, warm: OnnxEmbedder | None = None
 ) -> NoteService:
-    """Notes go through the ingest pipeline's steps; their converted form is kept in the
-    conversion cache, where re-labelling and reindex find it."""
+    """Notes go through the ingest pipeline's steps; they are kept in the index only."""
     from citeloom.services.notes import NoteService
 
     project = settings.get_project(project_name)
     resolver = metadata(settings, project)
     resolver.references()  # a broken references file stops the call before anything else
     emb = warm or embedder(settings, project)
-    cache = converter(settings)
     return NoteService(
         project=project_name,
         collection=project.collection,
-        converter=cache,
+        converter=converter(settings),
         chunker=chunker(settings, emb),
         metadata=resolver,
         embedder=emb,
         index=index,
         audit=audit_log(settings),
-        remember=cache.remember,
     )
 
 
@@ -353,7 +350,9 @@ def check_service(
         sentence_evidence(settings, project_name, index, query.embedder),
         [r.citekey for r in metadata(settings, project).references()],
         support=settings.check.support,
-        page_margin=settings.check.page_margin,
+        terse_coverage=settings.check.terse_coverage,
+        contra_overlap=settings.check.contra_overlap,
+        tie_margin=settings.check.tie_margin,
         passages=settings.check.passages,
     )
 

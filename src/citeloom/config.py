@@ -133,12 +133,17 @@ class AnswerConfig(_Section):
 
 
 class CheckConfig(_Section):
-    # a sentence of the cited paper this sure of the claim supports it; both values chosen
-    # by benchmarks/check_draft.py --sweep on the tuning half (supported and other-page
-    # precision >= 0.9 there, then the best accuracy)
+    # a sentence of the cited paper this sure of the claim speaks of it (its facts are then
+    # compared); chosen by benchmarks/check_claims.py --sweep on the tuning half
     support: float = Field(0.75, ge=0.0, le=1.0)
-    # a page's best sentence this close to the paper's best still counts as the page's support
-    page_margin: float = Field(0.02, ge=0.0, le=1.0)
+    # a cited page holding this share of the claim's terms (IDF-weighted) speaks of a terse
+    # claim made of its technical terms
+    terse_coverage: float = Field(0.8, ge=0.0, le=1.0)
+    # a sentence holding this share of the claim's terms that negates it, turns it the other
+    # way or gives another value contradicts it
+    contra_overlap: float = Field(0.3, ge=0.0, le=1.0)
+    # sentences this close to the best one may state the claim's facts in its place
+    tie_margin: float = Field(0.05, ge=0.0, le=1.0)
     passages: int = Field(20, ge=1, le=200)  # passages of the cited paper searched per claim
 
 

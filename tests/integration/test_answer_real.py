@@ -119,8 +119,8 @@ def test_check_gives_each_citation_its_verdict_and_exits_1(example, tmp_path):
     ]
     assert got == [
         ("ardel2023marsh", 4, "supported", None),
-        ("ardel2023marsh", 7, "other-page", 2),
-        ("ardel2023marsh", 10, "no-page", 2),
+        ("ardel2023marsh", 7, "other-page", "2"),
+        ("ardel2023marsh", 10, "no-page", "2"),
         ("tanabe2022notebooks", 13, "not-found", None),
         ("nobody1999", 15, "unknown-key", None),
     ]

@@ -109,16 +109,36 @@ def test_query_returns_the_right_paper_page_and_section(project):
         "url",
         "page_start",
         "page_end",
+        "page_label_start",
+        "page_label_end",
+        "page_label_source",
         "section",
         "section_path",
         "text",
         "source",
         "chunk_id",
+        "kind",
+        "label",
     }
     assert top["citekey"] == "bolejko2008apparent"
     assert 4 <= top["page_start"] <= top["page_end"] <= 5
     assert top["section_path"][0] == "2. The Buchert scheme"
     assert top["doi"] == "10.1088/1475-7516/2008/10/003"
+
+
+def test_citations_name_the_printed_page_and_keep_the_pdf_page(project):
+    """iqbal2010new is printed on pp. 142-149 of its proceedings: PDF page 3 is p. 144."""
+    args = ["--project", "papers", "--config", str(project["config"]), "--citekey", "iqbal2010new"]
+    question = "analytical hierarchical process for prioritizing requirements"
+    code, out = run("query", question, *args, "--json")
+    assert code == 0, out
+    for hit in json.loads(out)["results"]:
+        assert hit["page_label_source"] == "printed"
+        assert hit["page_label_start"] == str(141 + hit["page_start"])
+        assert hit["label"].startswith(f"[@iqbal2010new, p. {hit['page_label_start']}")
+    top = json.loads(out)["results"][0]
+    code, out = run("query", question, *args)
+    assert f"{top['label']} (PDF p" in out  # the PDF page beside, for opening the file
 
 
 def test_query_text_output_has_citation_labels(project):

@@ -108,7 +108,7 @@ def test_the_mcp_server_stores_and_queries_without_docling_or_torch(tmp_path: Pa
     )
     assert result.returncode == 0, result.stderr
     label, heavy = result.stdout.strip().splitlines()[-2:]
-    assert json.loads(label) == "[no reference match, p. 2]"
+    assert json.loads(label) == "[note, p. 2]"  # a stored note naming no paper
     assert json.loads(heavy.removeprefix("HEAVY=")) == []
 
 

@@ -154,7 +154,8 @@ def test_every_tool_answers_with_citable_results(library):
             )
             assert not failed and found["answerable"]
             best = found["results"][0]
-            assert best["label"] == "[@ardel2023marsh, p. 2]"
+            # stored through store_chunks: a note on the paper, never the paper's words
+            assert best["label"] == "[note on @ardel2023marsh, p. 2]"
             assert best["section_path"] == ["3 Results"] and best["year"] == 2023
             assert "text" not in best and best["render_text"].startswith("Restored marshes")
 

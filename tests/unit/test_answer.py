@@ -21,10 +21,19 @@ PAGE3 = (
 OTHER = "Quiet hours reduce interruptions in open-plan offices by a third."
 
 
-def store(index: FakeIndex, embedder: FakeEmbedder, sha: str, citekey: str, chunks) -> None:
+def store(
+    index: FakeIndex,
+    embedder: FakeEmbedder,
+    sha: str,
+    citekey: str,
+    chunks,
+    page: str | None = None,
+    source: str = "",
+) -> None:
+    """Chunks of a 4-page paper; ``page`` is its printed range as the library holds it."""
     index.ensure_collection("c", embedder.model_id, embedder.dimensions)
-    ref = Reference(citekey, f"Paper {citekey}", ("Ardel, Ines",), 2023)
-    document = ConvertedDocument(f"{citekey}.pdf", sha, ref.title, 4, (), "fake")
+    ref = Reference(citekey, f"Paper {citekey}", ("Ardel, Ines",), 2023, page=page)
+    document = ConvertedDocument(source or f"{citekey}.pdf", sha, ref.title, 4, (), "fake")
     points = []
     for number, (text, path, start, end) in enumerate(chunks):
         chunk = Chunk(sha[:16], number, text, text, path, start, end, len(text.split()))
@@ -73,6 +82,9 @@ def test_the_answer_quotes_the_sentence_verbatim_with_the_page_it_is_on(library)
         "quote": best.quote,
         "chunk_id": best.passage.chunk_id,
         "verified": True,
+        "page_label": "3",
+        "label": "[@ardel2023marsh, p. 3]",
+        "kind": "paper",
     }
     assert data["answer"].startswith(best.quote) and 0.5 <= data["confidence"] <= 1
     assert len(report.citations) <= 3

@@ -6,9 +6,11 @@ import pytest
 
 from citeloom.domain.errors import ConfigError, EmbeddingModelMismatch, TimeLimitExceeded
 from citeloom.domain.models import Reference
+from citeloom.domain.notes import NoteItem
+from citeloom.ports import SearchFilter
 from citeloom.services.browse import BrowseService
 from citeloom.services.ingest import IngestService
-from citeloom.services.notes import MAX_ITEMS, NoteItem, NoteService
+from citeloom.services.notes import MAX_ITEMS, NoteService
 from citeloom.services.query import QueryService
 from tests.fakes import (
     FakeChunker,
@@ -101,9 +103,8 @@ def test_get_passage_stays_in_the_project(index):
         browse(index).get_passage(chunk, context=4)
 
 
-def notes(index: FakeIndex, embedder: FakeEmbedder | None = None) -> tuple[NoteService, list]:
-    remembered: list = []
-    service = NoteService(
+def notes(index: FakeIndex, embedder: FakeEmbedder | None = None) -> NoteService:
+    return NoteService(
         project="p",
         collection="c",
         converter=FakeConverter(),
@@ -112,9 +113,7 @@ def notes(index: FakeIndex, embedder: FakeEmbedder | None = None) -> tuple[NoteS
         embedder=embedder or FakeEmbedder(),
         index=index,
         audit=MemoryAudit(),
-        remember=remembered.append,
     )
-    return service, remembered
 
 
 def query(index: FakeIndex, text: str, **options):
@@ -124,29 +123,62 @@ def query(index: FakeIndex, text: str, **options):
     return service.search(text, QueryOptions(**options))
 
 
-def test_stored_notes_are_found_and_cited_like_papers(index):
-    service, remembered = notes(index)
+def test_stored_notes_are_found_and_labelled_as_notes(index):
+    service = notes(index)
     note = NoteItem("Eelgrass meadows slow the tide.", "smith2020", section="4 Notes", page=7)
     report = service.store([note, NoteItem("An unattached thought on eelgrass.", tags=("idea",))])
     assert [n.citekey for n in report.notes] == ["smith2020", None]
     hits = query(index, "eelgrass tide", tags=("idea",)).results
-    assert [h.label for h in hits] == ["[no reference match]"]
+    assert [(h.label, h.kind) for h in hits] == [("[note]", "note")]
     (hit,) = query(index, "eelgrass tide", citekeys=("smith2020",), top_k=1).results
-    assert (hit.label, hit.section_path, hit.title) == (
-        "[@smith2020, p. 7]",
+    assert (hit.label, hit.section_path, hit.title, hit.to_json()["kind"]) == (
+        "[note on @smith2020, p. 7]",
         ("4 Notes",),
         "Salt Marsh Carbon",
+        "note",
     )
-    assert len(remembered) == 2  # kept where relabel and reindex find them
+    paper = query(index, "marshes bury carbon", citekeys=("smith2020",), top_k=1).results[0]
+    assert (paper.kind, paper.label) == ("paper", "[@smith2020, p. 1]")
     events = [e["event"] for e in service.audit.events]  # type: ignore[attr-defined]
     assert events == ["run_started", "document", "document", "run_finished"]
     before = index.collection_info("c").points
-    notes(index)[0].store([note])  # the same note again: nothing new
+    notes(index).store([note])  # the same note again: nothing new
     assert index.collection_info("c").points == before
 
 
+def test_a_note_is_rebuilt_from_the_index_with_its_tags_by_relabel_and_reindex(index, tmp_path):
+    """A note lives in the index only: relabelling after a library change and reindexing
+    rebuild it from there (no conversion cache holds it) and keep its own tags."""
+    from citeloom.services.reindex import ReindexService
+
+    note = NoteItem("Eelgrass meadows slow the tide.", "smith2020", page=7, tags=("idea",))
+    notes(index).store([note])
+    changed = [Reference("smith2020", "Salt Marsh Carbon", ("Smith, Ann",), 2020, tags=("new",))]
+    parts = dict(
+        project="p",
+        collection="c",
+        converter=FakeConverter(),
+        chunker=FakeChunker(),
+        metadata=FakeMetadata(changed, fingerprint="lib-2"),
+        embedder=FakeEmbedder(),
+        index=index,
+        audit=MemoryAudit(),
+    )
+    IngestService(**parts).run([tmp_path / "smith2020.pdf"])
+    (hit,) = query(index, "eelgrass tide", tags=("idea",), top_k=1).results
+    assert hit.label == "[note on @smith2020, p. 7]"
+    only_note = SearchFilter("p", doc_ids=(note.doc_id,))
+    assert {tuple(p["zotero"]["tags"]) for p in index.chunks("c", only_note, 50).values()} == {
+        ("idea", "new")
+    }
+    report = ReindexService(**parts).run()
+    assert report.switched and not report.failures
+    (hit,) = query(index, "eelgrass tide", tags=("idea",), top_k=1).results
+    assert (hit.label, hit.kind) == ("[note on @smith2020, p. 7]", "note")
+
+
 def test_store_refuses_bad_items_before_writing(index):
-    service, _ = notes(index)
+    service = notes(index)
     before = index.collection_info("c").points
     with pytest.raises(ConfigError, match=f"at most {MAX_ITEMS}"):
         service.store([NoteItem("x")] * (MAX_ITEMS + 1))
@@ -158,17 +190,17 @@ def test_store_refuses_bad_items_before_writing(index):
 
 
 def test_store_keeps_the_write_guard(index):
-    service, _ = notes(index, FakeEmbedder(model_id="other/model"))
+    service = notes(index, FakeEmbedder(model_id="other/model"))
     with pytest.raises(EmbeddingModelMismatch):
         service.store([NoteItem("Eelgrass.")])
 
 
 def test_a_store_out_of_time_writes_nothing(index):
-    service, _ = notes(index)
+    service = notes(index)
     before = index.collection_info("c").points
     with pytest.raises(TimeLimitExceeded):
         service.store([NoteItem("a"), NoteItem("b")], may_write=lambda: False)
     calls = iter([False, True])
     with pytest.raises(TimeLimitExceeded):
-        notes(index)[0].store([NoteItem("a"), NoteItem("b")], should_stop=lambda: next(calls))
+        notes(index).store([NoteItem("a"), NoteItem("b")], should_stop=lambda: next(calls))
     assert index.collection_info("c").points == before

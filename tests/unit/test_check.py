@@ -13,8 +13,10 @@ from tests.unit.test_answer import OTHER, PAGE2, PAGE3, SHA, store
 
 @pytest.fixture
 def checker() -> CheckService:
+    """ardel2023marsh is printed on pp. 272-275: PDF page 3 is p. 274."""
     index, embedder = FakeIndex(), FakeEmbedder(dimensions=64)
-    store(index, embedder, SHA, "ardel2023marsh", [(f"{PAGE2}\n{PAGE3}", ("3 Results",), 2, 3)])
+    chunks = [(f"{PAGE2}\n{PAGE3}", ("3 Results",), 2, 3)]
+    store(index, embedder, SHA, "ardel2023marsh", chunks, page="272-275")
     store(index, embedder, "b" * 64, "lee2019quiet", [(OTHER, ("1 Intro",), 1, 1)])
     texts = FakeDocumentText({SHA: {2: PAGE2, 3: PAGE3}, "b" * 64: {1: OTHER}})
     query = QueryService(project="p", collection="c", embedder=embedder, index=index)
@@ -27,34 +29,80 @@ CLAIM = "Restored marshes accreted sediment at 6.8 mm per year after the breach"
 QUIET = "Quiet hours reduce interruptions in open-plan offices by a third"
 
 
-def verdicts(checker: CheckService, draft: str) -> list[tuple[str, str, int | None]]:
+def verdicts(checker: CheckService, draft: str) -> list[tuple[str, str, str | None]]:
     report = checker.check(draft, "draft.md")
     return [(c.citation.citekey, c.verdict, c.suggested_page) for c in report.checks]
 
 
-def test_each_verdict(checker):
+def test_each_verdict_reads_and_suggests_printed_pages(checker):
     draft = "\n\n".join(
         [
-            f"{CLAIM} [@ardel2023marsh, p. 3].",
-            f"{CLAIM} [@ardel2023marsh, p. 2].",
+            f"{CLAIM} [@ardel2023marsh, p. 274].",
+            f"{CLAIM} [@ardel2023marsh, p. 273].",
             f"{CLAIM} [@ardel2023marsh].",
-            f"{QUIET} [@ardel2023marsh, p. 3].",
+            f"{QUIET} [@ardel2023marsh, p. 274].",
             f"{CLAIM} [@nobody2001, p. 3].",
             f"{CLAIM} [@absent2020, p. 1].",
+            f"{CLAIM} [@ardel2023marsh, pp. 273-74].",
         ]
     )
     assert verdicts(checker, draft) == [
         ("ardel2023marsh", "supported", None),
-        ("ardel2023marsh", "other-page", 3),
-        ("ardel2023marsh", "no-page", 3),
+        ("ardel2023marsh", "other-page", "274"),
+        ("ardel2023marsh", "no-page", "274"),
         ("ardel2023marsh", "not-found", None),
         ("nobody2001", "unknown-key", None),
         ("absent2020", "not-ingested", None),
+        ("ardel2023marsh", "supported", None),
     ]
 
 
+def test_a_pdf_page_number_that_is_no_printed_page_gets_its_own_verdict(checker):
+    (only,) = checker.check(f"{CLAIM} [@ardel2023marsh, p. 3].").checks
+    assert (only.verdict, only.printed_range, only.suggested_page) == (
+        "no-such-page",
+        "272-275",
+        "274",
+    )
+    assert "p. 3 is not a page of this paper (printed pp. 272-275)" in only.message
+
+
+@pytest.mark.parametrize(
+    ("claim", "kind", "draft_says", "page_says"),
+    [
+        ("Restored marshes accreted sediment at 12.5 mm per year after the breach", "number",
+         "12.5 mm per year", "6.8 mm per year"),
+        ("Restored marshes accreted sediment at 6.8 cm per year after the breach", "unit",
+         "6.8 cm", "6.8 mm per year"),
+        ("Restored marshes did not accrete sediment after the breach", "negation",
+         "not accrete sediment after the", "affirms it"),
+    ],
+)  # fmt: skip
+def test_a_claim_that_changes_one_fact_is_a_mismatch_naming_it(
+    checker, claim, kind, draft_says, page_says
+):
+    (only,) = checker.check(f"{claim} [@ardel2023marsh, p. 274].").checks
+    assert only.verdict == "mismatch"
+    assert (only.differences[0].kind, only.differences[0].draft) == (kind, draft_says)
+    assert only.differences[0].page == page_says
+    assert only.evidence is not None and only.evidence.quote.startswith("Restored marshes")
+    assert only.message.startswith(f"draft: {draft_says}; p. 274:")
+
+
+def test_a_note_is_never_evidence_for_a_claim(checker):
+    """A note that says what the paper does not (issue 19: the Blackwater estuary) is not
+    the paper's words: a claim taken from it is not supported by the paper."""
+    index = checker.query.index
+    embedder = checker.query.embedder
+    note = "Restored marshes of the Blackwater estuary accreted sediment after the breach."
+    store(index, embedder, "c" * 64, "ardel2023marsh", [(note, (), 3, 3)], "272-275", "note:cc")
+    (only,) = checker.check(f"{note.rstrip('.')} [@ardel2023marsh, p. 274].").checks
+    assert only.verdict != "supported"
+    assert only.evidence is None or "Blackwater" not in only.evidence.quote
+
+
 def test_not_found_lists_the_papers_that_do_support_the_claim(checker):
-    report = checker.check(f"{QUIET} [@ardel2023marsh, p. 3].")
+    report = checker.check(f"{QUIET} [@ardel2023marsh, p. 274].")
     (only,) = report.checks
     assert only.verdict == "not-found"
     assert [(s.citekey, s.page, s.quote) for s in only.elsewhere] == [("lee2019quiet", 1, OTHER)]
@@ -62,7 +110,7 @@ def test_not_found_lists_the_papers_that_do_support_the_claim(checker):
 
 
 def test_a_draft_whose_citations_all_hold_is_ok(checker):
-    report = checker.check(f"{CLAIM} [@ardel2023marsh, p. 3]. {QUIET} [@lee2019quiet, p. 1].")
+    report = checker.check(f"{CLAIM} [@ardel2023marsh, p. 274]. {QUIET} [@lee2019quiet, p. 1].")
     assert [c.verdict for c in report.checks] == ["supported", "supported"]
     assert report.ok and report.to_json()["counts"]["supported"] == 2
     evidence = report.checks[0].evidence

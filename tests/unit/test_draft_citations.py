@@ -24,13 +24,13 @@ def test_pandoc_citations_with_keys_pages_positions_and_claims():
     found = find_citations(MARKDOWN)
     got = [(c.citekey, c.pages, c.line, c.column) for c in found]
     assert got == [
-        ("ardel2023marsh", (2,), 3, 55),
-        ("lindqvist2021quiet", (3, 4), 4, 42),
+        ("ardel2023marsh", ("2",), 3, 55),
+        ("lindqvist2021quiet", ("3", "4"), 4, 42),
         ("ardel2023marsh", (), 5, 24),
-        ("lindqvist2021quiet", (5,), 5, 24),
-        ("tanabe2022notes", (5,), 6, 1),
+        ("lindqvist2021quiet", ("5",), 5, 24),
+        ("tanabe2022notes", ("5",), 6, 1),
         ("tanabe2022notes", (), 7, 4),
-        ("ardel2023marsh", (7,), 8, 39),
+        ("ardel2023marsh", ("7",), 8, 39),
     ]
     assert found[0].sentence == "Restored marshes accreted 6.8 mm of sediment per year."
     assert found[0].raw == "[@ardel2023marsh, p. 2]"
@@ -44,12 +44,12 @@ def test_latex_citations_skip_comments_and_nocite():
     found = find_citations(LATEX, latex=True)
     got = [(c.citekey, c.pages, c.line) for c in found]
     assert got == [
-        ("ardel2023marsh", (12,), 2),
-        ("lindqvist2021quiet", (12,), 4),
+        ("ardel2023marsh", ("12",), 2),
+        ("lindqvist2021quiet", ("12",), 4),
         ("tanabe2022notes", (), 4),
         ("a2020", (), 5),
         ("b2021", (), 5),
-        ("c2019", (3, 4), 5),
+        ("c2019", ("3", "4"), 5),
     ]
     assert found[0].sentence == "Restored marshes accreted quickly."
     assert found[0].column == 35
@@ -59,10 +59,23 @@ def test_a_latex_draft_is_recognised_without_being_told():
     assert [c.citekey for c in find_citations(r"Text \cite{x2020}.")] == ["x2020"]
 
 
+def test_braced_keys_are_read():
+    found = find_citations("Marshes bury carbon [@{ardel2023marsh}, p. 2]. And @{odd:key/1} too.")
+    assert [(c.citekey, c.pages) for c in found] == [("ardel2023marsh", ("2",)), ("odd:key/1", ())]
+
+
 def test_page_locators():
-    assert parse_pages("p. 12") == (12,)
-    assert parse_pages("pp. 3--4, 7") == (3, 4, 7)
-    assert parse_pages("S. 5") == (5,)
-    assert parse_pages("12") == (12,)
+    assert parse_pages("p. 12") == ("12",)
+    assert parse_pages("pp. 3--4, 7") == ("3", "4", "7")
+    assert parse_pages("S. 5") == ("5",)
+    assert parse_pages("12") == ("12",)
     assert parse_pages("chap. 2") == ()
-    assert parse_pages("pp. 3-400") == (3,)
+    assert parse_pages("pp. 3-400") == ("3",)
+    # printed pages as a reader writes them: abbreviated ranges, roman numerals, supplements
+    assert parse_pages("pp. 272-73") == ("272", "273")
+    assert parse_pages("p. 1081-6") == tuple(str(n) for n in range(1081, 1087))
+    assert parse_pages("p. xii") == ("xii",)
+    assert parse_pages("pp. xii-xiv") == ("xii", "xiii", "xiv")
+    assert parse_pages("p. S3") == ("S3",)
+    assert parse_pages("273") == ("273",)
+    assert parse_pages("sec. 4") == ()

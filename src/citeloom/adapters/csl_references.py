@@ -18,6 +18,7 @@ from rapidfuzz import fuzz
 from citeloom.domain.errors import ReferencesError
 from citeloom.domain.matching import (
     TitleCandidate,
+    arxiv_id_of_doi,
     decide_title_match,
     find_arxiv_ids,
     find_dois,
@@ -67,7 +68,28 @@ def _year(issued: Any) -> int | None:
     return None
 
 
+def _field(entry: dict[str, Any], name: str) -> Any:
+    """A CSL variable in any case: Zotero writes ``DOI``, other tools ``doi``."""
+    if name in entry:
+        return entry[name]
+    return next((v for k, v in entry.items() if k.lower() == name.lower()), None)
+
+
+def _doi(entry: dict[str, Any]) -> str | None:
+    value = _field(entry, "DOI")
+    return normalise_doi(value) if isinstance(value, str) else None
+
+
+def _page(entry: dict[str, Any]) -> str | None:
+    value = entry.get("page")
+    if isinstance(value, int):
+        return str(value)
+    return value.strip() or None if isinstance(value, str) else None
+
+
 def _arxiv(entry: dict[str, Any]) -> str | None:
+    if from_doi := arxiv_id_of_doi(_doi(entry)):
+        return from_doi
     for key in ("arXiv", "eprint", "number", "URL", "note", "archive_location"):
         value = entry.get(key)
         if isinstance(value, str):
@@ -104,12 +126,13 @@ def parse_entry(entry: Any, where: str) -> Reference:
         title=title.strip(),
         authors=tuple(n for i, a in enumerate(authors) if (n := _name(a, f"{where}.author[{i}]"))),
         year=_year(entry.get("issued")),
-        doi=normalise_doi(entry.get("DOI")) if isinstance(entry.get("DOI"), str) else None,
+        doi=_doi(entry),
         url=entry.get("URL") if isinstance(entry.get("URL"), str) else None,
         arxiv_id=_arxiv(entry),
         container_title=entry.get("container-title")
         if isinstance(entry.get("container-title"), str)
         else None,
+        page=_page(entry),
         tags=_strings(entry.get("keyword")),
         collections=_strings(entry.get("collections")),
     )

@@ -1,18 +1,29 @@
-"""Citation labels in pandoc's syntax, the form editors and AI tools paste into a draft."""
+"""Citation labels in pandoc's syntax, the form editors and AI tools paste into a draft.
+
+The page a label names is the printed one (``domain.page_labels``): ``[@hong1999exact,
+p. 273]``, the page a reader finds in the journal, never the PDF's page index. A note is
+labelled as a note on the paper, so it is never mistaken for the paper's own words.
+"""
 
 from __future__ import annotations
 
 
-def page_label(page_start: int | None, page_end: int | None) -> str | None:
-    if page_start is None:
-        return None
-    if page_end is None or page_end == page_start:
-        return f"p. {page_start}"
-    return f"pp. {page_start}-{page_end}"
+def page_locator(start: str | None, end: str | None) -> str | None:
+    """``p. 273``; ``pp. 272-273`` for a span; None when neither page is numbered."""
+    if start is None or end is None or start == end:
+        page = start or end
+        return f"p. {page}" if page is not None else None
+    return f"pp. {start}-{end}"
 
 
-def citation_label(citekey: str | None, page_start: int | None, page_end: int | None) -> str:
-    """``[@key, p. 12]``; a document without a reference match is marked, never guessed."""
-    pages = page_label(page_start, page_end)
-    key = f"@{citekey}" if citekey else "no reference match"
+def citation_label(
+    citekey: str | None, label_start: str | None, label_end: str | None, *, note: bool = False
+) -> str:
+    """``[@key, p. 12]``; a document without a reference match is marked, never guessed;
+    a note reads ``[note on @key, p. 2]`` (``[note]`` when it names no paper)."""
+    pages = page_locator(label_start, label_end)
+    if note:
+        key = f"note on @{citekey}" if citekey else "note"
+    else:
+        key = f"@{citekey}" if citekey else "no reference match"
     return f"[{key}, {pages}]" if pages else f"[{key}]"

@@ -1,11 +1,12 @@
 """Citations in a researcher's draft, each with its line, column, pages and citing sentence.
 
 Pandoc Markdown: ``[@key, p. 12]``, ``[see @key, pp. 3-4]``, ``[@a; @b, p. 5]`` (several keys
-in one bracket), ``@key [p. 5]`` and a bare ``@key`` in the text. LaTeX (natbib, biblatex):
-``\\cite[p.~12]{key}``, ``\\parencite[12]{key}``, ``\\textcite{key}``, ``\\cite[see][4]{a,b}``
-and the other ``\\...cite...`` commands except ``\\nocite``. A bare number as the locator is
-a page, as in pandoc and biblatex. Pages are compared as citeloom labels them: physical PDF
-pages.
+in one bracket), ``@key [p. 5]``, a bare ``@key`` in the text, and braced keys (``[@{key}]``,
+for keys with odd characters). LaTeX (natbib, biblatex): ``\\cite[p.~12]{key}``,
+``\\parencite[12]{key}``, ``\\textcite{key}``, ``\\cite[see][4]{a,b}`` and the other
+``\\...cite...`` commands except ``\\nocite``. A bare number as the locator is a page, as in
+pandoc and biblatex. Pages are read as a reader writes them: the printed pages (``p. 273``,
+``pp. 272-73``, ``p. xii``, ``p. S3``), which ``check`` maps to the PDF's pages.
 
 The citing sentence is the sentence the citation stands in, with every citation and the
 markup taken out; a citation placed after the full stop cites the sentence before it.
@@ -17,11 +18,12 @@ import itertools
 import re
 from dataclasses import dataclass
 
+from citeloom.domain.page_labels import LabelParts, render_label, split_label
 from citeloom.domain.sentences import SENTENCE_END
 
 MAX_RANGE = 50  # pages a range may expand to (``pp. 3-400`` is a typo, not 398 pages)
 
-_KEY = r"[\w][\w:.#$%&+?<>~/-]*"
+_KEY = r"(?:\{[^{}\s][^{}]*\}|[\w][\w:.#$%&+?<>~/-]*)"  # braced: @{key with odd chars}
 _BRACKET = re.compile(r"\[(?P<body>[^\[\]]*?-?@" + _KEY + r"[^\[\]]*)\](?!\()")
 _IN_TEXT = re.compile(
     r"(?<![\w.@\[])@(?P<key>" + _KEY + r")(?:[ \t]*\[(?P<locator>[^\[\]@]*)\](?!\())?"
@@ -32,9 +34,12 @@ _LATEX = re.compile(
     r"\s*(?:\[(?P<second>[^\]]*)\])?\s*\{(?P<keys>[^}]*)\}"
 )
 _LATEX_COMMENT = re.compile(r"(?<!\\)%.*")
-_PAGES = re.compile(
-    r"^\s*(?:(?:pp?|pages?|S)\.?\s*~?\s*)?(?P<spec>\d+(?:\s*(?:,|-{1,2}|–|—)\s*\d+)*)\b"
+_PAGE_MARKER = re.compile(r"^\s*(?:pp?|pages?|S)\.?\s*~?\s*", re.I)
+_PAGE_LABEL = r"(?:[A-Za-z]{0,2}\d+[a-z]?|[ivxlcdm]+|[IVXLCDM]+)"
+_LOCATOR = re.compile(
+    rf"^(?P<spec>{_PAGE_LABEL}(?:\s*(?:,|-{{1,2}}|–|—)\s*{_PAGE_LABEL})*)(?![\w-])"
 )
+_RANGE = re.compile(r"\s*(?:-{1,2}|–|—)\s*")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 # a heading or a structural LaTeX line is a sentence of its own
 _OWN_LINE = re.compile(
@@ -45,7 +50,7 @@ _OWN_LINE = re.compile(
 @dataclass(frozen=True)
 class DraftCitation:
     citekey: str
-    pages: tuple[int, ...]  # () when the citation names no page
+    pages: tuple[str, ...]  # the printed pages it names ("273", "xii"); () when none
     line: int  # 1-based, of the citation's first character
     column: int  # 1-based
     sentence: str  # the claim: the citing sentence without citations and markup
@@ -64,19 +69,45 @@ class DraftCitation:
         }
 
 
-def parse_pages(locator: str) -> tuple[int, ...]:
-    """``p. 12`` -> (12,); ``pp. 3--4, 7`` -> (3, 4, 7); ``chap. 2`` -> (): no page."""
-    match = _PAGES.match(locator.lstrip(" ,"))
+def parse_pages(locator: str) -> tuple[str, ...]:
+    """The printed pages a locator names: ``p. 12`` -> ("12",); ``pp. 272-73, 7`` -> ("272",
+    "273", "7"); ``p. xii-xiv``; ``p. S3``; ``chap. 2`` -> (): no page."""
+    text = locator.lstrip(" ,")
+    marked = _PAGE_MARKER.match(text)
+    rest = text[marked.end() :] if marked else text
+    if not marked and re.match(r"[A-Za-z]{3,}", rest):  # "chap. 2", "sec. 4", "fig. 3"
+        return ()
+    match = _LOCATOR.match(rest)
     if not match:
         return ()
-    pages: list[int] = []
+    pages: list[str] = []
     for part in re.split(r"\s*,\s*", match["spec"]):
-        ends = [int(n) for n in re.split(r"\s*(?:-{1,2}|–|—)\s*", part) if n]
-        first, last = ends[0], ends[-1]
-        if last < first or last - first > MAX_RANGE:
-            last = first
-        pages += [p for p in range(first, last + 1) if p not in pages]
+        for page in _expand(part):
+            if page not in pages:
+                pages.append(page)
     return tuple(pages)
+
+
+def _expand(part: str) -> list[str]:
+    """``272-73`` -> 272, 273 (an abbreviated end); ``xii-xiv``; ``S3-S5``. A range that runs
+    backwards or past ``MAX_RANGE`` pages is a typo: its first page stands."""
+    ends = [e for e in _RANGE.split(part) if e]
+    if len(ends) != 2:
+        return ends[:1]
+    first, last = split_label(ends[0]), split_label(ends[1])
+    if first.style == "D" and last.style == "D" and not last.prefix and first.prefix:
+        last = LabelParts(first.prefix, "D", last.number)  # S3-5
+    if (first.style, first.prefix) != (last.style, last.prefix) or not first.style:
+        return [ends[0]]
+    if first.style == "D" and last.number < first.number:  # 272-73, 1081-6
+        digits = str(last.number)
+        if len(digits) < len(str(first.number)):
+            last = LabelParts(last.prefix, "D", int(str(first.number)[: -len(digits)] + digits))
+    if last.number < first.number or last.number - first.number > MAX_RANGE:
+        return [ends[0]]
+    return [
+        render_label(first.prefix, first.style, n) for n in range(first.number, last.number + 1)
+    ]
 
 
 def is_latex(text: str, name: str = "") -> bool:
@@ -103,10 +134,10 @@ def find_citations(text: str, latex: bool | None = None) -> list[DraftCitation]:
     for m in _BRACKET.finditer(text_for_search):
         for part in m["body"].split(";"):
             if p := _PART.match(part):
-                found.append((m.start(), m.end(), p["key"].rstrip(".:"), p["locator"].strip(" ,")))
+                found.append((m.start(), m.end(), _key(p["key"]), p["locator"].strip(" ,")))
         spans.append(m.span())
     for m in _IN_TEXT.finditer(_mask(text_for_search, spans)):
-        found.append((m.start(), m.end(), m["key"].rstrip(".:"), (m["locator"] or "").strip()))
+        found.append((m.start(), m.end(), _key(m["key"]), (m["locator"] or "").strip()))
         spans.append(m.span())
     masked = _mask(text_for_search, spans)
     sentences = _sentences(_mask(text_for_search, spans, "X"))
@@ -126,6 +157,13 @@ def find_citations(text: str, latex: bool | None = None) -> list[DraftCitation]:
             )
         )
     return out
+
+
+def _key(written: str) -> str:
+    """``{key}`` as written braced, else without a sentence's trailing full stop or colon."""
+    if written.startswith("{") and written.endswith("}"):
+        return written[1:-1].strip()
+    return written.rstrip(".:")
 
 
 def _mask(text: str, spans: list[tuple[int, int]], fill: str = " ") -> str:

@@ -34,6 +34,18 @@ def normalise_doi(value: str | None) -> str | None:
     return doi if doi.startswith("10.") or doi.startswith("10/") else None
 
 
+_ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(.+)$")
+
+
+def arxiv_id_of_doi(doi: str | None) -> str | None:
+    """arXiv's own DOIs (``10.48550/arXiv.2501.10120``) name an arXiv id."""
+    match = _ARXIV_DOI.match(doi or "")
+    if match is None:
+        return None
+    ids = find_arxiv_ids(f"arXiv:{match[1]}")
+    return ids[0] if ids else None
+
+
 def find_dois(text: str) -> list[str]:
     """DOIs printed in text, normalised, in order of appearance, without duplicates."""
     found: dict[str, None] = {}

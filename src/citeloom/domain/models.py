@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal
 
+from citeloom.domain.page_labels import PageLabels, PageMarks
+
 
 class BlockKind(StrEnum):
     """What a block of converted text is, as far as chunking and citing care."""
@@ -51,6 +53,9 @@ class ConvertedDocument:
     # Running heads, footers and margin stamps of the first pages: never chunked, but that is
     # where publishers print DOIs and arXiv ids.
     margin_text: str = ""
+    # What the PDF prints about its own pagination (page labels, margin numbers): the
+    # printed page a citation names is decided from it when the document is labelled.
+    page_marks: PageMarks = field(default_factory=PageMarks)
 
     def front_text(self, pages: int = 2, max_chars: int = 20_000) -> str:
         """Text of the first pages, where DOIs, arXiv ids and author lines are printed."""
@@ -70,6 +75,7 @@ class Reference:
     url: str | None = None
     arxiv_id: str | None = None
     container_title: str | None = None
+    page: str | None = None  # the printed page range as the library holds it: "272-273"
     tags: tuple[str, ...] = ()
     collections: tuple[str, ...] = ()
 
@@ -173,6 +179,8 @@ class DocumentSummary:
     problem: str | None = None  # MetadataMissing / MetadataAmbiguous
     candidates: tuple[Candidate, ...] = ()
     year: int | None = None
+    labels: PageLabels | None = None  # printed page labels; None: none stored
+    kind: str = "paper"  # or "note"
 
     @property
     def complete(self) -> bool:

@@ -2,13 +2,19 @@
 
 One function writes the payload and one reads it back, so the layout the issue fixes
 (project, source, zotero, doc, embed_model, version, fulltext) lives in exactly one place.
+
+Pages: ``doc.page_start``/``page_end`` are PDF pages (for opening the file, and part of the
+chunk id); ``doc.page_labels`` holds the document's printed labels as ranges
+(``domain.page_labels``), written with the library fields, so a changed library entry
+relabels every chunk without re-embedding. ``kind`` tells a paper's text from a note stored
+beside it: only a paper's own text is ever quoted as its words.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, cast
 
 from citeloom.domain.citation import citation_label
 from citeloom.domain.ids import chunk_id
@@ -20,18 +26,24 @@ from citeloom.domain.models import (
     IndexPoint,
     MetadataMatch,
 )
+from citeloom.domain.notes import NOTE_FIELD, NoteItem, is_note_path
+from citeloom.domain.page_labels import PageLabels, decide_labels
 
 PAYLOAD_VERSION = 1
+Kind = Literal["paper", "note"]
 
 # Payload keys the index adapters build keyword indexes on (filters stay fast).
 INDEXED_KEYWORDS = ("project", "doc_id", "source.path", "zotero.citekey", "zotero.tags")
-INDEXED_INTEGERS = ("doc.year",)
+INDEXED_INTEGERS = ("doc.year", "doc.page_start", "doc.page_end")
 # Full-text indexes: phrases and words in the chunk text, words of the section path.
 INDEXED_TEXT = ("fulltext", "doc.section_path")
 
 
 def label_fields(
-    match: MetadataMatch, document: ConvertedDocument, library: str
+    match: MetadataMatch,
+    document: ConvertedDocument,
+    library: str,
+    note: NoteItem | None = None,
 ) -> dict[str, dict[str, Any]]:
     """The parts of a payload that come from the library: re-written when it changes.
 
@@ -39,6 +51,9 @@ def label_fields(
     fingerprint that marks the labels as current; a run killed after ``doc`` leaves the old
     fingerprint, so the next run labels the document again."""
     ref = match.reference
+    labels = decide_labels(
+        document.page_count, document.page_marks, ref.page if ref else None, document.ocr_pages
+    )
     return {
         "doc": {
             "title": ref.title if ref else document.title,
@@ -46,13 +61,16 @@ def label_fields(
             "year": ref.year if ref else None,
             "doi": ref.doi if ref else None,
             "url": ref.url if ref else None,
+            "page_labels": labels.to_json(),
+            "page_label_source": labels.source,
         },
         "zotero": {
             "citekey": ref.citekey if ref else None,
             "match": match.kind,
             "problem": match.problem,
             "candidates": [{"citekey": c.citekey, "score": c.score} for c in match.candidates],
-            "tags": list(ref.tags) if ref else [],
+            # a note keeps its own tags beside its paper's, also when the library changes
+            "tags": sorted({*(ref.tags if ref else ()), *(note.tags if note else ())}),
             "collections": list(ref.collections) if ref else [],
             "library": library,
         },
@@ -69,9 +87,11 @@ def index_points(
     embed_model: str,
     ingest_id: str,
     library: str,
+    note: NoteItem | None = None,
 ) -> list[IndexPoint]:
-    """A document's chunks as index points: id, vector, the text BM25 indexes, the payload."""
-    return [
+    """A document's chunks as index points: id, vector, the text BM25 indexes, the payload.
+    A note's first chunk also carries the note as given, to rebuild it from the index."""
+    points = [
         IndexPoint(
             id=chunk_id(c.doc_id, c.section_path, c.page_start, c.page_end, embed_model, c.index),
             vector=list(vector),
@@ -85,10 +105,14 @@ def index_points(
                 ingest_id=ingest_id,
                 library=library,
                 chunk_total=len(chunks),
+                note=note,
             ),
         )
         for c, vector in zip(chunks, vectors, strict=True)
     ]
+    if note is not None and points:
+        points[0].payload[NOTE_FIELD] = note.to_json()
+    return points
 
 
 def build_payload(
@@ -101,10 +125,12 @@ def build_payload(
     ingest_id: str,
     library: str = "",
     chunk_total: int = 0,
+    note: NoteItem | None = None,
 ) -> dict[str, Any]:
-    labels = label_fields(match, document, library)
+    labels = label_fields(match, document, library, note)
     return {
         "project": project,
+        "kind": "note" if is_note_path(document.source_path) else "paper",
         "doc_id": chunk.doc_id,
         "chunk_index": chunk.index,
         # every chunk knows how many its document has: a document is stored completely when
@@ -148,10 +174,45 @@ class Passage:
     source: str
     doc_id: str
     trimmed: bool = False  # cut short to fit a token budget
+    # printed page labels of page_start and page_end (PDF pages), and the rule that gave them
+    page_label_start: str | None = None
+    page_label_end: str | None = None
+    page_label_source: str | None = None
+    kind: Kind = "paper"
+    labels: PageLabels | None = None  # the document's, to label any page of the span
+
+    def page_label(self, page: int | None) -> str | None:
+        """The printed label of a PDF page of this passage's document."""
+        if self.labels is not None:
+            return self.labels.label(page)
+        if page == self.page_start:
+            return self.page_label_start
+        if page == self.page_end:
+            return self.page_label_end
+        return _as_label(page)
+
+    def cite(self, page: int | None) -> str:
+        """The citation of one page of this passage (a quoted sentence is on one page)."""
+        label = self.page_label(page)
+        return citation_label(self.citekey, label, label, note=self.kind == "note")
 
     @property
     def label(self) -> str:
-        return citation_label(self.citekey, self.page_start, self.page_end)
+        return citation_label(
+            self.citekey, self.page_label_start, self.page_label_end, note=self.kind == "note"
+        )
+
+    @property
+    def family_names(self) -> tuple[str, ...]:
+        return tuple(a.split(",", 1)[0].strip() for a in self.authors if a.strip())
+
+    @property
+    def pdf_pages_differ(self) -> bool:
+        """Whether the PDF pages are worth showing beside the printed ones."""
+        return self.page_start is not None and (
+            str(self.page_start) != self.page_label_start
+            or str(self.page_end) != self.page_label_end
+        )
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -165,11 +226,16 @@ class Passage:
             "url": self.url,
             "page_start": self.page_start,
             "page_end": self.page_end,
+            "page_label_start": self.page_label_start,
+            "page_label_end": self.page_label_end,
+            "page_label_source": self.page_label_source,
             "section": self.section,
             "section_path": list(self.section_path),
             "text": self.text,
             "source": self.source,
             "chunk_id": self.chunk_id,
+            "kind": self.kind,
+            "label": self.label,
         }
         if self.trimmed:
             out["trimmed"] = True
@@ -182,6 +248,8 @@ def passage_from_payload(
     doc = payload.get("doc") or {}
     zotero = payload.get("zotero") or {}
     source = payload.get("source") or {}
+    labels = stored_labels(doc)
+    start, end = doc.get("page_start"), doc.get("page_end")
     return Passage(
         rank=rank,
         score=score,
@@ -199,13 +267,39 @@ def passage_from_payload(
         text=payload.get("fulltext", ""),
         source=source.get("path", ""),
         doc_id=payload.get("doc_id", ""),
+        page_label_start=labels.label(start) if labels else _as_label(start),
+        page_label_end=labels.label(end) if labels else _as_label(end),
+        page_label_source=labels.source if labels else ("pdf-page" if start else None),
+        kind=payload_kind(payload),
+        labels=labels,
     )
+
+
+def stored_labels(doc: dict[str, Any]) -> PageLabels | None:
+    """The printed labels a payload's ``doc`` holds; None for a document stored before
+    labels existed (its PDF pages stand in) or one without pages."""
+    return PageLabels.from_json(
+        doc.get("page_labels"), doc.get("page_count"), doc.get("page_label_source")
+    )
+
+
+def _as_label(page: Any) -> str | None:
+    return str(page) if isinstance(page, int) else None
+
+
+def payload_kind(payload: dict[str, Any]) -> Kind:
+    """A note or a paper's text; payloads stored before ``kind`` existed tell by their path."""
+    kind = payload.get("kind")
+    if kind in ("paper", "note"):
+        return cast(Kind, kind)
+    path = (payload.get("source") or {}).get("path", "")
+    return "note" if is_note_path(str(path)) else "paper"
 
 
 # Payload keys a document summary needs; adapters fetch only these when listing documents.
 # What ``Index.documents`` reads of each chunk: enough to list documents and to tell a
 # complete copy (``chunk_total`` chunks present) from one a killed run left half-written.
-SUMMARY_FIELDS = ("doc_id", "chunk_total", "source", "zotero", "doc")
+SUMMARY_FIELDS = ("doc_id", "chunk_total", "source", "zotero", "doc", "kind")
 
 
 def summarise_documents(payloads: Iterable[dict[str, Any]]) -> list[DocumentSummary]:
@@ -238,6 +332,8 @@ def summarise_documents(payloads: Iterable[dict[str, Any]]) -> list[DocumentSumm
                     Candidate(c["citekey"], c["score"]) for c in zotero.get("candidates") or ()
                 ),
                 year=doc.get("year"),
+                labels=stored_labels(doc),
+                kind=payload_kind(payload),
             )
         )
     return sorted(summaries, key=lambda s: (s.path, s.doc_id))

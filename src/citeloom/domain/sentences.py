@@ -20,6 +20,7 @@ class Sentence:
     text: str
     start: int  # character offsets in the text it was cut from
     end: int
+    block_end: bool = False  # the last piece of its block (a line): it ends there
 
 
 def split_sentences(text: str) -> list[Sentence]:
@@ -37,17 +38,21 @@ def split_sentences(text: str) -> list[Sentence]:
             if stripped:
                 lead = len(piece) - len(piece.lstrip())
                 start = offset + cursor + lead
-                out.append(Sentence(stripped, start, start + len(stripped)))
+                last = match is None or not line[match.end() :].strip()
+                out.append(Sentence(stripped, start, start + len(stripped), last))
             cursor = match.end() if match else len(line)
         offset += len(line) + 1
     return out
 
 
-def looks_whole(sentence: str, min_words: int = 5) -> bool:
+def looks_whole(sentence: str, min_words: int = 5, block_end: bool = False) -> bool:
     """A sentence a reader can quote on its own: it starts like one (not the tail of a
-    sentence a chunk overlap cut into), ends like one and has a few words."""
+    sentence a chunk overlap cut into), ends like one and has a few words. With
+    ``block_end``, a sentence that ends its block counts as ended without a full stop (a
+    formula line: "CR = 0.18/0.9 = 0.2")."""
+    ended = block_end or sentence.rstrip("\"')]").endswith((".", "!", "?"))
     return (
         bool(_STARTS_LIKE_A_SENTENCE.match(sentence))
-        and sentence.rstrip("\"')]").endswith((".", "!", "?"))
+        and ended
         and len(sentence.split()) >= min_words
     )

@@ -242,6 +242,10 @@ def passage_json(passage: Passage, max_chars: int, full_text: bool) -> dict[str,
         "url": passage.url,
         "page_start": passage.page_start,
         "page_end": passage.page_end,
+        "page_label_start": passage.page_label_start,
+        "page_label_end": passage.page_label_end,
+        "page_label_source": passage.page_label_source,
+        "kind": passage.kind,
         "section_path": list(passage.section_path),
         "render_text": render,
         "render_trimmed": trimmed,
@@ -396,7 +400,7 @@ def _get_passage(rt: ToolRuntime, args: PassageArgs, deadline: Deadline) -> dict
 
 def _store_chunks(rt: ToolRuntime, args: StoreArgs, deadline: Deadline) -> dict[str, Any]:
     from citeloom import bootstrap
-    from citeloom.services.notes import NoteItem
+    from citeloom.domain.notes import NoteItem
 
     rt.project(args.project)
     items = [
@@ -435,9 +439,10 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "query_hybrid",
         "Search a project for citable passages (BM25 and vectors fused, near-duplicates "
-        "removed). Each result has a pandoc label such as [@key, p. 12] to paste into a draft, "
-        "its section path and chunk_id. 'answerable' false means the library does not seem "
-        "to answer the question: say so rather than cite the passages as an answer.",
+        "removed). Each result has a pandoc label such as [@key, p. 12] (the page printed in "
+        "the journal) to paste into a draft, its section path and chunk_id; kind 'note' marks "
+        "a stored note, never the paper's words. 'answerable' false means the library does not "
+        "seem to answer the question: say so rather than cite the passages as an answer.",
         QueryArgs,
         _query,
     ),

@@ -12,6 +12,7 @@ if TYPE_CHECKING:  # each command imports only the service it runs
     from citeloom.services.answer import AnswerReport
     from citeloom.services.audit_report import RunSummary
     from citeloom.services.check import CheckReport
+    from citeloom.services.evidence import Support
     from citeloom.services.ingest import DocumentOutcome, IngestReport
     from citeloom.services.inspection import InspectReport
     from citeloom.services.query import QueryReport
@@ -67,6 +68,21 @@ def ingest_summary(report: IngestReport) -> str:
     return "\n".join(lines)
 
 
+def _pdf_pages(p: Passage) -> str:
+    """`` (PDF p. 2)`` beside a printed label that is not the PDF page, for opening the
+    file; nothing where the two agree."""
+    if not p.pdf_pages_differ:
+        return ""
+    if p.page_end is None or p.page_end == p.page_start:
+        return f" (PDF p. {p.page_start})"
+    return f" (PDF pp. {p.page_start}-{p.page_end})"
+
+
+def _quote_page(s: Support) -> str:
+    """The PDF page of a quoted sentence, where it is not the printed one."""
+    return f" (PDF p. {s.page})" if s.page is not None and s.page_label != str(s.page) else ""
+
+
 def _byline(p: Passage) -> str:
     who = p.authors[0].split(",")[0] if p.authors else None
     if who and len(p.authors) > 2:
@@ -92,7 +108,7 @@ def query_text(report: QueryReport) -> str:
         return f"no passages found in project '{report.project}'"
     out = [line] if (line := _no_confident_answer(report)) else []
     for p in report.results:
-        head = f"{p.rank}. {p.label}  {p.title or _short(p.source)}"
+        head = f"{p.rank}. {p.label}{_pdf_pages(p)}  {p.title or _short(p.source)}"
         if byline := _byline(p):
             head += f" ({byline})"
         if p.trimmed:
@@ -146,16 +162,19 @@ def answer_text(report: AnswerReport) -> str:
         from citeloom.services.answer import NO_ANSWER
 
         out = [f"{NO_ANSWER} (confidence {report.confidence:.2f})"]
+        if report.reason:
+            out.append(report.reason)
         if report.leads:
             out += ["Leads, the nearest passages:", ""]
             out += [
-                f"{p.rank}. {p.label}  {p.title or _short(p.source)}\n   {trim(p.text, 300)}"
+                f"{p.rank}. {p.label}{_pdf_pages(p)}  {p.title or _short(p.source)}\n"
+                f"   {trim(p.text, 300)}"
                 for p in report.leads
             ]
         return "\n".join(out)
     out = []
     for s in report.citations:
-        out.append(f'"{s.quote}" {s.label}')
+        out.append(f'"{s.quote}" {s.label}{_quote_page(s)}')
         if s.passage.section_path:
             out.append(f"   § {' > '.join(s.passage.section_path)}")
     out.append("")
@@ -172,7 +191,8 @@ def answer_markdown(report: AnswerReport) -> str:
     if report.fallback:
         from citeloom.services.answer import NO_ANSWER
 
-        lines = [f"*{NO_ANSWER}* Leads:", ""]
+        reason = f" {report.reason}" if report.reason else ""
+        lines = [f"*{NO_ANSWER}*{reason} Leads:", ""]
         lines += [f"- {p.label} {trim(p.text, 200)}" for p in report.leads]
         return "\n".join(lines)
     return "\n\n".join(f'> "{s.quote}" {s.label}' for s in report.citations)
@@ -182,25 +202,32 @@ ANSWER_FORMATS = {"text": answer_text, "markdown": answer_markdown}
 
 
 def check_text(report: CheckReport) -> str:
-    """One block per citation: where, verdict, the evidence quote with its page."""
+    """One block per citation: where, verdict, what to do, the evidence quote with its page."""
     out = []
     for c in report.checks:
         cite = c.citation
         where = f"{report.draft or 'draft'}:{cite.line}:{cite.column}"
         head = f"{where}  {c.verdict:<12} @{cite.citekey}"
-        if cite.pages:
+        if cite.locator:
             head += f" ({cite.locator})"
         if c.suggested_page is not None:
             head += f" -> p. {c.suggested_page}"
         out.append(head)
         out.append(f"   claim: {trim(cite.sentence, 200)}")
-        if c.evidence is not None and c.verdict in ("supported", "other-page", "no-page"):
-            out.append(f'   "{trim(c.evidence.quote, 300)}" {c.evidence.label}')
+        if c.message and c.verdict != "not-found":
+            out.append(f"   {c.message}")
+        if c.evidence is not None and c.verdict in SHOWN_EVIDENCE:
+            quote = f'"{trim(c.evidence.quote, 300)}" {c.evidence.label}'
+            out.append(f"   {quote}{_quote_page(c.evidence)}")
         for s in c.elsewhere:
             out.append(f'   supported elsewhere: "{trim(s.quote, 200)}" {s.label}')
     counts = ", ".join(f"{n} {v}" for v, n in report.counts.items() if n)
     out.append(f"{len(report.checks)} citations: {counts or 'none found'}")
     return "\n".join(out)
+
+
+# a not-found verdict's best sentence does not state the claim: it is not shown as evidence
+SHOWN_EVIDENCE = ("supported", "mismatch", "other-page", "no-page", "no-such-page")
 
 
 def validation_text(report: ValidationReport) -> str:

@@ -57,13 +57,24 @@ class PassageOut(_Response):
     year: int | None
     doi: str | None
     url: str | None
-    page_start: int | None
+    page_start: int | None = Field(description="PDF page (1-based), for opening the file.")
     page_end: int | None
+    page_label_start: str | None = Field(
+        description="The printed page a reader finds in the journal (what a citation names)."
+    )
+    page_label_end: str | None
+    page_label_source: str | None = Field(
+        description="Where the labels came from: pdf-labels, printed, library or pdf-page."
+    )
     section: str | None
     section_path: list[str]
     text: str
     source: str
     chunk_id: str
+    kind: Literal["paper", "note"] = Field(
+        description="note: stored beside the paper (MCP store_chunks), never the paper's words."
+    )
+    label: str = Field(description="The pandoc citation: [@key, p. 273].")
     trimmed: bool | None = None
 
 
@@ -79,7 +90,10 @@ class QueryResponse(_Response):
 
 class CitationOut(_Response):
     citekey: str | None
-    page: int | None
+    page: int | None = Field(description="PDF page (1-based) the quote is on.")
+    page_label: str | None = Field(description="The printed page the quote is on.")
+    label: str = Field(description="The pandoc citation: [@key, p. 273].")
+    kind: Literal["paper", "note"]
     section_path: list[str]
     quote: str = Field(description="Exactly as stored.")
     chunk_id: str
@@ -94,6 +108,10 @@ class AnswerResponse(_Response):
     confidence: float
     fallback: bool = Field(description='True: "No answer found in the library." See leads.')
     leads: list[PassageOut] | None = None
+    reason: str | None = Field(None, description="Why there is no answer (fallback only).")
+    absent: list[str] | None = Field(
+        None, description="Names in the question that no document of the project mentions."
+    )
     note: str | None = None
 
 
@@ -101,18 +119,35 @@ class EvidenceOut(CitationOut):
     score: float
 
 
+class DifferenceOut(_Response):
+    kind: Literal["number", "unit", "negation", "direction", "term"]
+    draft: str = Field(description="What the draft says: '12 sites'.")
+    page: str = Field(description="What the page says: '8 sites'; empty when not stated.")
+
+
 class CitationCheckOut(_Response):
     citekey: str
-    pages: list[int]
+    pages: list[str] = Field(description="The printed pages the citation names: ['273'].")
     line: int
     column: int
     sentence: str
     citation: str
     locator: str
     verdict: Literal[
-        "supported", "other-page", "no-page", "not-found", "unknown-key", "not-ingested"
+        "supported",
+        "mismatch",
+        "other-page",
+        "no-page",
+        "no-such-page",
+        "not-found",
+        "unknown-key",
+        "not-ingested",
     ]
-    suggested_page: int | None
+    message: str = Field(description="What is wrong and what to do; empty when supported.")
+    suggested_page: str | None = Field(description="The printed page to cite instead.")
+    suggested_pdf_page: int | None
+    differences: list[DifferenceOut]
+    printed_range: str | None = Field(description="no-such-page: the paper's printed pages.")
     evidence: EvidenceOut | None
     elsewhere: list[EvidenceOut]
 

@@ -23,6 +23,7 @@ class SearchFilter:
     terms: tuple[str, ...] = ()  # words that must occur in the chunk text (for counting)
     point_ids: tuple[str, ...] = ()  # only these chunks: score another signal's candidates
     chunk_range: tuple[int, int] | None = None  # chunk_index from..to, both included
+    pages: tuple[int, int] | None = None  # chunks overlapping these PDF pages, both included
 
 
 class Index(Protocol):

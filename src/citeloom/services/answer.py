@@ -2,9 +2,15 @@
 
 Extractive only: the best-supporting sentence of the top passages (QueryService's ranking,
 unchanged) and at most two close runners-up, each exactly as stored, with the page it is on,
-its section path and chunk, and verified on that page of the stored document text. When the
-question's informative words are not covered or the best sentence is weak, there is no
-answer: the best passages are listed as leads instead, never a weak sentence dressed as one.
+its section path and chunk, and verified on that page of the stored document text (a note is
+never quoted). There is no answer, and the best passages are listed as leads instead, never a
+weak sentence dressed as one, when:
+
+- the question names something no document of the project mentions (an acronym, a model or
+  dataset name, a capitalised name: "Nothing in this library mentions ImageNet");
+- the question's informative words are not covered, or the best sentence is weak;
+- no sentence sure enough of the question carries its focus (``domain.questions``): a number
+  for "how many", the asked-for kind for "which X".
 """
 
 from __future__ import annotations
@@ -13,7 +19,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from citeloom.domain.diversity import diversify
+from citeloom.domain.names import names
+from citeloom.domain.questions import missing_focus
 from citeloom.domain.records import Passage
+from citeloom.ports import SearchFilter
 from citeloom.services.evidence import SentenceEvidence, Support
 from citeloom.services.query import QueryOptions, QueryService
 
@@ -30,6 +39,8 @@ class AnswerReport:
     fallback: bool = True
     leads: list[Passage] = field(default_factory=list)
     note: str | None = None
+    absent: list[str] = field(default_factory=list)  # names no document mentions
+    reason: str | None = None  # why there is no answer, when there is none
 
     @property
     def answer(self) -> str | None:
@@ -46,6 +57,9 @@ class AnswerReport:
         }
         if self.fallback:
             out["leads"] = [p.to_json() for p in self.leads]
+            out["reason"] = self.reason
+        if self.absent:
+            out["absent"] = self.absent
         if self.note:
             out["note"] = self.note
         return out
@@ -71,14 +85,51 @@ class AnswerService:
         found = self.query.search(question, QueryOptions(top_k=self.passages))
         report = AnswerReport(question, self.query.project, note=found.note)
         report.leads = found.results
+        if not found.results:
+            return report
+        authors = {n for p in found.results for n in p.family_names}
+        report.absent = self._absent(question, authors)
+        if report.absent:
+            report.reason = f"Nothing in this library mentions {_listed(report.absent)}."
+            return report
         supports = self.evidence.supports(question, found.results)
         if not supports:
+            report.reason = "No sentence of the best passages could be verified on its page."
             return report
-        best = supports[0]
+        report.confidence = min(supports[0].score, found.confidence)
+        if not found.answerable or supports[0].score < self.min_confidence:
+            report.reason = "The library's passages do not cover the question well enough."
+            return report
+        focused = [
+            s
+            for s in supports
+            if s.score >= self.min_confidence
+            and not missing_focus(question, self.evidence.window(s))
+        ]
+        if not focused:
+            lacking = missing_focus(question, self.evidence.window(supports[0]))
+            report.reason = f"No sentence found that states {_listed(lacking)} the question asks."
+            return report
+        best = focused[0]
         report.confidence = min(best.score, found.confidence)
-        if not found.answerable or best.score < self.min_confidence:
-            return report
-        close = [s for s in supports if s.score >= best.score - self.runner_up_margin]
+        close = [s for s in focused if s.score >= best.score - self.runner_up_margin]
         report.citations = diversify(close, lambda s: s.quote, lambda s: s.quote, limit=MAX_QUOTES)
         report.fallback = False
         return report
+
+    def _absent(self, question: str, authors: set[str]) -> list[str]:
+        """The question's names (acronyms, model and dataset names, capitalised names) that
+        no chunk of the project mentions; the papers' own authors are not asked about."""
+        index, collection = self.query.index, self.query.collection
+        return [
+            name
+            for name in names(question, authors)
+            if index.count(collection, SearchFilter(self.query.project, phrases=(name,))) == 0
+        ]
+
+
+def _listed(items: list[str]) -> str:
+    """ "A", "A or B", "A, B or C"."""
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} or {items[-1]}"

@@ -4,17 +4,18 @@
 sentences scored against a claim (a question or a sentence of a draft), each located on one
 page of the stored document text and checked to occur there verbatim after the indexing
 normalisation. A sentence that cannot be located is kept out of every answer and verdict:
-a quote is only shown with a page it is known to be on.
+a quote is only shown with a page it is known to be on. A note stored beside a paper is never
+evidence: only the paper's own text is quoted as its words.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from citeloom.domain.abstention import confidence, content_terms, covered_terms, idf
-from citeloom.domain.citation import citation_label
+from citeloom.domain.claims import FRAMING_WORDS
 from citeloom.domain.records import Passage
 from citeloom.domain.sentences import looks_whole, split_sentences
 from citeloom.domain.text import fold_for_match, normalise_text
@@ -31,19 +32,28 @@ class Support:
     score: float  # in [0, 1]; 0.5 splits support from none, as query confidence does
     similarity: float  # cosine of claim and sentence
     verified: bool  # found verbatim on ``page`` of the stored document text
+    coverage: float = 0.0  # the share of the claim's terms (IDF-weighted) the sentence holds
 
     @property
     def citekey(self) -> str | None:
         return self.passage.citekey
 
     @property
+    def page_label(self) -> str | None:
+        """The printed page the quote is on: the page a citation names."""
+        return self.passage.page_label(self.page)
+
+    @property
     def label(self) -> str:
-        return citation_label(self.passage.citekey, self.page, self.page)
+        return self.passage.cite(self.page)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "citekey": self.passage.citekey,
             "page": self.page,
+            "page_label": self.page_label,
+            "label": self.label,
+            "kind": self.passage.kind,
             "section_path": list(self.passage.section_path),
             "quote": self.quote,
             "chunk_id": self.passage.chunk_id,
@@ -64,21 +74,37 @@ class SentenceEvidence:
         self._sha: dict[str, str] = {}
         self._normalised: dict[tuple[str, int | None], str] = {}
         self._vectors: dict[str, list[float]] = {}  # a draft cites one paper many times
+        self._documents: dict[tuple[str, str], str] = {}
         # whole sentences looked up on their pages, and how many were found there: the
         # verification rate benchmarks report
         self.checked = 0
         self.verified = 0
 
-    def supports(self, claim: str, passages: Sequence[Passage]) -> list[Support]:
+    def supports(
+        self,
+        claim: str,
+        passages: Sequence[Passage],
+        *,
+        around: int = 0,
+        block_ends: bool = False,
+    ) -> list[Support]:
         """Every whole, located sentence of ``passages`` with its score for ``claim``, best
-        first; a sentence repeated by overlapping chunks appears once."""
+        first; a sentence repeated by overlapping chunks appears once.
+
+        The claim's words are looked for in the sentence and ``around`` sentences either side
+        of it on its page (a claim's subject is often named in the sentence before). The
+        passage's own authors ("Hong and Jung find ...") and words that only frame a claim
+        ("as reported", "colleagues") are not looked for. With ``block_ends``, a sentence
+        ending its block without a full stop (a formula line) is one too."""
         seen: set[str] = set()
         found: list[tuple[Passage, str, int | None, bool]] = []
+        passages = [p for p in passages if p.kind == "paper"]
         self._learn_sources(passages)
         for passage in passages:
             for sentence in split_sentences(passage.text):
                 key = fold_for_match(sentence.text)
-                if key in seen or not looks_whole(sentence.text):
+                whole = looks_whole(sentence.text, block_end=block_ends and sentence.block_end)
+                if key in seen or not whole:
                     continue
                 seen.add(key)
                 page, verified = self.locate(passage, sentence.text)
@@ -88,7 +114,12 @@ class SentenceEvidence:
                     found.append((passage, sentence.text, page, verified))
         if not found:
             return []
-        weights = self._term_weights(claim)
+        names = {fold_for_match(n) for p in passages for n in p.family_names}
+        weights = {
+            t: w
+            for t, w in self.term_weights(claim).items()
+            if t not in names and t not in FRAMING_WORDS
+        }
         claim_vector = self.embedder.embed_query(claim)
         new = list(dict.fromkeys(q for _, q, _, _ in found if q not in self._vectors))
         if new:
@@ -97,17 +128,13 @@ class SentenceEvidence:
         out = []
         for (passage, quote, page, verified), vector in zip(found, vectors, strict=True):
             similarity = sum(a * b for a, b in zip(claim_vector, vector, strict=True))
-            covered = covered_terms(weights, [quote])
-            out.append(
-                Support(
-                    passage,
-                    quote,
-                    page,
-                    confidence(weights, covered, similarity),
-                    similarity,
-                    verified,
-                )
-            )
+            support = Support(passage, quote, page, 0.0, similarity, verified)
+            context = self.window(support, around) if around else quote
+            covered = covered_terms(weights, [context])
+            total = sum(weights.values())
+            own = sum(weights[t] for t in covered_terms(weights, [quote])) / total if total else 0
+            score = confidence(weights, covered, similarity)
+            out.append(replace(support, score=score, coverage=own))
         return sorted(out, key=lambda s: (-s.score, s.passage.rank, s.quote))
 
     def locate(self, passage: Passage, sentence: str) -> tuple[int | None, bool]:
@@ -133,6 +160,41 @@ class SentenceEvidence:
                 return page, True
         return passage.page_start, False
 
+    def page_text(self, support: Support) -> str:
+        """The stored text of the page the sentence is on, normalised as indexing does (the
+        passage's own text when this machine holds no stored conversion)."""
+        sha = self._sha.get(support.passage.chunk_id, "")
+        pages = self.texts.pages(sha)
+        if pages is None:
+            return normalise_text(support.passage.text)
+        if (sha, support.page) not in self._normalised:
+            self._normalised[sha, support.page] = normalise_text(pages.get(support.page, ""))
+        return self._normalised[sha, support.page]
+
+    def document_text(self, support: Support) -> str:
+        """The stored text of the whole document the sentence is from, normalised."""
+        sha = self._sha.get(support.passage.chunk_id, "")
+        if ("doc", sha) not in self._documents:
+            pages = self.texts.pages(sha)
+            text = " ".join(pages.values()) if pages else support.passage.text
+            self._documents["doc", sha] = normalise_text(text)
+        return self._documents["doc", sha]
+
+    def window(self, support: Support, around: int = 1) -> str:
+        """The sentence with ``around`` sentences either side of it on its page: a figure the
+        claim gives may be stated in the next sentence."""
+        page = self.page_text(support)
+        quote = normalise_text(support.quote)
+        start = page.find(quote)
+        if start < 0:
+            return quote
+        sentences = split_sentences(page)
+        hit = [i for i, s in enumerate(sentences) if s.end > start and s.start < start + len(quote)]
+        if not hit:
+            return quote
+        first, last = max(0, hit[0] - around), min(len(sentences) - 1, hit[-1] + around)
+        return page[sentences[first].start : sentences[last].end]
+
     def _learn_sources(self, passages: Sequence[Passage]) -> None:
         """The file hash behind each passage (the key of its stored text), one lookup."""
         missing = [p.chunk_id for p in passages if p.chunk_id not in self._sha]
@@ -140,12 +202,16 @@ class SentenceEvidence:
             for chunk, payload in self.index.payloads(self.collection, missing).items():
                 self._sha[chunk] = (payload.get("source") or {}).get("sha256", "")
 
-    def _term_weights(self, claim: str) -> dict[str, float]:
+    def library_idf(self, text: str) -> dict[str, float]:
+        """The engine's IDF of each content word of ``text``, 0.0 for a word no chunk holds."""
+        engine = {
+            fold_for_match(w): v for w, v in self.index.term_weights(self.collection, text).items()
+        }
+        return {t: engine[t] for t in content_terms(text) if t in engine}
+
+    def term_weights(self, claim: str) -> dict[str, float]:
         """The claim's content words weighed by the engine's IDF, as query confidence does: a
         word no chunk holds weighs as much as the rarest can."""
-        engine = {
-            fold_for_match(w): v for w, v in self.index.term_weights(self.collection, claim).items()
-        }
         info = self.index.collection_info(self.collection)
         absent = idf(info.points if info else 0, 0)
-        return {t: engine[t] or absent for t in content_terms(claim) if t in engine}
+        return {t: w or absent for t, w in self.library_idf(claim).items()}

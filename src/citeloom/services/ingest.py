@@ -358,7 +358,7 @@ class IngestService(DocumentPipeline):
 
     def _relabel_one(self, doc: DocumentSummary, library: str, hint: str) -> list[Relabel]:
         try:
-            document = self.converter.convert(Path(doc.path), doc.sha256)
+            document, match, note = self.stored_document(doc, hint)
         except DocumentError as error:
             self.audit.record("relabel_skipped", doc_id=doc.doc_id, path=doc.path, error=str(error))
             return []
@@ -367,9 +367,8 @@ class IngestService(DocumentPipeline):
             if storage is None:
                 raise
             raise storage from error
-        match = self.metadata.resolve(document, hint=hint)
         self.index.relabel_document(
-            self.collection, doc.doc_id, label_fields(match, document, library)
+            self.collection, doc.doc_id, label_fields(match, document, library, note)
         )
         if (match.citekey, match.kind) == (doc.citekey, doc.match):
             return []

@@ -1,43 +1,24 @@
 """Storing text an agent or a person wants to keep citable (notes, excerpts) beside the papers.
 
-A note is a small document of its own: chunked, embedded and labelled by the same steps as an
-ingested file (``DocumentPipeline``), behind the same write guard, with one audit file per call.
-Its identity is its content (text and metadata), so storing the same note twice changes
-nothing. Its converted form goes into the conversion cache, so a later ``ingest`` re-labels it
-and ``reindex`` rebuilds it like any other document.
+A note (``domain.notes``) is a small document of its own: chunked, embedded and labelled by the
+same steps as an ingested file (``DocumentPipeline``), behind the same write guard, with one
+audit file per call. Its identity is its content, so storing the same note twice changes
+nothing. It is kept in the index only (its first chunk holds it as given), never in the
+conversion cache beside the papers' text, which is what quotes are verified against.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from citeloom.domain.errors import CiteloomError, ConfigError, TimeLimitExceeded
-from citeloom.domain.ids import doc_id_from_sha256
-from citeloom.domain.models import Block, BlockKind, ConvertedDocument, MetadataMatch
+from citeloom.domain.notes import NoteItem
 from citeloom.services.pipeline import DocumentPipeline
 
 MAX_ITEMS = 200
 MAX_NOTE_CHARS = 100_000
-NOTE_SCHEME = "note:"  # stored path of a note: note:<doc id>; no file, never pruned
-
-
-@dataclass(frozen=True)
-class NoteItem:
-    text: str
-    citekey: str | None = None
-    title: str | None = None
-    section: str | None = None
-    page: int | None = None
-    tags: tuple[str, ...] = ()
-
-    @property
-    def sha256(self) -> str:
-        fields = [self.text, self.citekey, self.title, self.section, self.page, list(self.tags)]
-        return hashlib.sha256(json.dumps(fields, ensure_ascii=False).encode()).hexdigest()
 
 
 @dataclass
@@ -97,9 +78,6 @@ def check_items(items: Sequence[NoteItem]) -> None:
 
 @dataclass(kw_only=True)
 class NoteService(DocumentPipeline):
-    # puts a note's converted form where the converter finds it again (the conversion cache)
-    remember: Callable[[ConvertedDocument], None] = lambda document: None
-
     def store(
         self,
         items: Sequence[NoteItem],
@@ -147,7 +125,6 @@ class NoteService(DocumentPipeline):
                 self.index.replace_document(
                     self.collection, points[0].payload["doc_id"], document.source_path, points
                 )
-                self.remember(document)
                 note = StoredNote(
                     doc_id=points[0].payload["doc_id"],
                     citekey=match.citekey,
@@ -188,30 +165,8 @@ class NoteService(DocumentPipeline):
         return report
 
     def _prepare(self, item: NoteItem, references: dict[str, Any]) -> tuple[Any, ...]:
-        sha256 = item.sha256
-        doc_id = doc_id_from_sha256(sha256)
-        blocks = []
-        if item.section:
-            blocks.append(Block(item.section, BlockKind.HEADING, item.page, 1))
-        blocks.append(Block(item.text, BlockKind.TEXT, item.page))
-        reference = references.get(item.citekey) if item.citekey else None
-        document = ConvertedDocument(
-            source_path=f"{NOTE_SCHEME}{doc_id}",
-            sha256=sha256,
-            title=item.title or (reference.title if reference else None),
-            page_count=None,
-            blocks=tuple(blocks),
-            converter="note",
-        )
-        # a named citekey is what --citekey is for a file: the "hint" match, kept on relabel
-        match = (
-            MetadataMatch(reference, "hint", 1.0)
-            if reference is not None
-            else MetadataMatch(None, None, problem="MetadataMissing")
-        )
+        match = item.match(references)
+        document = item.document(match.reference.title if match.reference else None)
         durations: dict[str, float] = {}
-        points = self.points(document, match, doc_id, durations)
-        for point in points:
-            zotero = point.payload["zotero"]
-            zotero["tags"] = sorted({*zotero["tags"], *item.tags})
+        points = self.points(document, match, item.doc_id, durations, note=item)
         return document, match, points, durations

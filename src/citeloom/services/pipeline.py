@@ -15,8 +15,17 @@ from pathlib import Path
 
 from citeloom.domain.errors import DocumentError
 from citeloom.domain.models import ConvertedDocument, DocumentSummary, IndexPoint, MetadataMatch
+from citeloom.domain.notes import NOTE_FIELD, NoteItem, is_note_path
 from citeloom.domain.records import index_points
-from citeloom.ports import AuditLog, Chunker, Converter, Embedder, Index, MetadataResolver
+from citeloom.ports import (
+    AuditLog,
+    Chunker,
+    Converter,
+    Embedder,
+    Index,
+    MetadataResolver,
+    SearchFilter,
+)
 
 
 @dataclass(kw_only=True)
@@ -41,6 +50,7 @@ class DocumentPipeline:
         match: MetadataMatch,
         doc_id: str,
         durations: dict[str, float],
+        note: NoteItem | None = None,
     ) -> list[IndexPoint]:
         """Chunk, embed and label a converted document; a document without text is an error."""
         with timed(durations, "chunk"):
@@ -66,7 +76,33 @@ class DocumentPipeline:
             embed_model=self.embedder.model_id,
             ingest_id=self.audit.correlation_id,
             library=self.metadata.fingerprint,
+            note=note,
         )
+
+    def stored_document(
+        self, doc: DocumentSummary, hint: str
+    ) -> tuple[ConvertedDocument, MetadataMatch, NoteItem | None]:
+        """A stored document converted again (from the conversion cache) and matched to the
+        library again: what relabelling and reindex start from. A note is rebuilt from its
+        own payload and keeps its own citekey; it is never matched by its text."""
+        if not is_note_path(doc.path):
+            document = self.converter.convert(Path(doc.path), doc.sha256)
+            return document, self.metadata.resolve(document, hint=hint), None
+        first = self.index.chunks(
+            self.collection,
+            SearchFilter(self.project, doc_ids=(doc.doc_id,), chunk_range=(0, 0)),
+            limit=1,
+        )
+        stored = next((p[NOTE_FIELD] for p in first.values() if NOTE_FIELD in p), None)
+        if stored is None:
+            # stored by an older citeloom, which kept a note's text in the conversion cache
+            document = self.converter.convert(Path(doc.path), doc.sha256)
+            return document, self.metadata.resolve(document, hint=hint), None
+        note = NoteItem.from_json(stored)
+        references = {r.citekey: r for r in self.metadata.references()}
+        match = note.match(references)
+        title = match.reference.title if match.reference else None
+        return note.document(title), match, note
 
 
 def hint_for(doc: DocumentSummary, citekeys: Collection[str]) -> str:

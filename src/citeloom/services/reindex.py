@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from citeloom.domain.errors import ConfigError, DocumentError
@@ -114,9 +113,8 @@ class ReindexService(DocumentPipeline):
         return report
 
     def _rebuild(self, doc: DocumentSummary, target: str, hint: str) -> int:
-        document = self.converter.convert(Path(doc.path), doc.sha256)
-        match = self.metadata.resolve(document, hint=hint)
-        points = self.points(document, match, doc.doc_id, {})
+        document, match, note = self.stored_document(doc, hint)
+        points = self.points(document, match, doc.doc_id, {}, note=note)
         self.index.replace_document(target, doc.doc_id, doc.path, points)
         self.audit.record(
             "document", path=doc.path, doc_id=doc.doc_id, status="ingested", chunks=len(points)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from citeloom.domain.models import Block, BlockKind, ConvertedDocument
+from citeloom.domain.page_labels import PageMarks
 from citeloom.ports import Converter
 
 CACHE_FORMAT = 1
@@ -31,6 +32,13 @@ def from_json(data: dict[str, Any]) -> ConvertedDocument:
     )
     fields["ocr_pages"] = tuple(fields.get("ocr_pages", ()))
     fields["warnings"] = tuple(fields.get("warnings", ()))
+    marks = fields.get("page_marks") or {}
+    fields["page_marks"] = PageMarks(
+        pdf_labels=tuple(marks.get("pdf_labels", ())),
+        margin_lines=tuple((int(page), str(text)) for page, text in marks.get("margin_lines", ())),
+        page_words=tuple(marks.get("page_words", ())),
+        page_openings=tuple(marks.get("page_openings", ())),
+    )
     return ConvertedDocument(**fields)
 
 

@@ -19,12 +19,13 @@ from typing import Any
 from citeloom.domain.errors import ConverterUnavailable, DocumentError
 from citeloom.domain.headings import numbering_levels, repeated_labels
 from citeloom.domain.models import Block, BlockKind, ConvertedDocument
+from citeloom.domain.page_labels import PageMarks
 from citeloom.domain.text import fold_for_match, normalise_text
 
 DOCLING_VERSION = "2.143.0"
 # Bump when the layout rules or the block mapping change: it is part of the conversion cache
 # key, so cached conversions made by older rules are not reused.
-RULES_VERSION = "6"  # bump when the output changes: it keys the conversion cache
+RULES_VERSION = "8"  # bump when the output changes: it keys the conversion cache
 CONVERTER_ID = f"docling-{DOCLING_VERSION}+rules-{RULES_VERSION}"
 PDF_SUFFIXES = {".pdf"}
 # Formats Docling reads without a layout model (its simple pipeline): headings with levels,
@@ -50,9 +51,10 @@ def read_head(path: Path) -> bytes:
     return head
 
 
-def precheck_pdf(path: Path) -> tuple[int, dict[str, str], bool]:
-    """Page count, metadata and whether it has an outline (bookmarks), or a ``DocumentError``
-    saying what is wrong and what to do."""
+def precheck_pdf(path: Path) -> tuple[int, dict[str, str], bool, tuple[str, ...]]:
+    """Page count, metadata, whether it has an outline (bookmarks) and its page labels (one
+    per page, empty where it has none), or a ``DocumentError`` saying what is wrong and what
+    to do."""
     head = read_head(path)
     if b"%PDF-" not in head:
         raise DocumentError(
@@ -77,11 +79,12 @@ def precheck_pdf(path: Path) -> tuple[int, dict[str, str], bool]:
         pages = len(pdf)
         meta = {k.lower(): str(v) for k, v in pdf.get_metadata_dict(skip_empty=True).items()}
         outline = next(iter(pdf.get_toc(max_depth=1)), None) is not None
+        labels = tuple(pdf.get_page_label(i) for i in range(pages))
     finally:
         pdf.close()
     if pages == 0:
         raise DocumentError(f"{path}: the PDF has no pages. Re-download or re-export it.")
-    return pages, meta, outline
+    return pages, meta, outline, labels
 
 
 def levels_from_numbering(blocks: list[Block]) -> list[Block]:
@@ -152,6 +155,63 @@ def margin_text(document: Any, pages: int = 2) -> str:
         if prov and prov[0].page_no <= pages and getattr(item, "text", ""):
             parts.append(normalise_text(item.text))
     return "\n".join(dict.fromkeys(parts))
+
+
+# How close to the top or bottom edge (a share of the page height) a line must lie, wholly, to
+# be a running head or a footer: where page numbers are printed.
+MARGIN_BAND = 0.12
+ROW_TOLERANCE = 0.01  # lines this close to a page's first or last row are on that row
+
+
+def margin_lines(document: Any) -> tuple[tuple[int, str], ...]:
+    """Short lines of a page's running head and footer, body and furniture alike, with their
+    page: those lying wholly in the top or bottom band, and the page's first and last rows of
+    text wherever they sit (a wide margin puts a running head lower than the band). The
+    evidence of printed page numbers (``domain.page_labels``)."""
+    from docling_core.types.doc import ContentLayer
+
+    rows: dict[int, list[tuple[float, float, str]]] = defaultdict(list)
+    layers = {ContentLayer.BODY, ContentLayer.FURNITURE}
+    for item, _depth in document.iterate_items(included_content_layers=layers):
+        prov = getattr(item, "prov", None)
+        text = getattr(item, "text", "")
+        if not prov or not text:
+            continue
+        page = document.pages.get(prov[0].page_no)
+        if page is None or page.size is None or not page.size.height:
+            continue
+        box = prov[0].bbox.to_top_left_origin(page.size.height)
+        top, bottom = box.t / page.size.height, box.b / page.size.height
+        rows[prov[0].page_no].append((top, bottom, normalise_text(text)))
+    lines: list[tuple[int, str]] = []
+    for page_no, items in sorted(rows.items()):
+        first = min(top for top, _, _ in items)
+        last = max(bottom for _, bottom, _ in items)
+        for top, bottom, text in items:
+            in_band = bottom <= MARGIN_BAND or top >= 1 - MARGIN_BAND
+            extreme = top <= first + ROW_TOLERANCE or bottom >= last - ROW_TOLERANCE
+            if (in_band or extreme) and len(text) <= 120:
+                lines.append((page_no, text))
+    return tuple(dict.fromkeys(lines))
+
+
+def page_marks(
+    pages: int,
+    pdf_labels: tuple[str, ...],
+    margins: tuple[tuple[int, str], ...],
+    blocks: list[Block],
+) -> PageMarks:
+    """What the PDF says about its pages, for ``domain.page_labels`` to decide the labels."""
+    text: dict[int, list[str]] = defaultdict(list)
+    for block in blocks:
+        if block.page is not None:
+            text[block.page].append(block.text)
+    return PageMarks(
+        pdf_labels=pdf_labels,
+        margin_lines=margins,
+        page_words=tuple(sum(len(t.split()) for t in text[p]) for p in range(1, pages + 1)),
+        page_openings=tuple(" ".join(text[p])[:200] for p in range(1, pages + 1)),
+    )
 
 
 def mark_title(blocks: list[Block], title: str | None) -> list[Block]:
@@ -352,7 +412,7 @@ class DoclingConverter:
         return self._convert_pdf(path, sha256)
 
     def _convert_pdf(self, path: Path, sha256: str) -> ConvertedDocument:
-        pages, meta, outline = precheck_pdf(path)
+        pages, meta, outline, pdf_labels = precheck_pdf(path)
         warnings: list[str] = []
         last_page = min(pages, self.max_pages)
         from citeloom.adapters.conversion.layout_notes import pop_notes
@@ -384,6 +444,7 @@ class DoclingConverter:
             ocr_pages=tuple(sorted(notes.ocr_pages)),
             warnings=tuple(warnings),
             margin_text=margin_text(result.document),
+            page_marks=page_marks(pages, pdf_labels, margin_lines(result.document), blocks),
         )
 
     def _convert_simple(self, path: Path, sha256: str) -> ConvertedDocument:

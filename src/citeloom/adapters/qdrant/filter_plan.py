@@ -42,6 +42,10 @@ def filter_plan(filters: SearchFilter) -> list[Condition]:
     if filters.chunk_range is not None:
         first, last = filters.chunk_range
         plan.append(Condition("range", "chunk_index", low=float(first), high=float(last)))
+    if filters.pages is not None:  # a chunk overlaps the pages: starts before, ends after
+        first, last = filters.pages
+        plan.append(Condition("range", "doc.page_start", high=float(last)))
+        plan.append(Condition("range", "doc.page_end", low=float(first)))
     if filters.year_from is not None or filters.year_to is not None:
         plan.append(
             Condition(

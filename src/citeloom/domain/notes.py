@@ -1,0 +1,91 @@
+"""A note: text a person or an agent keeps citable beside the papers, never a paper's words.
+
+A note is stored as a small document of its own (``note:<doc id>``), chunked and embedded like
+a paper, and labelled ``[note on @key, p. 2]`` wherever it is shown. ``answer`` and ``check``
+never quote it as evidence. Its own fields (text, page, tags, citekey) live in the payload of
+its first chunk, not in the conversion cache of the papers, so relabelling and reindex rebuild
+it from the index alone, on any machine an export moved it to.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from citeloom.domain.ids import doc_id_from_sha256
+from citeloom.domain.models import Block, BlockKind, ConvertedDocument, MetadataMatch, Reference
+
+NOTE_SCHEME = "note:"  # the stored path of a note: note:<doc id>; no file, never pruned
+NOTE_FIELD = "note"  # payload key of the first chunk of a note: its NoteItem, as given
+
+
+def is_note_path(path: str) -> bool:
+    return path.startswith(NOTE_SCHEME)
+
+
+@dataclass(frozen=True)
+class NoteItem:
+    text: str
+    citekey: str | None = None
+    title: str | None = None
+    section: str | None = None
+    page: int | None = None
+    tags: tuple[str, ...] = ()
+
+    @property
+    def sha256(self) -> str:
+        """A note's identity is its content: storing the same note twice changes nothing."""
+        fields = [self.text, self.citekey, self.title, self.section, self.page, list(self.tags)]
+        return hashlib.sha256(json.dumps(fields, ensure_ascii=False).encode()).hexdigest()
+
+    @property
+    def doc_id(self) -> str:
+        return doc_id_from_sha256(self.sha256)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "text": self.text,
+            "citekey": self.citekey,
+            "title": self.title,
+            "section": self.section,
+            "page": self.page,
+            "tags": list(self.tags),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> NoteItem:
+        return cls(
+            text=str(data["text"]),
+            citekey=data.get("citekey"),
+            title=data.get("title"),
+            section=data.get("section"),
+            page=data.get("page"),
+            tags=tuple(data.get("tags") or ()),
+        )
+
+    def document(self, title: str | None = None) -> ConvertedDocument:
+        """The note as a converted document: its section heading (if any), then its text,
+        on its page."""
+        blocks = []
+        if self.section:
+            blocks.append(Block(self.section, BlockKind.HEADING, self.page, 1))
+        blocks.append(Block(self.text, BlockKind.TEXT, self.page))
+        return ConvertedDocument(
+            source_path=f"{NOTE_SCHEME}{self.doc_id}",
+            sha256=self.sha256,
+            title=self.title or title,
+            page_count=None,
+            blocks=tuple(blocks),
+            converter="note",
+        )
+
+    def match(self, references: Mapping[str, Reference]) -> MetadataMatch:
+        """The note's own citekey while the library has it (the "hint" match, as --citekey
+        gives a file), else no match: a note is never matched by guessing from its text."""
+        reference = references.get(self.citekey) if self.citekey else None
+        if reference is not None:
+            return MetadataMatch(reference, "hint", 1.0)
+        return MetadataMatch(None, None, problem="MetadataMissing")

@@ -1,0 +1,588 @@
+"""Printed page labels: for each PDF page, the page a reader finds in the journal.
+
+A citation names the page printed on the paper (p. 273 of an article on pp. 272-273), never
+the PDF's page index; the PDF page is kept beside it for opening the file. Labels are decided
+per document from the best evidence there is, in this order (``decide_labels``):
+
+1. the PDF's own page labels (``/PageLabels``), when they say more than 1..n;
+2. page numbers printed in the running heads and footers, when one offset fits most pages;
+3. the library entry's ``page`` range, when its length fits the page count (a cover or a
+   download-stamp page is detected and left unnumbered);
+4. otherwise the PDF page itself.
+
+Labels are held as ranges, the way PDF page labels are (first page, numbering style, prefix,
+start number): "i-x, then 1-300" is two ranges, not 310 strings, so every chunk of a book can
+carry its document's labels, and a library change relabels without re-embedding.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+LabelSource = Literal["pdf-labels", "printed", "library", "pdf-page", "none"]
+Style = Literal["D", "r", "R", ""]  # arabic, lower roman, upper roman, prefix only
+
+# ------------------------------------------------------------------ numbers and numerals
+_ROMAN_VALUES = (
+    (1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"),
+    (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"),
+)  # fmt: skip
+_ROMAN = re.compile(r"^(?=[mdclxvi])m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})$")
+
+
+def to_roman(number: int) -> str:
+    out = []
+    for value, numeral in _ROMAN_VALUES:
+        count, number = divmod(number, value)
+        out.append(numeral * count)
+    return "".join(out)
+
+
+def from_roman(text: str) -> int | None:
+    """``xii`` -> 12; None for anything that is not a well-formed numeral."""
+    lower = text.lower()
+    if not lower or not _ROMAN.match(lower):
+        return None
+    total, rest = 0, lower
+    for value, numeral in _ROMAN_VALUES:
+        while rest.startswith(numeral):
+            total += value
+            rest = rest[len(numeral) :]
+    return total
+
+
+@dataclass(frozen=True)
+class LabelParts:
+    """A label split as PDF page labels are: ``S3`` is prefix S, arabic 3."""
+
+    prefix: str
+    style: Style
+    number: int  # 0 for a prefix-only label
+
+    def render(self) -> str:
+        return render_label(self.prefix, self.style, self.number)
+
+
+def render_label(prefix: str, style: Style, number: int) -> str:
+    if style == "D":
+        return f"{prefix}{number}"
+    if style in ("r", "R"):
+        numeral = to_roman(number)
+        return f"{prefix}{numeral.upper() if style == 'R' else numeral}"
+    return prefix
+
+
+def split_label(label: str) -> LabelParts:
+    """``273`` -> arabic 273; ``xii`` -> roman 12; ``S3``, ``013001-3`` -> a prefix and an
+    arabic number; anything else is a prefix-only label (it numbers one page)."""
+    label = label.strip()
+    roman = from_roman(label)
+    if roman is not None and (label.islower() or label.isupper()):
+        return LabelParts("", "r" if label.islower() else "R", roman)
+    if match := re.fullmatch(r"(.*?)(\d+)", label):
+        return LabelParts(match[1], "D", int(match[2]))
+    return LabelParts(label, "", 0)
+
+
+# ------------------------------------------------------------------ the labels of a document
+@dataclass(frozen=True)
+class LabelRange:
+    """Pages from ``first_page`` (a PDF page) on, until the next range, numbered
+    ``prefix`` + ``start``, ``start`` + 1, ... in ``style``. A range with no style and no
+    prefix leaves its pages unnumbered (a cover, a download stamp). A scan printed two-up
+    holds two printed pages per PDF page (``per_page`` 2): its labels read ``7-8``."""
+
+    first_page: int
+    style: Style
+    prefix: str = ""
+    start: int = 1
+    per_page: int = 1
+
+    def printed(self, page: int) -> list[str]:
+        """The printed labels PDF page ``page`` of this range holds (none, one or two)."""
+        if self.style == "":
+            return [self.prefix] if self.prefix else []
+        first = self.start + (page - self.first_page) * self.per_page
+        return [
+            render_label(self.prefix, self.style, n) for n in range(first, first + self.per_page)
+        ]
+
+
+@dataclass(frozen=True)
+class PageLabels:
+    """A document's printed page labels and the rule that gave them."""
+
+    ranges: tuple[LabelRange, ...]
+    page_count: int
+    source: LabelSource
+
+    def printed(self, page: int | None) -> list[str]:
+        """The printed labels on a PDF page: [] for an unnumbered page, two for a two-up."""
+        if page is None or not 1 <= page <= self.page_count:
+            return []
+        current = None
+        for candidate in self.ranges:
+            if candidate.first_page > page:
+                break
+            current = candidate
+        return current.printed(page) if current is not None else []
+
+    def label(self, page: int | None) -> str | None:
+        """The printed label of a PDF page (``273``, ``xii``, ``7-8``); None if unnumbered."""
+        printed = self.printed(page)
+        return (
+            "-".join(printed[:1] + printed[-1:]) if len(printed) > 1 else next(iter(printed), None)
+        )
+
+    def labels(self) -> list[str | None]:
+        return [self.label(page) for page in range(1, self.page_count + 1)]
+
+    def page_of(self, label: str) -> int | None:
+        """The PDF page that prints ``label`` (``273``, ``xii``, ``S3``), if any."""
+        wanted = split_label(label)
+        for page in range(1, self.page_count + 1):
+            if any(split_label(p) == wanted for p in self.printed(page)):
+                return page
+        return None
+
+    def span(self) -> str | None:
+        """The printed range, as a reader would write it: ``272-273``."""
+        printed = [p for page in range(1, self.page_count + 1) for p in self.printed(page)]
+        if not printed:
+            return None
+        return printed[0] if len(printed) == 1 else f"{printed[0]}-{printed[-1]}"
+
+    def to_json(self) -> list[list[int | str]]:
+        out: list[list[int | str]] = []
+        for r in self.ranges:
+            row: list[int | str] = [r.first_page, r.style, r.prefix, r.start]
+            out.append([*row, r.per_page] if r.per_page != 1 else row)
+        return out
+
+    @classmethod
+    def from_json(cls, data: object, page_count: int | None, source: object) -> PageLabels | None:
+        """Labels as a payload stores them; None when there are none (a document stored
+        before labels existed, or a format without pages) or they are malformed."""
+        if not isinstance(data, list) or not page_count or source not in _SOURCES:
+            return None
+        ranges = []
+        for item in data:
+            if not (isinstance(item, list) and len(item) in (4, 5)):
+                return None
+            first, style, prefix, start, *rest = item
+            per_page = rest[0] if rest else 1
+            if not (isinstance(first, int) and style in ("D", "r", "R", "")):
+                return None
+            if not (isinstance(prefix, str) and isinstance(start, int)):
+                return None
+            if not (isinstance(per_page, int) and per_page in (1, 2)):
+                return None
+            ranges.append(LabelRange(first, style, prefix, start, per_page))
+        return cls(tuple(ranges), page_count, source)  # type: ignore[arg-type]
+
+
+_SOURCES = ("pdf-labels", "printed", "library", "pdf-page", "none")
+_TWO_UP = re.compile(r"(\d+)-(\d+)")
+
+
+def from_labels(labels: Sequence[str | None], source: LabelSource) -> PageLabels:
+    """Ranges from one label per PDF page (None: unnumbered; ``7-8``: two-up)."""
+    ranges: list[LabelRange] = []
+    for page, label in enumerate(labels, start=1):
+        if ranges and _continues(ranges[-1], page, label):
+            continue
+        if label is None:
+            ranges.append(LabelRange(page, ""))
+        elif (two := _TWO_UP.fullmatch(label)) and int(two[2]) == int(two[1]) + 1:
+            ranges.append(LabelRange(page, "D", "", int(two[1]), per_page=2))
+        else:
+            parts = split_label(label)
+            ranges.append(LabelRange(page, parts.style, parts.prefix, parts.number))
+    return PageLabels(tuple(ranges), len(labels), source)
+
+
+def _continues(current: LabelRange, page: int, label: str | None) -> bool:
+    if label is None:
+        return current.style == "" and not current.prefix
+    printed = current.printed(page)
+    return bool(current.style) and label == "-".join(printed[:1] + printed[-1:])
+
+
+# ------------------------------------------------------------------ what the paper prints
+@dataclass(frozen=True)
+class PageMarks:
+    """What a PDF says about its own pages, gathered at conversion: its ``/PageLabels`` (one
+    string per page, empty when it has none), the short lines in each page's top and bottom
+    margins (running heads and footers, where page numbers are printed), and each page's
+    word count and opening words (a cover, a download stamp or a supplement is told by
+    them)."""
+
+    pdf_labels: tuple[str, ...] = ()
+    margin_lines: tuple[tuple[int, str], ...] = ()  # (PDF page, text)
+    page_words: tuple[int, ...] = ()  # words of each PDF page's body text
+    page_openings: tuple[str, ...] = ()  # the first words of each PDF page's body text
+
+
+@dataclass(frozen=True)
+class _Token:
+    parts: LabelParts
+    strong: bool  # a line that is only a page number, or a counter: "Page 3 of 10", "2/16"
+    counter: bool = False  # "Page 3 of 10", "2/16": numbered from the article's first page
+
+
+_DECORATION = " \t-–—|·•[](){}<>*~_.,:;"
+_PAGE_OF = re.compile(r"\b(?:page|seite)\s+(\d{1,5})\s+(?:of|von)\s+(\d{1,5})\b", re.I)
+_SLASH = re.compile(r"(?<![\d/.])(\d{1,4})\s*/\s*(\d{1,4})(?![\d/.])")
+_WHOLE_NUMBER = re.compile(r"(?:(?:page|p\.?|seite|s\.)\s*)?(\d{1,5})", re.I)
+_PREFIXED = re.compile(r"([A-Z]{1,2}|\d{1,3}-|\d{4,7}-)(\d{1,4})")  # S3, 7-45, 013001-3
+_ROMAN_WORD = re.compile(r"[ivxlcdm]{1,7}|[IVXLCDM]{2,7}")
+
+
+def page_tokens(line: str) -> list[LabelParts]:
+    """The page labels a margin line may be printing: the whole line (``273``, ``- 4 -``,
+    ``xii``, ``S3``, ``013001-3``), ``Page 3 of 10``, ``2/16``, or a number opening or
+    closing a running head (``148 A. Author et al.``, ``Journal name 149``)."""
+    return [t.parts for t in _tokens(line)]
+
+
+def _tokens(line: str) -> list[_Token]:
+    text = line.strip()
+    counters = []
+    if (match := _PAGE_OF.search(text)) and int(match[1]) <= int(match[2]):
+        counters.append(_Token(LabelParts("", "D", int(match[1])), True, True))
+    for match in _SLASH.finditer(text):
+        if 0 < int(match[1]) <= int(match[2]) and not _looks_like_date(text, match):
+            counters.append(_Token(LabelParts("", "D", int(match[1])), True, True))
+    if counters:  # "Page 9 of 11": the 11 is the page count, not a page
+        return list(dict.fromkeys(counters))
+    bare = text.strip(_DECORATION)
+    if match := _WHOLE_NUMBER.fullmatch(bare):
+        return [_Token(LabelParts("", "D", int(match[1])), True)]
+    if match := _PREFIXED.fullmatch(bare):
+        return [_Token(LabelParts(match[1], "D", int(match[2])), True)]
+    if _ROMAN_WORD.fullmatch(bare) and (value := from_roman(bare)) is not None:
+        return [_Token(LabelParts("", "r" if bare.islower() else "R", value), True)]
+    found: list[_Token] = []
+    words = bare.split()
+    if len(words) >= 2 and len(bare) <= 120:
+        for edge in (words[0], words[-1]):
+            word = edge.strip(_DECORATION)
+            if re.fullmatch(r"\d{1,5}", word):
+                found.append(_Token(LabelParts("", "D", int(word)), False))
+            elif re.fullmatch(r"[ivxlc]{2,6}", word) and (value := from_roman(word)):
+                # not one letter: "IBM DB2 for i" does not print page i
+                found.append(_Token(LabelParts("", "r", value), False))
+    return list(dict.fromkeys(found))
+
+
+def _looks_like_date(text: str, match: re.Match[str]) -> bool:
+    """``12/2009`` or ``3/4/2010`` is a date, not page 12 of 2009."""
+    after = text[match.end() : match.end() + 3]
+    return len(match[2]) == 4 or after.startswith("/")
+
+
+@dataclass(frozen=True)
+class _Run:
+    """Pages whose printed numbers fit one numbering: the first number printed on a PDF
+    page is ``per_page`` * page + ``intercept`` (two-up scans print two pages per page)."""
+
+    style: Style
+    prefix: str
+    per_page: int
+    intercept: int
+    pages: tuple[int, ...]
+    counter: bool = False  # "Page N of M": counted from the article's first page
+
+    @property
+    def first(self) -> int:
+        return self.pages[0]
+
+    @property
+    def last(self) -> int:
+        return self.pages[-1]
+
+    def label(self, page: int) -> str | None:
+        first = self.per_page * page + self.intercept
+        if first < 1:
+            return None
+        numbers = [render_label(self.prefix, self.style, first + i) for i in range(self.per_page)]
+        return "-".join(numbers)
+
+
+# A numbering is trusted when at least this many pages print it, and at least this share of
+# the pages between its first and last printed number do (full-page figures print none).
+MIN_PAGES = 2
+MIN_DENSITY = 0.5
+
+
+def printed_labels(
+    page_count: int,
+    margin_lines: Iterable[tuple[int, str]],
+    covers: frozenset[int] = frozenset(),
+    supplement_from: int | None = None,
+) -> list[str | None]:
+    """Rule 2: labels from the numbers printed in the margins, or [] when no numbering fits.
+
+    Every numbering a margin number implies (style, prefix, pages per PDF page, offset) is a
+    vote; numberings are taken by the number of pages that print them, each over the pages
+    between its first and last, never overlapping one already taken. A number of a figure
+    axis or an equation at the page edge fits no numbering and is outvoted. A page outside
+    every numbering that prints a page number of its own keeps it (an excerpt: pages 1, 9,
+    10, 11). The other pages get the number the next numbering implies (an article's first
+    page rarely prints its number), or the one before it when they trail it by little: a run
+    of unnumbered pages longer than any gap inside the numbering is not its next pages (an
+    unnumbered supplement is numbered S1, S2, ...)."""
+    tokens: dict[int, list[_Token]] = defaultdict(list)
+    for page, line in margin_lines:
+        tokens[page].extend(_tokens(line))
+    runs = _runs(tokens)
+    covered = sum(r.last - r.first + 1 for r in runs)
+    if not runs or covered < 0.5 * page_count:  # one numbering must fit most pages
+        return _sampled(page_count, tokens, covers)
+    for page in range(1, page_count + 1):  # pages outside every numbering that print one
+        if not any(r.first <= page <= r.last for r in runs):
+            strong = [t for t in tokens.get(page, ()) if t.strong]
+            if strong:
+                first, counter = strong[0].parts, strong[0].counter
+                runs.append(
+                    _Run(first.style, first.prefix, 1, first.number - page, (page,), counter)
+                )
+    runs.sort(key=lambda r: r.first)
+    labels: list[str | None] = [None] * page_count
+    for run in runs:
+        for page in range(run.first, run.last + 1):
+            labels[page - 1] = run.label(page)
+    numbered = [r for r in runs if len(r.pages) >= MIN_PAGES]
+    longest_gap = max(
+        (b - a for r in numbered for a, b in zip(r.pages, r.pages[1:], strict=False)), default=1
+    )
+    supplement = 0
+    for page in range(1, page_count + 1):
+        if any(r.first <= page <= r.last for r in runs) or page in covers:
+            continue
+        after = next((r for r in runs if r.first > page), None)
+        before = next((r for r in reversed(runs) if r.last < page), None)
+        if supplement_from is not None and page >= supplement_from and after is None:
+            supplement += 1
+            labels[page - 1] = f"S{supplement}"
+        elif after is not None and after.counter and before is None:
+            labels[page - 1] = str(page - len(covers & set(range(1, page))))
+        elif after is not None and after.label(page) is not None:
+            labels[page - 1] = after.label(page)
+        elif before is not None and page - before.last <= max(1, longest_gap - 1):
+            labels[page - 1] = before.label(page)
+    return labels
+
+
+def _sampled(
+    page_count: int, tokens: Mapping[int, list[_Token]], covers: frozenset[int]
+) -> list[str | None]:
+    """Pages sampled from a longer document (an excerpt, one page of a paper, a manual's
+    sample chapters): no numbering runs over most pages, but the numbers the pages print rise
+    through the document at least as fast as its pages do (roman front matter first). The
+    longest such chain of one number per page is taken, each page keeping its own; a page that
+    prints a number alone on its line keeps it too. [] when the chain does not reach half the
+    pages, or is a single number a running head merely ends with."""
+    candidates = [
+        (page, token) for page in sorted(tokens) if page not in covers for token in tokens[page]
+    ]
+    best: list[list[int]] = []  # chain (indexes into candidates) ending at each candidate
+    for i, (page, token) in enumerate(candidates):
+        chain: list[int] = []
+        for j in range(i):
+            before_page, before = candidates[j]
+            rises = before_page < page and _rises(before, before_page, token, page)
+            if rises and len(best[j]) > len(chain):
+                chain = best[j]
+        best.append([*chain, i])
+    longest = max(best, key=lambda c: (len(c), sum(candidates[i][1].strong for i in c)), default=[])
+    pages = [p for p in range(1, page_count + 1) if p not in covers]
+    if len(longest) < 0.5 * len(pages) or (
+        len(longest) == 1 and not candidates[longest[0]][1].strong
+    ):
+        return []
+    labels: list[str | None] = [None] * page_count
+    for page in pages:  # a number alone on its line, even out of the chain (joined documents)
+        strong = [t for t in tokens.get(page, ()) if t.strong]
+        if len(strong) == 1:
+            labels[page - 1] = strong[0].parts.render()
+    for i in longest:
+        page, token = candidates[i]
+        labels[page - 1] = token.parts.render()
+    return labels
+
+
+def _rises(before: _Token, before_page: int, after: _Token, page: int) -> bool:
+    """Whether ``after`` may follow ``before`` in a sampled document: roman front matter
+    before arabic pages, and within one numbering at least one number per page."""
+    a, b = before.parts, after.parts
+    roman = ("r", "R")
+    if a.style in roman and b.style not in roman:
+        return True
+    if (a.style in roman) != (b.style in roman) or a.prefix != b.prefix:
+        return False
+    return b.number - a.number >= page - before_page
+
+
+def _runs(tokens: Mapping[int, list[_Token]]) -> list[_Run]:
+    votes: dict[tuple[Style, str, int, int], set[int]] = defaultdict(set)
+    counters: set[tuple[Style, str, int, int]] = set()
+    for page, found in tokens.items():
+        arabic = {t.parts.number for t in found if t.parts.style == "D" and not t.parts.prefix}
+        for token in found:
+            parts = token.parts
+            if parts.number < 1:
+                continue
+            key: tuple[Style, str, int, int] = (parts.style, parts.prefix, 1, parts.number - page)
+            votes[key].add(page)
+            if token.counter:
+                counters.add(key)
+        for number in arabic:  # a two-up page prints both halves' numbers
+            if number + 1 in arabic:
+                votes["D", "", 2, number - 2 * page].add(page)
+    runs: list[_Run] = []
+    ranked = sorted(
+        votes.items(), key=lambda item: (-len(item[1]), item[0][2], abs(item[0][3]), item[0])
+    )
+    for key, pages in ranked:
+        ordered = tuple(sorted(pages))
+        span = ordered[-1] - ordered[0] + 1
+        if len(ordered) < MIN_PAGES or len(ordered) / span < MIN_DENSITY:
+            continue
+        if any(not (ordered[-1] < r.first or ordered[0] > r.last) for r in runs):
+            continue
+        style, prefix, per_page, intercept = key
+        runs.append(_Run(style, prefix, per_page, intercept, ordered, key in counters))
+    return runs
+
+
+# ------------------------------------------------------------------ covers and supplements
+_COVER_WORDS = re.compile(
+    r"downloaded from|this content downloaded|terms (?:and conditions )?of use|"
+    r"all use subject to|jstor|for personal use only|cover page",
+    re.I,
+)
+COVER_MAX_WORDS = 60  # a first page this short before a full page is a cover sheet
+_SUPPLEMENT = re.compile(r"^\W*(?:supplementary|supplemental|online supplement)", re.I)
+
+
+def cover_pages(marks: PageMarks, ocr_pages: Iterable[int] = ()) -> frozenset[int]:
+    """A publisher's cover sheet or a download stamp as page 1: the words they use, a page
+    of a few words (a conference section cover) before a page of many, or a scanned page of
+    few words bound before a born-digital paper."""
+    words = marks.page_words
+    if len(words) < 2:
+        return frozenset()
+    margins = " ".join(text for page, text in marks.margin_lines if page == 1)
+    opening = marks.page_openings[0] if marks.page_openings else ""
+    scanned = set(ocr_pages)
+    stamped = bool(_COVER_WORDS.search(f"{opening} {margins}")) and words[0] < 400
+    sparse = words[0] <= COVER_MAX_WORDS and words[1] >= 4 * max(words[0], 1)
+    scanned_sheet = 1 in scanned and 2 not in scanned and words[0] <= 2 * COVER_MAX_WORDS
+    return frozenset({1}) if stamped or sparse or scanned_sheet else frozenset()
+
+
+def supplement_start(marks: PageMarks) -> int | None:
+    """The first page of a supplement bound after the article (``SUPPLEMENTARY ONLINE
+    DATA``), whose pages are cited S1, S2, ... when they print no numbers."""
+    for page, opening in enumerate(marks.page_openings, start=1):
+        if page > 1 and _SUPPLEMENT.match(opening):
+            return page
+    return None
+
+
+# ------------------------------------------------------------------ the library's range
+_RANGE_SPLIT = re.compile(r"\s*(?:--?|–|—|‐|‑)\s*")
+
+
+def library_range(page: str | None) -> tuple[LabelParts, LabelParts] | None:
+    """A CSL ``page`` value as (first, last): ``272-273``, ``272–3`` (abbreviated),
+    ``S1-S10``, ``xii-xx``; None for one page or an article number (``e0197919``)."""
+    if not page:
+        return None
+    text = re.sub(r"^\s*(?:pp?\.|pages?)\s*", "", page.strip(), flags=re.I)
+    parts = [p for p in _RANGE_SPLIT.split(text.split(",")[0]) if p]
+    if len(parts) != 2:
+        return None
+    first, last = split_label(parts[0]), split_label(parts[1])
+    if first.style == "" or last.style == "":
+        return None
+    if first.style == "D" and last.style == "D" and last.prefix == "" and first.prefix:
+        last = LabelParts(first.prefix, "D", last.number)  # S1-10
+    if (first.style, first.prefix) != (last.style, last.prefix):
+        return None
+    if last.number < first.number and first.style == "D":  # 1081-6, 305-13
+        digits = str(last.number)
+        widened = int(str(first.number)[: -len(digits)] + digits)
+        last = LabelParts(last.prefix, "D", widened)
+    if last.number < first.number:
+        return None
+    return first, last
+
+
+def library_labels(
+    page_count: int, page: str | None, covers: frozenset[int] = frozenset()
+) -> list[str | None]:
+    """Rule 3: the library's range spread over the pages, when its length fits: all pages,
+    or all but a leading cover or download-stamp page. [] when it does not fit."""
+    bounds = library_range(page)
+    if bounds is None:
+        return []
+    first, last = bounds
+    length = last.number - first.number + 1
+    numbered = [render_label(first.prefix, first.style, first.number + i) for i in range(length)]
+    if length == page_count:
+        return list(numbered)
+    if length == page_count - 1 and 1 in covers:
+        return [None, *numbered]
+    return []
+
+
+def informative_pdf_labels(
+    labels: Sequence[str], page_count: int, printed: Sequence[str | None] = ()
+) -> list[str | None]:
+    """Rule 1: the PDF's ``/PageLabels`` when they exist, are not just the page index (1..n,
+    or 0..n-1 as some producers write it), and the paper's printed numbers do not contradict
+    them."""
+    if len(labels) != page_count or not any(labels):
+        return []
+    for base in (1, 0):
+        if all(label == str(page + base) for page, label in enumerate(labels)):
+            return []
+    given = [label.strip() or None for label in labels]
+    disagree = sum(1 for a, b in zip(given, printed, strict=False) if a and b and a != b)
+    agree = sum(1 for a, b in zip(given, printed, strict=False) if a and b and a == b)
+    return [] if disagree > agree else given
+
+
+def decide_labels(
+    page_count: int | None,
+    marks: PageMarks,
+    library_page: str | None,
+    ocr_pages: Iterable[int] = (),
+) -> PageLabels:
+    """A document's labels by the first rule that applies (see the module's docstring)."""
+    if not page_count:
+        return PageLabels((), 0, "none")
+    covers = cover_pages(marks, ocr_pages)
+    printed = printed_labels(page_count, marks.margin_lines, covers, supplement_start(marks))
+    rules: dict[LabelSource, list[str | None]] = {
+        "pdf-labels": informative_pdf_labels(marks.pdf_labels, page_count, printed),
+        "printed": printed,
+        "library": library_labels(page_count, library_page, covers),
+    }
+    for source, labels in rules.items():
+        if labels:
+            return from_labels(labels, source)
+    return from_labels(
+        [None if p in covers else str(p) for p in range(1, page_count + 1)], "pdf-page"
+    )
+
+
+def pdf_pages(page_count: int) -> PageLabels:
+    """Rule 4 without a cover: the PDF page is the label."""
+    return PageLabels((LabelRange(1, "D", "", 1),), page_count, "pdf-page")
