@@ -80,6 +80,29 @@ def test_a_question_the_library_cannot_answer_gets_no_answer_but_leads(example):
     assert data["leads"] and data["confidence"] < 0.5
 
 
+@pytest.mark.parametrize(
+    ("question", "absent"),
+    [
+        ("How much faster did restored marshes accrete than the Blackwater estuary sites?",
+         ["Blackwater"]),
+        ("Which LiDAR survey measured the sediment accretion of the restored marshes?",
+         ["LiDAR"]),
+    ],
+)  # fmt: skip
+def test_a_question_naming_what_no_paper_mentions_is_not_answered(example, question, absent):
+    """The quote would be verified on its page, but it would not answer the question."""
+    code, out = run("answer", question, "-p", "papers", "-c", str(example), "--json")
+    assert code == 0, out
+    data = json.loads(out)
+    assert data["fallback"] and data["absent"] == absent
+    assert data["reason"] == f"Nothing in this library mentions {absent[0]}."
+    assert data["leads"]  # still given, labelled
+    # the same topic without the unknown name is answered from the paper
+    code, out = run("answer", "how fast did restored marshes accrete sediment", "-p", "papers",
+                    "-c", str(example), "--json")  # fmt: skip
+    assert not json.loads(out)["fallback"]
+
+
 def test_answer_imports_neither_docling_nor_torch(example):
     from tests.integration.test_fast_paths import probe
 
@@ -136,3 +159,25 @@ def test_a_draft_whose_citations_hold_exits_0(example, tmp_path):
     code, out = run("check", str(draft), "-p", "papers", "-c", str(example))
     assert code == 0, out
     assert "supported" in out
+
+
+def test_check_never_supports_a_vague_or_falsified_claim_on_the_real_example(example, tmp_path):
+    """Issue 20 #12: a vague claim scored exactly at the old threshold; issue 19: a claim that
+    changes one number of the page's sentence read as its perfect match."""
+    draft = tmp_path / "draft.md"
+    draft.write_text(
+        "Claim number 1 about sediment accretion in marsh number 1 [@ardel2023marsh, p. 2].\n\n"
+        "Restored sites accreted 9.1 millimetres of sediment per year, against 2.4 millimetres "
+        "per year in the reference marshes [@ardel2023marsh, p. 2].\n",
+        encoding="utf-8",
+    )
+    code, out = run("check", str(draft), "-p", "papers", "-c", str(example), "--json")
+    assert code == 1, out
+    vague, falsified = json.loads(out)["citations"]
+    assert vague["verdict"] != "supported"
+    assert falsified["verdict"] == "mismatch"
+    assert {"kind": "number", "draft": "9.1 millimetres", "page": "6.8 millimetres"} in falsified[
+        "differences"
+    ]
+    code, text = run("check", str(draft), "-p", "papers", "-c", str(example))
+    assert "draft: 9.1 millimetres; p. 2: 6.8 millimetres" in text

@@ -86,7 +86,7 @@ def test_a_round_trip_through_a_server_answers_queries_identically(original, tmp
     from qdrant_client import QdrantClient
 
     header = json.loads(original["file"].read_text(encoding="utf-8").splitlines()[0])
-    assert header["format"] == "citeloom-export" and header["version"] == 1
+    assert header["format"] == "citeloom-export" and header["version"] == 2
     assert header["embed_model"] == "fastembed/all-MiniLM-L6-v2" and header["dimensions"] == 384
     assert header["tokenizer"].startswith("wordpiece:") and header["points"] > 10
     assert all(a for a in original["answers"])  # every query finds passages
@@ -121,6 +121,34 @@ def test_a_round_trip_through_a_server_answers_queries_identically(original, tmp
     # the imported project is a project like any other: a second import is refused
     code, out = run("import", str(back), "-p", "papers", "-c", str(config))
     assert code == 2 and "already holds" in out
+
+
+def test_an_export_carries_printed_page_labels_and_a_version_1_export_still_imports(
+    original, tmp_path
+):
+    lines = original["file"].read_text(encoding="utf-8").splitlines()
+    first = json.loads(lines[1])["payload"]
+    assert first["kind"] == "paper" and first["doc"]["page_label_source"] == "printed"
+    # the same file as citeloom wrote it before page labels: version 1, payloads without them
+    old = tmp_path / "v1.jsonl"
+    header = {**json.loads(lines[0]), "version": 1}
+    points = []
+    for line in lines[1:]:
+        point = json.loads(line)
+        point["payload"].pop("kind")
+        for key in ("page_labels", "page_label_source"):
+            point["payload"]["doc"].pop(key)
+        points.append(json.dumps(point))
+    old.write_text("\n".join([json.dumps(header), *points]) + "\n", encoding="utf-8")
+    config = write_config(tmp_path, REFERENCES)
+    code, out = run("import", str(old), "-p", "papers", "-c", str(config))
+    assert code == 0, out
+    code, out = run("query", "restored marshes", "-p", "papers", "-c", str(config), "--json")
+    assert code == 0, out
+    top = json.loads(out)["results"][0]
+    # no labels stored: the PDF page stands in, and says so
+    assert top["page_label_start"] == str(top["page_start"])
+    assert top["page_label_source"] == "pdf-page"
 
 
 def test_an_import_under_another_models_project_is_refused(original, tmp_path):

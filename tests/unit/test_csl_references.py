@@ -87,6 +87,20 @@ def test_doi_fields_in_every_form_load_normalised(tmp_path, value):
     assert load_references(library)[0].doi == "10.1000/abc.1"
 
 
+def test_a_doi_field_in_any_case_and_an_arxiv_doi_are_read(tmp_path):
+    library = tmp_path / "lib.json"
+    entries = [
+        {"id": "a", "citation-key": "a", "title": "T", "doi": "10.1000/ABC.1", "page": "272-3"},
+        {"id": "b", "citation-key": "b", "title": "U", "DOI": "10.48550/arXiv.2501.10120"},
+        {"id": "http://zotero.org/users/1/items/X", "citation-key": "c", "title": "V", "page": 5},
+    ]
+    library.write_text(json.dumps(entries))
+    a, b, c = load_references(library)
+    assert (a.doi, a.page, a.entry_id) == ("10.1000/abc.1", "272-3", "a")
+    assert b.arxiv_id == "2501.10120"  # matched like a printed arXiv id
+    assert (c.citekey, c.entry_id, c.page) == ("c", "http://zotero.org/users/1/items/X", "5")
+
+
 def test_names_with_particles_literals_and_only_given_names(tmp_path):
     library = tmp_path / "lib.json"
     authors = [

@@ -133,6 +133,7 @@ def parse_entry(entry: Any, where: str) -> Reference:
         if isinstance(entry.get("container-title"), str)
         else None,
         page=_page(entry),
+        entry_id=str(entry["id"]).strip() if isinstance(entry.get("id"), str | int) else None,
         tags=_strings(entry.get("keyword")),
         collections=_strings(entry.get("collections")),
     )

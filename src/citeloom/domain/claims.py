@@ -75,7 +75,7 @@ _UNITS: dict[str, tuple[str, float]] = {
     "month": ("time", 2.6e6), "year": ("time", 3.15e7), "yr": ("time", 3.15e7),
     "y": ("time", 3.15e7),
     "%": ("share", 1), "percent": ("share", 1), "per cent": ("share", 1),
-    "percentage point": ("points", 1), "points": ("points", 1),
+    "percentage point": ("points", 1),
     "bit": ("data", 1), "byte": ("data", 8), "kb": ("data", 8e3), "kbyte": ("data", 8e3),
     "mb": ("data", 8e6), "mbyte": ("data", 8e6), "gb": ("data", 8e9), "gbyte": ("data", 8e9),
     "tb": ("data", 8e12),
@@ -117,6 +117,7 @@ _UNITS: dict[str, tuple[str, float]] = {
     "electronvolt": ("energy", 1), "millilitre": ("volume", 1e-3), "litre": ("volume", 1),
     "liter": ("volume", 1), "kiloparsec": ("length", 3.086e19), "megaparsec": ("length", 3.086e22),
 }  # fmt: skip
+_RATE = re.compile(r"\s*(?:/|per )(?:yr|year|s|h|day)$")
 _UNIT_WORDS = sorted(
     (u for u in _UNITS if not u.endswith(("_conc", "_milli"))), key=len, reverse=True
 )
@@ -126,7 +127,7 @@ _QUANTITY = re.compile(
     rf"(?<![\w.])(?P<lead>[~≈<>≤≥]\s*)?"
     rf"(?P<first>{_NUMBER}|{_WORD_NUMBER})"
     rf"(?:\s*(?:-|–|—|to|and)\s*(?P<second>{_NUMBER}))?"
-    rf"(?:\s*(?P<unit>{_UNIT_PATTERN})s?(?![a-zµ°]))?"
+    rf"(?:\s*(?P<unit>(?:{_UNIT_PATTERN})s?)(?![a-zµ°]))?"
     rf"(?:\s+(?P<noun>[a-z][a-z-]{{2,}}))?",
     re.I,
 )
@@ -203,6 +204,20 @@ def _powers(text: str) -> tuple[str, list[Quantity]]:
     return _POWER.sub(lambda m: " " * len(m[0]), text), found
 
 
+def _shown(text: str, match: re.Match[str]) -> str:
+    """The number as the message shows it: with its unit ("6.8 mm per year"), else with the
+    words it counts ("twelve quantum wells")."""
+    if match["unit"]:
+        return text[match.start() : match.end("unit")].strip()
+    end = match.end("second") if match["second"] else match.end("first")
+    words: list[str] = []
+    for word in re.findall(r"[A-Za-z][\w-]*|\S", text[end : end + 60]):
+        if not word[0].isalpha() or word.lower() in _FILLER or len(words) == 2:
+            break
+        words.append(word)
+    return " ".join([text[match.start() : end].strip(), *words])
+
+
 def quantities(text: str) -> list[Quantity]:
     """The numbers a sentence states, each with its unit or noun: ranges give both ends."""
     text = normalise_text(text).replace("−", "-")
@@ -220,8 +235,7 @@ def quantities(text: str) -> list[Quantity]:
         hedged = bool(match["lead"] and match["lead"].strip() in "~≈") or bool(
             _HEDGES.search(text[: match.start()])
         )
-        # "12 sites", "6.8 mm per year": the noun only where there is no unit
-        shown = (text[match.start() : match.end("unit")] if match["unit"] else match[0]).strip()
+        shown = _shown(text, match)
         spelled = not match["first"][0].isdigit() and match["first"][0] != "."
         if spelled and match["first"].lower() in _MULTIPLIERS:
             unit = unit or "times"  # doubled, tripled, twice: a factor
@@ -263,9 +277,21 @@ def _in_base(q: Quantity) -> tuple[str, float] | None:
     return (dimension[0], q.value * dimension[1]) if dimension else None
 
 
+def _same_amount(a: Quantity, b: Quantity) -> bool:
+    """The same amount in units of one dimension: 0.5 s and 500 ms."""
+    base_a, base_b = _in_base(a), _in_base(b)
+    if not (base_a and base_b and base_a[0] == base_b[0]):
+        return False
+    tolerance = 0.1 if (a.hedged or b.hedged) else 1e-6
+    return math.isclose(base_a[1], base_b[1], rel_tol=tolerance)
+
+
 def _units_clash(a: Quantity, b: Quantity) -> bool:
-    """Both carry a known unit and they name different amounts (0.5 s is 500 ms)."""
+    """Both carry a known unit and they name different amounts (0.5 s is 500 ms; "7 mm ...
+    a year" is not against "6.8 mm per year")."""
     if a.unit is None or b.unit is None or a.unit == b.unit:
+        return False
+    if _RATE.sub("", a.unit) == _RATE.sub("", b.unit):
         return False
     base_a, base_b = _in_base(a), _in_base(b)
     if base_a and base_b and base_a[0] == base_b[0]:
@@ -294,6 +320,8 @@ def number_differences(claim: str, evidence: str) -> list[Difference]:
     for q in quantities(claim):
         if q.flattened and q.flattened.replace("×", "") in flat_evidence.replace("×", ""):
             continue  # 10^5 printed as "105": the superscript was lost, not the number
+        if any(_same_amount(q, e) for e in said):
+            continue
         same = [e for e in said if _same_value(q, e)]
         if same and any(not _units_clash(q, e) for e in same):
             continue
@@ -351,11 +379,11 @@ def negation_differs(claim: str, sentence: str) -> bool:
 # each pair: word starts (or phrases) of one direction, and of the other
 _DIRECTIONS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("increas", "rais", "rise", "rising", "rose", "grow", "grew", "gain", "boost", "enhanc",
-      "amplif", "elevat"),
+      "amplif", "elevat", "higher", "larger", "greater", "bigger", "exceed", "longer"),
      ("decreas", "reduc", "lower", "fall", "fell", "drop", "declin", "diminish", "shrink",
-      "suppress", "loss", "lose", "lost")),
-    (("higher", "larger", "greater", "bigger", "more", "above", "exceed", "longer"),
-     ("lower", "smaller", "less", "fewer", "below", "shorter")),
+      "suppress", "loss", "lose", "lost", "smaller", "fewer", "shorter")),
+    (("more",), ("less",)),
+    (("above",), ("below",)),
     (("faster", "quicker", "accelerat"), ("slower", "decelerat")),
     (("improv", "better", "outperform"), ("worse", "worsen", "degrad", "underperform")),
     (("positive",), ("negative",)),

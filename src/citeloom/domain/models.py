@@ -76,6 +76,8 @@ class Reference:
     arxiv_id: str | None = None
     container_title: str | None = None
     page: str | None = None  # the printed page range as the library holds it: "272-273"
+    # the entry's CSL "id": pandoc resolves [@key] by it, so it must be the citation key
+    entry_id: str | None = None
     tags: tuple[str, ...] = ()
     collections: tuple[str, ...] = ()
 

@@ -16,8 +16,8 @@ from collections.abc import Collection
 from citeloom.domain.text import fold_for_match, normalise_text
 
 _NAME = re.compile(
-    r"\b(?:[A-Z]{2,}[A-Za-z0-9]*s?|[A-Za-z]+[0-9][A-Za-z0-9-]*|[a-z]+[A-Z][A-Za-z0-9]*|"
-    r"[A-Z][a-z]+[A-Z][A-Za-z0-9]*)\b"
+    r"\b(?:[A-Z]{2,}[A-Za-z0-9]*s?|[A-Za-z]+[0-9][A-Za-z0-9]*|[a-z]+[A-Z][A-Za-z0-9]*|"
+    r"[A-Z][a-z]+[A-Z][A-Za-z0-9]*)(?:-[A-Za-z0-9]+)*\b"
 )
 # a run of capitalised words inside a sentence is one name: "Expert Choice", "Hong-Ou-Mandel"
 _CAPITALISED = re.compile(r"(?<=[\w,;:)] )[A-Z][a-z]{1,}(?:(?:-| )[A-Z][a-z]+)*\b")

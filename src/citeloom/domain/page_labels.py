@@ -24,6 +24,10 @@ from dataclasses import dataclass
 from typing import Literal
 
 LabelSource = Literal["pdf-labels", "printed", "library", "pdf-page", "none"]
+# Bump when the rules below change what a document is labelled: stored documents labelled by
+# older rules (or before labels existed) are labelled again by the next ingest, from their
+# cached conversion, without re-embedding.
+LABEL_RULES = "1"
 Style = Literal["D", "r", "R", ""]  # arabic, lower roman, upper roman, prefix only
 
 # ------------------------------------------------------------------ numbers and numerals

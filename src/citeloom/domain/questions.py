@@ -30,14 +30,24 @@ def wants_number(question: str) -> bool:
     return bool(_WANTS_NUMBER.search(question))
 
 
+_VERBISH = frozenset(
+    "is are was were be been do does did has have had can could will would should may might".split()  # noqa: SIM905
+)
+
+
 def asked_kind(question: str) -> tuple[str, ...]:
-    """The words a "which X" question asks for: "Which public code was used ...?" ->
-    ("public", "code", "used"); names before them are skipped. () for other questions."""
+    """The words a "which X" question asks for, up to its verb: "Which public code was used
+    ...?" -> ("public", "code"); names before them are skipped. () for other questions."""
     match = _WHICH.search(question)
     if match is None:
         return ()
-    words = re.findall(r"[A-Za-z][\w-]*", match["rest"])
-    return tuple(w for w in words if w[0].islower() and w not in STOPWORDS and len(w) > 2)[:3]
+    kind: list[str] = []
+    for word in re.findall(r"[A-Za-z][\w-]*", match["rest"]):
+        if word.lower() in _VERBISH or (kind and word.endswith("ed")) or len(kind) == 3:
+            break
+        if word[0].islower() and word not in STOPWORDS and len(word) > 2:
+            kind.append(word)
+    return tuple(kind)
 
 
 def missing_focus(question: str, context: str) -> list[str]:

@@ -31,10 +31,26 @@ def document_line(doc: DocumentOutcome) -> str:
     if doc.status == "failed":  # the error names the file for the audit; the line does here
         return f"failed    {name}: {(doc.error or 'unknown error').removeprefix(doc.path + ': ')}"
     ref = f"[@{doc.citekey}] ({doc.match})" if doc.citekey else "no reference match"
-    pages = f"{doc.pages} pages" if doc.pages is not None else "no pages"
-    line = f"{doc.status:<9} {name}  {ref}  {pages}  {doc.chunks} chunks"
+    pages = _pages(doc.pages, doc.printed_pages, doc.page_labels)
+    line = f"{doc.status:<9} {name}  {ref}  {pages}  {_count(doc.chunks, 'chunk')}"
     changes = _index_changes(doc)
     return f"{line}  ({'; '.join(changes)})" if changes else line
+
+
+def _count(n: int | None, noun: str) -> str:
+    """ "1 page", "2 pages"."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _pages(count: int | None, printed: str | None, rule: str | None) -> str:
+    """ "7 pages, printed pp. 272-278" where the printed pages are not the PDF's own."""
+    if count is None:
+        return "no pages"
+    shown = _count(count, "page")
+    if printed and rule not in (None, "pdf-page", "none") and printed != f"1-{count}":
+        where = "p." if "-" not in printed else "pp."
+        shown += f", printed {where} {printed}"
+    return shown
 
 
 def _index_changes(doc: DocumentOutcome) -> list[str]:
@@ -256,8 +272,15 @@ def inspect_text(report: InspectReport) -> str:
     ]
     for d in report.documents:
         ref = f"@{d.citekey} ({d.match})" if d.citekey else "no reference match"
-        pages = f"{d.page_count} pages" if d.page_count is not None else "no pages"
-        lines.append(f"  {d.doc_id}  {_short(d.path)}  {ref}  {pages}  {d.chunks} chunks")
+        if d.kind == "note":
+            ref = f"note on {ref}" if d.citekey else "note"
+        labels = d.labels
+        pages = _pages(
+            d.page_count, labels.span() if labels else None, labels.source if labels else None
+        )
+        if labels is not None:
+            pages += f" (labels: {labels.source})"
+        lines.append(f"  {d.doc_id}  {_short(d.path)}  {ref}  {pages}  {_count(d.chunks, 'chunk')}")
         if not d.citekey and d.candidates:
             best = ", ".join(f"@{c.citekey} {c.score:.2f}" for c in d.candidates)
             lines.append(f"      {d.problem or 'unmatched'}; best candidates: {best}")

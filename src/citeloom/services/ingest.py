@@ -22,7 +22,8 @@ from citeloom.domain.errors import (
 )
 from citeloom.domain.ids import doc_id_from_sha256
 from citeloom.domain.models import DocumentSummary
-from citeloom.domain.records import label_fields
+from citeloom.domain.page_labels import PageLabels
+from citeloom.domain.records import label_fields, stored_labels
 from citeloom.services.ingest_state import RunFiles, StoredDocuments
 from citeloom.services.lookahead import ConversionAhead
 from citeloom.services.pipeline import DocumentPipeline, hint_for, timed
@@ -43,6 +44,9 @@ class DocumentOutcome:
     match: str | None = None
     title: str | None = None
     pages: int | None = None
+    # the rule that gave the printed page labels, and the printed range: "printed", "272-278"
+    page_labels: str | None = None
+    printed_pages: str | None = None
     chunks: int = 0
     error: str | None = None
     metadata_problem: str | None = None
@@ -63,6 +67,8 @@ class DocumentOutcome:
             "citekey": self.citekey,
             "match": self.match,
             "pages": self.pages,
+            "page_labels": self.page_labels,
+            "printed_pages": self.printed_pages,
             "chunks": self.chunks,
             "error": self.error,
             "renamed_from": self.renamed_from,
@@ -203,7 +209,7 @@ class IngestService(DocumentPipeline):
             )
             stored = StoredDocuments(self.index, self.collection, self.project)
             contents = RunFiles(files)
-            library = self.metadata.fingerprint
+            library = self.labels_key
             report.relabelled = self._relabel(stored, library)
             if citekey is not None:
                 report.relabelled += self._relabel_to(citekey, files[0], contents, stored, library)
@@ -423,6 +429,7 @@ class IngestService(DocumentPipeline):
                 self._rehome_earlier(path, doc_id, contents, stored, outcome, remove=False)
                 stored.replace(doc_id, path, points)
             outcome.chunks = len(points)
+            _labels_of(outcome, stored_labels(points[0].payload["doc"]))
             outcome.status = "ingested"
         except DocumentError as error:
             outcome.error = str(error)
@@ -455,6 +462,7 @@ class IngestService(DocumentPipeline):
         outcome.status = "skipped"
         outcome.citekey, outcome.match = known.citekey, known.match
         outcome.pages, outcome.chunks = known.page_count, known.chunks
+        _labels_of(outcome, known.labels)
         if known.path != str(path):
             if contents.holds(Path(known.path), known.sha256):
                 outcome.copy_of = known.path
@@ -489,6 +497,11 @@ class IngestService(DocumentPipeline):
                 stored.remove(other)
                 outcome.removed_copies.append(other.doc_id)
                 outcome.warnings.append(f"removed a stale copy ({other.doc_id})")
+
+
+def _labels_of(outcome: DocumentOutcome, labels: PageLabels | None) -> None:
+    if labels is not None:
+        outcome.page_labels, outcome.printed_pages = labels.source, labels.span()
 
 
 def _storage_error(error: OSError, path: Path) -> StorageError | None:

@@ -24,10 +24,20 @@ class InspectReport:
             "points": self.info.points if self.info else 0,
             "embed_model": self.info.embed_model if self.info else None,
             "dimensions": self.info.dimensions if self.info else None,
-            "documents": [
-                {**asdict(d), "pages": d.page_count, "complete": d.complete} for d in self.documents
-            ],
+            "documents": [_document_json(d) for d in self.documents],
         }
+
+
+def _document_json(doc: DocumentSummary) -> dict[str, Any]:
+    fields = {k: v for k, v in asdict(doc).items() if k != "labels"}
+    labels = doc.labels
+    return {
+        **fields,
+        "pages": doc.page_count,
+        "complete": doc.complete,
+        "page_labels": labels.source if labels else None,
+        "printed_pages": labels.span() if labels else None,
+    }
 
 
 def inspect_project(index: Index, project: str, collection: str) -> InspectReport:

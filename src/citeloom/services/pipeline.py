@@ -16,6 +16,7 @@ from pathlib import Path
 from citeloom.domain.errors import DocumentError
 from citeloom.domain.models import ConvertedDocument, DocumentSummary, IndexPoint, MetadataMatch
 from citeloom.domain.notes import NOTE_FIELD, NoteItem, is_note_path
+from citeloom.domain.page_labels import LABEL_RULES
 from citeloom.domain.records import index_points
 from citeloom.ports import (
     AuditLog,
@@ -75,9 +76,15 @@ class DocumentPipeline:
             vectors=vectors,
             embed_model=self.embedder.model_id,
             ingest_id=self.audit.correlation_id,
-            library=self.metadata.fingerprint,
+            library=self.labels_key,
             note=note,
         )
+
+    @property
+    def labels_key(self) -> str:
+        """What a stored document's labels were made from: the library's content and the page
+        label rules. A document stored under another key is labelled again."""
+        return f"{self.metadata.fingerprint}+labels-{LABEL_RULES}"
 
     def stored_document(
         self, doc: DocumentSummary, hint: str

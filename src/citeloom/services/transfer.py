@@ -3,12 +3,16 @@ re-embedding, through a versioned JSONL file.
 
 The file (format ``citeloom-export``, version ``FORMAT_VERSION``)::
 
-    {"format": "citeloom-export", "version": 1, "project": ..., "collection": ...,
+    {"format": "citeloom-export", "version": 2, "project": ..., "collection": ...,
      "embed_model": ..., "dimensions": 384, "tokenizer": "wordpiece:...", "points": N,
      "created_by": "citeloom 0.1.0", "created_at": "..."}
     {"id": "<uuid>", "vector": [...], "bm25": {"indices": [...], "values": [...]},
      "payload": {...}, "text": "<the chunk's text>"}
     ... one line per point
+
+Version 2 payloads carry each document's printed page labels (``doc.page_labels``), the kind
+of each chunk (paper or note) and a note's own fields; version 1 files still import (their
+passages cite PDF pages until the next ingest labels them).
 
 Vectors are written as JSON numbers that read back to the same float32, and the BM25 vector as
 stored, so the imported collection answers queries exactly as the exported one did. The model
@@ -34,7 +38,8 @@ from citeloom.domain.models import IndexPoint
 from citeloom.ports import Index
 
 FORMAT = "citeloom-export"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+READABLE_VERSIONS = (1, 2)  # 1: before printed page labels, chunk kinds and note payloads
 PAGE = 256
 
 
@@ -218,10 +223,11 @@ def _header(path: Path, line: str) -> dict[str, Any]:
             f"{path}: not a citeloom export (its first line is not a '{FORMAT}' header). "
             "Make one with: citeloom export --project P FILE"
         )
-    if header.get("version") != FORMAT_VERSION:
+    if header.get("version") not in READABLE_VERSIONS:
+        readable = " and ".join(str(v) for v in READABLE_VERSIONS)
         raise ConfigError(
             f"{path}: export format version {header.get('version')!r}, this citeloom reads "
-            f"version {FORMAT_VERSION}. Import it with the citeloom version that wrote it "
+            f"versions {readable}. Import it with the citeloom version that wrote it "
             f"({header.get('created_by', 'unknown')}) or export it again."
         )
     missing = [k for k in ("embed_model", "dimensions", "points") if k not in header]

@@ -6,12 +6,13 @@ components are built lazily through factories so a failure to build one is itsel
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from citeloom.domain.errors import CiteloomError, ExitCode
-from citeloom.domain.models import chunk_token_limit
+from citeloom.domain.models import DocumentSummary, chunk_token_limit
 from citeloom.ports import Chunker, Embedder, Index, MetadataResolver
 
 
@@ -109,6 +110,20 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
         )
     else:
         checks.append(Check("references", True, f"{len(refs)} CSL-JSON entries"))
+        if unresolvable := [r for r in refs if r.entry_id and r.entry_id != r.citekey]:
+            first = unresolvable[0]
+            checks.append(
+                Check(
+                    "citation keys",
+                    True,
+                    f"{len(unresolvable)} of {len(refs)} entries have an id that is not their "
+                    f"citation key (e.g. id '{first.entry_id}' for {first.citekey}): pandoc "
+                    "resolves [@key] by id, so the citations citeloom prints would not resolve",
+                    "export with Better BibTeX's 'Better CSL JSON' format, which writes the "
+                    "citation key as the id",
+                    warning=True,
+                )
+            )
 
     embedder, error = _attempt(parts.embedder)
     if embedder is None:
@@ -161,8 +176,11 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
 
     index, error = _attempt(parts.index)
     info = None
+    documents: list[DocumentSummary] = []
     if index is not None:
         info, error = _attempt(lambda: index.collection_info(parts.collection))
+        if info is not None and error is None:
+            documents, error = _attempt(lambda: index.documents(parts.collection, project))
         index.close()
     if error:
         checks.append(
@@ -201,4 +219,28 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
                 int(ExitCode.MODEL_MISMATCH),
             )
         )
+    if labels := page_labels_check(documents):
+        checks.append(labels)
     return checks
+
+
+def page_labels_check(documents: Sequence[DocumentSummary]) -> Check | None:
+    """Which rule gave the stored papers their printed page labels; a warning for those
+    stored before labels existed (they cite PDF pages until the next ingest labels them)."""
+    papers = [d for d in documents if d.kind == "paper" and d.page_count]
+    if not papers:
+        return None
+    rules = Counter(d.labels.source if d.labels else "none yet" for d in papers)
+    shown = ", ".join(f"{n} {rule}" for rule, n in sorted(rules.items()))
+    plural = "" if len(papers) == 1 else "s"
+    detail = f"{len(papers)} paged document{plural} labelled by: {shown}"
+    if rules["none yet"]:
+        return Check(
+            "page labels",
+            True,
+            f"{detail}; those without labels cite PDF pages",
+            "run citeloom ingest on the project's folders again: it labels them without "
+            "re-embedding",
+            warning=True,
+        )
+    return Check("page labels", True, detail)

@@ -1,0 +1,139 @@
+"""A claim's facts against a page's sentence: numbers, units, negation, direction, names."""
+
+import pytest
+
+from citeloom.domain.claims import (
+    contradictions,
+    differences,
+    negation_differs,
+    number_differences,
+    quantities,
+)
+from citeloom.domain.names import names
+from citeloom.domain.questions import asked_kind, missing_focus, wants_number
+
+PAGE = "The structure consists of a 240 nm wide parabolic well modulated by ten quantum wells."
+
+
+def kinds(claim: str, evidence: str) -> list[tuple[str, str, str]]:
+    return [(d.kind, d.draft, d.page) for d in differences(claim, evidence, evidence, evidence)]
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("The well is 240 nm wide.", PAGE),
+        ("After the breach marshes gained about 7 mm of sediment a year.",
+         "Restored marshes accreted 6.8 mm per year after the breach."),  # hedged: rounded
+        ("The run took 0.5 s.", "The run took 500 ms."),  # the same time in another unit
+        ("A mass-to-temperature ratio of order 10^5 fits the data.",
+         "The order of magnitude needed to fit the data is xB ∝ 105."),  # superscript lost
+        ("The first two peaks are lower for bosons.",
+         "For bosons the first and second peaks are lower."),  # "two" is no stated figure
+        ("Eight sites were sampled.", "We sampled eight sites in spring."),
+    ],
+)  # fmt: skip
+def test_a_claim_that_states_what_the_page_states_has_no_difference(claim, evidence):
+    assert kinds(claim, evidence) == []
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "expected"),
+    [
+        ("The well is 240 nm wide and holds twelve quantum wells.", PAGE,
+         ("number", "twelve quantum wells", "ten quantum wells")),
+        ("Concentrations were measured between 0 and 2 ps.",
+         "Concentrations were measured in the interval 0-2 ns.", ("unit", "0 and 2 ps", "0-2 ns")),
+        ("The coherence time falls to 400 nanoseconds.",
+         "The coherence time falls to 400 picoseconds.",
+         ("unit", "400 nanoseconds", "400 picoseconds")),
+        ("The laser intensity was tripled.", "The laser intensity was doubled.",
+         ("number", "tripled", "doubled")),
+        ("About 120 Mbytes of vector space is allocated.",
+         "About 12 Mbytes of vector space is allocated.", ("number", "120 Mbytes", "12 Mbytes")),
+    ],
+)  # fmt: skip
+def test_another_value_or_unit_is_named(claim, evidence, expected):
+    assert expected in kinds(claim, evidence)
+
+
+def test_a_number_the_page_does_not_state_is_a_difference_with_nothing_said():
+    assert ("number", "57.5%", "") in kinds("R1 carries 57.5% of the importance.", PAGE)
+
+
+def test_negation_counts_only_about_the_same_thing():
+    assert negation_differs(
+        "Shapley value explanations are both actionable and sparse.",
+        "Yet Shapley values are not actionable nor sparse.",
+    )
+    # "not integrable" says nothing against a claim about the solutions found
+    assert not negation_differs(
+        "Hong and Jung obtain new exact solitary-wave solutions of a fifth-order model.",
+        "The fifth-order model is not integrable by the conventional methods.",
+    )
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("Bosonic dark matter makes the first peaks higher.",
+         "For bosons the first peaks are reduced."),
+        ("The miniband states survive increasing disorder.",
+         "The miniband states vanish with increasing disorder."),
+        ("Representatives rated MDRPM worse than AHP.",
+         "Representatives rate it better than AHP."),
+    ],
+)  # fmt: skip
+def test_a_claim_going_the_other_way_is_a_direction_difference(claim, evidence):
+    assert "direction" in [kind for kind, _, _ in kinds(claim, evidence)]
+
+
+def test_a_method_the_paper_never_names_is_a_term_difference():
+    paper = "With the symbolic computation package Maple we introduce the ansatz."
+    claim = "Hong and Jung use the symbolic computation package Mathematica."
+    found = differences(claim, paper, paper, paper, ignore=("Hong", "Jung"))
+    assert [(d.kind, d.draft) for d in found] == [("term", "Mathematica")]
+
+
+def test_a_rival_value_is_no_contradiction_when_the_paper_states_the_claims_own():
+    claim = "Figure 1 shows excitation about 200 times the saturation value."
+    rival = "We report the weak (0.2 times saturation) and strong (4000 times) regimes."
+    paper = f"{rival} Figure 1 shows an exemplary result for approximately 200 times saturation."
+    assert contradictions(claim, rival, paper) == []
+    assert contradictions(claim, rival, rival) != []
+
+
+def test_quantities_read_ranges_units_and_spelled_factors():
+    got = [(q.value, q.unit) for q in quantities("between 0-2 ns, 51 points, doubled, 57.5%")]
+    assert got == [(0.0, "ns"), (2.0, "ns"), (51.0, None), (2.0, "times"), (57.5, "%")]
+    assert number_differences("in 1,000 trials", "over 1000 trials") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("What RMS error does TIMP reach with a Ti:sapphire amplifier?",
+         ["Ti:sapphire", "RMS", "TIMP"]),
+        ("How does PaSa compare with ResNet-50 on ImageNet?", ["PaSa", "ResNet-50", "ImageNet"]),
+        ("Can the Expert Choice tool handle it?", ["Expert Choice"]),
+        ("What Hong-Ou-Mandel visibility did the photons reach?", ["Hong-Ou-Mandel"]),
+        ("How fast do restored salt marshes accrete sediment?", []),
+    ],
+)  # fmt: skip
+def test_names_are_acronyms_alphanumerics_camel_case_and_capitalised_runs(text, expected):
+    assert names(text) == expected
+
+
+def test_a_questions_focus_is_a_number_or_the_asked_for_kind():
+    assert wants_number("How many sites were sampled?")
+    assert wants_number("What value of the ratio fits the data?")
+    assert not wants_number("Why do marshes bury carbon?")
+    assert asked_kind("Which public code computed the spectra?") == ("public", "code")
+    assert asked_kind("Which R version incorporated the option?") == ("version",)
+    assert missing_focus("How many sites were sampled?", "Sites were sampled in spring.") == [
+        "a number"
+    ]
+    assert missing_focus("How many sites were sampled?", "Eight sites were sampled.") == []
+    assert missing_focus("Which database trained the model?", "The model was trained well.") == [
+        "database"
+    ]
