@@ -69,6 +69,14 @@ class Paper:
     two_columns: bool = False
     bookmarks: bool = False
     keywords: list[str] = field(default_factory=list)
+    # the journal page of its first page: a reader cites p. 118 of pp. 117-119, not the PDF's
+    # page 2. Journals print no number on an article's first page; 1 prints 1, 2, 3 on all.
+    first_page: int = 1
+    pages: int = 0  # how many pages it renders to (known after the first rendering)
+
+    @property
+    def printed_range(self) -> str:
+        return f"{self.first_page}-{self.first_page + self.pages - 1}"
 
 
 class Heading(Paragraph):
@@ -94,7 +102,8 @@ def _decorate(paper: Paper):
         if doc.page > 1:
             canvas.drawString(15 * mm, height - 10 * mm, paper.running_head)
             canvas.drawRightString(width - 15 * mm, height - 10 * mm, paper.journal)
-        canvas.drawCentredString(width / 2, 8 * mm, str(doc.page))
+        if doc.page > 1 or paper.first_page == 1:
+            canvas.drawCentredString(width / 2, 8 * mm, str(paper.first_page + doc.page - 1))
         canvas.restoreState()
 
     return on_page
@@ -142,6 +151,8 @@ def render(paper: Paper) -> Path:
     story.append(Paragraph(paper.title, TITLE))
     story.append(Paragraph(", ".join(f"{g} {f}" for f, g in paper.authors), AUTHORS))
     meta = f"{paper.journal}, {paper.year}"
+    if paper.first_page != 1 and paper.pages:
+        meta += f", {paper.printed_range.replace('-', '–')}"
     if paper.doi and paper.doi_printed:
         meta += f" &nbsp;·&nbsp; doi:{paper.doi}"
     story.append(Paragraph(meta, META))
@@ -158,6 +169,9 @@ def render(paper: Paper) -> Path:
         story.append(Heading(heading, H1 if level == 1 else H2, level, paper.bookmarks))
         story.extend(Paragraph(p, BODY_2COL if paper.two_columns else BODY) for p in paragraphs)
     doc.build(story)
+    if paper.pages != doc.page:  # the first rendering learns the page count the range needs
+        paper.pages = doc.page
+        return render(paper)
     return path
 
 
@@ -173,6 +187,8 @@ def csl_entry(paper: Paper) -> dict:
     }
     if paper.doi:
         entry["DOI"] = paper.doi.upper()  # Better BibTeX keeps the case the source had
+    if paper.first_page != 1:
+        entry["page"] = paper.printed_range
     if paper.keywords:
         entry["keyword"] = ", ".join(paper.keywords)
     return entry

@@ -15,6 +15,7 @@ MARSH = Paper(
     doi="10.5555/clx.2023.0417",
     doi_printed=True,
     bookmarks=True,
+    first_page=117,
     keywords=["blue carbon", "salt marsh", "managed realignment", "sediment accretion"],
     abstract=(
         "Restoring tidal flow to embanked farmland is promoted as a way to bury carbon, but the "
@@ -130,6 +131,7 @@ QUIET = Paper(
     journal="Proceedings of the Workshop on Research Practice",
     running_head="Lindqvist and Okafor · Quiet hours",
     two_columns=True,
+    first_page=45,
     keywords=["interruptions", "open-plan office", "deep work"],
     abstract=(
         "Open-plan offices are common in research institutes, yet the cost of interruptions to "

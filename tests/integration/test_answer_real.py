@@ -52,7 +52,8 @@ def test_answer_quotes_verified_sentences_with_the_page_each_is_on(example):
     quotes = [c["quote"] for c in data["citations"]]
     assert data["answer"] == " ".join(quotes)
     rate = next(c for c in data["citations"] if "6.8 millimetres" in c["quote"])
-    assert (rate["citekey"], rate["page"]) == ("ardel2023marsh", 2)
+    # PDF page 2, printed p. 118 (the article is on pp. 117-119)
+    assert (rate["citekey"], rate["page"], rate["page_label"]) == ("ardel2023marsh", 2, "118")
     assert rate["section_path"][-1] == "3.1 Accretion rates"
     pages = stored_pages(example)
     for citation in data["citations"]:
@@ -66,7 +67,7 @@ def test_answer_markdown_is_a_paste_ready_quote_with_a_pandoc_citation(example):
     code, out = run("answer", QUESTION, "-p", "papers", "-c", str(example), "-f", "markdown")
     assert code == 0
     assert '> "Restored sites accreted a mean of 6.8 millimetres' in out
-    assert "[@ardel2023marsh, p. 2]" in out
+    assert "[@ardel2023marsh, p. 118]" in out
 
 
 def test_a_question_the_library_cannot_answer_gets_no_answer_but_leads(example):
@@ -114,10 +115,10 @@ def test_answer_imports_neither_docling_nor_torch(example):
 DRAFT = """# Draft
 
 Restored sites accreted 6.8 millimetres of sediment per year, against 2.4 millimetres per year
-in the reference marshes [@ardel2023marsh, p. 2].
+in the reference marshes [@ardel2023marsh, p. 118].
 
 Restored sites accreted 6.8 millimetres of sediment per year, against 2.4 millimetres per year
-in the reference marshes [@ardel2023marsh, p. 3].
+in the reference marshes [@ardel2023marsh, p. 119].
 
 Restored sites accreted 6.8 millimetres of sediment per year, against 2.4 millimetres per year
 in the reference marshes [@ardel2023marsh].
@@ -142,19 +143,21 @@ def test_check_gives_each_citation_its_verdict_and_exits_1(example, tmp_path):
     ]
     assert got == [
         ("ardel2023marsh", 4, "supported", None),
-        ("ardel2023marsh", 7, "other-page", "2"),
-        ("ardel2023marsh", 10, "no-page", "2"),
+        ("ardel2023marsh", 7, "other-page", "118"),
+        ("ardel2023marsh", 10, "no-page", "118"),
         ("tanabe2022notebooks", 13, "not-found", None),
         ("nobody1999", 15, "unknown-key", None),
     ]
     code, text = run("check", str(draft), "-p", "papers", "-c", str(example))
-    assert f"{draft}:4:" in text and "[@ardel2023marsh, p. 2]" in text
+    assert f"{draft}:4:" in text and "[@ardel2023marsh, p. 118] (PDF p. 2)" in text
 
 
 def test_a_draft_whose_citations_hold_exits_0(example, tmp_path):
     draft = tmp_path / "ok.tex"
     draft.write_text(
-        DRAFT.split("\n\n")[1].replace("[@ardel2023marsh, p. 2]", "\\cite[p.~2]{ardel2023marsh}")
+        DRAFT.split("\n\n")[1].replace(
+            "[@ardel2023marsh, p. 118]", "\\cite[p.~118]{ardel2023marsh}"
+        )
     )
     code, out = run("check", str(draft), "-p", "papers", "-c", str(example))
     assert code == 0, out
@@ -166,18 +169,26 @@ def test_check_never_supports_a_vague_or_falsified_claim_on_the_real_example(exa
     changes one number of the page's sentence read as its perfect match."""
     draft = tmp_path / "draft.md"
     draft.write_text(
-        "Claim number 1 about sediment accretion in marsh number 1 [@ardel2023marsh, p. 2].\n\n"
+        "Claim number 1 about sediment accretion in marsh number 1 [@ardel2023marsh, p. 118].\n\n"
         "Restored sites accreted 9.1 millimetres of sediment per year, against 2.4 millimetres "
-        "per year in the reference marshes [@ardel2023marsh, p. 2].\n",
+        "per year in the reference marshes [@ardel2023marsh, p. 118].\n\n"
+        "Restored sites accreted 6.8 millimetres of sediment per year [@ardel2023marsh, p. 2].\n",
         encoding="utf-8",
     )
     code, out = run("check", str(draft), "-p", "papers", "-c", str(example), "--json")
     assert code == 1, out
-    vague, falsified = json.loads(out)["citations"]
+    vague, falsified, pdf_page = json.loads(out)["citations"]
     assert vague["verdict"] != "supported"
     assert falsified["verdict"] == "mismatch"
     assert {"kind": "number", "draft": "9.1 millimetres", "page": "6.8 millimetres"} in falsified[
         "differences"
     ]
+    # the PDF's page index is no page of the article: the printed range and the page are said
+    assert (pdf_page["verdict"], pdf_page["printed_range"], pdf_page["suggested_page"]) == (
+        "no-such-page",
+        "117-119",
+        "118",
+    )
     code, text = run("check", str(draft), "-p", "papers", "-c", str(example))
-    assert "draft: 9.1 millimetres; p. 2: 6.8 millimetres" in text
+    assert "draft: 9.1 millimetres; p. 118: 6.8 millimetres" in text
+    assert "p. 2 is not a page of this paper (printed pp. 117-119)" in text

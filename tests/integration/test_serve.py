@@ -97,7 +97,9 @@ def test_every_route_answers_with_the_cli_json(served):
     )
     assert answer.json() == json.loads(cli.stdout)  # one schema for both
     assert answer.json()["citations"][0]["verified"] is True
-    draft = "Restored sites accreted 6.8 millimetres of sediment per year [@ardel2023marsh, p. 2]."
+    draft = (
+        "Restored sites accreted 6.8 millimetres of sediment per year [@ardel2023marsh, p. 118]."
+    )
     check = httpx.post(f"{url}/check", json={"project": "papers", "draft": draft}, timeout=60)
     assert check.json()["ok"] and check.json()["citations"][0]["verdict"] == "supported"
     assert httpx.get(f"{url}/docs").status_code == 200

@@ -405,9 +405,10 @@ def _sampled(
         best.append([*chain, i])
     longest = max(best, key=lambda c: (len(c), sum(candidates[i][1].strong for i in c)), default=[])
     pages = [p for p in range(1, page_count + 1) if p not in covers]
-    if len(longest) < 0.5 * len(pages) or (
-        len(longest) == 1 and not candidates[longest[0]][1].strong
-    ):
+    alone = all(candidates[i][1].strong for i in longest)
+    # half the pages at least; three, or numbers standing alone on their lines: a chain of
+    # two that a running head's number joins is too little to go on (a library range is more)
+    if len(longest) < 0.5 * len(pages) or (len(longest) < 3 and not alone):
         return []
     labels: list[str | None] = [None] * page_count
     for page in pages:  # a number alone on its line, even out of the chain (joined documents)
