@@ -1,5 +1,11 @@
 """Finding citations in drafts: every form the issue lists, with line, column and claim."""
 
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from citeloom.domain.draft_citations import find_citations, parse_pages
 
 MARKDOWN = """# Results
@@ -79,3 +85,48 @@ def test_page_locators():
     assert parse_pages("p. S3") == ("S3",)
     assert parse_pages("273") == ("273",)
     assert parse_pages("sec. 4") == ()
+
+
+HOSTILE = {
+    "an unclosed [@ and a long line": lambda n: "[@" + "a" * n,
+    "words after an unclosed [@": lambda n: "[@" + "word " * (n // 5),
+    "citations back to back": lambda n: "Marshes bury carbon [@k, p. 1]. " * (n // 32),
+    "@key [ unclosed, repeated": lambda n: "@k [" * (n // 4),
+    "unclosed \\cite[, repeated": lambda n: "\\cite[" * (n // 6),
+    "one \\cite{ with a huge key list": lambda n: "\\cite{" + "a," * (n // 2),
+    "brackets only": lambda n: "[" * n,
+    "at signs only": lambda n: "@" * n,
+}
+
+
+def _seconds(text: str) -> float:
+    started = time.perf_counter()
+    find_citations(text)
+    return time.perf_counter() - started
+
+
+@pytest.mark.parametrize("make", HOSTILE.values(), ids=HOSTILE.keys())
+def test_reading_a_draft_takes_time_linear_in_its_length(make):
+    """A 1 MB draft takes about 100 times a 10 KB one (a quadratic parser: 10,000 times, which
+    froze the server for 50 s on one /check). A ratio, so a busy machine slows both runs."""
+    small = min(_seconds(make(10_000)) for _ in range(5))
+    big = _seconds(make(1_000_000))
+    assert big < max(small, 1e-4) * 1000, (small, big)
+
+
+def test_an_unclosed_cite_ends_at_its_line_and_swallows_nothing():
+    text = "Marshes \\cite{ardel2023marsh\nbury carbon [@lee2019quiet, p. 2]. And \\cite{b2021}."
+    assert [(c.citekey, c.pages) for c in find_citations(text)] == [
+        ("lee2019quiet", ("2",)),
+        ("b2021", ()),
+    ]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="[]{}@;,.-~%\\ \nabcpS12x", max_size=400))
+def test_any_text_reads_without_error_and_every_citation_points_into_it(text):
+    lines = text.split("\n")
+    for citation in find_citations(text):
+        assert citation.citekey
+        line = lines[citation.line - 1]
+        assert line[citation.column - 1 :].startswith(citation.raw.split("\n")[0])

@@ -14,6 +14,7 @@ markup taken out; a citation placed after the full stop cites the sentence befor
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 from dataclasses import dataclass
@@ -23,15 +24,24 @@ from citeloom.domain.sentences import SENTENCE_END
 
 MAX_RANGE = 50  # pages a range may expand to (``pp. 3-400`` is a typo, not 398 pages)
 
-_KEY = r"(?:\{[^{}\s][^{}]*\}|[\w][\w:.#$%&+?<>~/-]*)"  # braced: @{key with odd chars}
-_BRACKET = re.compile(r"\[(?P<body>[^\[\]]*?-?@" + _KEY + r"[^\[\]]*)\](?!\()")
+# Every pattern here runs in time linear in the draft (a server checks drafts from anyone):
+# repetitions that could scan past a missing closing bracket are bounded, and brackets are
+# paired by one pass (``_brackets``), never by a pattern that backtracks over the text.
+MAX_BRACKET = 2000  # characters in one [...]: a longer bracket is prose, not a citation
+MAX_ARGUMENT = 300  # characters in a locator or a LaTeX option; a key list may hold 2000
+
+_KEY = r"(?:\{[^{}\s][^{}\n]{0,300}\}|[\w][\w:.#$%&+?<>~/-]{0,300})"  # braced: @{key, odd}
+_CITES = re.compile(r"-?@" + _KEY)  # a bracket holding this holds a citation
+_NEXT_BRACKET = re.compile(r"[\[\]]")
 _IN_TEXT = re.compile(
-    r"(?<![\w.@\[])@(?P<key>" + _KEY + r")(?:[ \t]*\[(?P<locator>[^\[\]@]*)\](?!\())?"
+    r"(?<![\w.@\[])@(?P<key>" + _KEY + r")"
+    r"(?:[ \t]{0,20}\[(?P<locator>[^\[\]@\n]{0,300})\](?!\())?"
 )
 _PART = re.compile(r"^(?P<prefix>.*?)(?<![\w.])-?@(?P<key>" + _KEY + r")(?P<locator>.*)$", re.S)
+# an unclosed \cite{ ends at its line, never swallowing the citations that follow
 _LATEX = re.compile(
-    r"\\(?P<command>[a-zA-Z]*cite[a-zA-Z]*)\*?\s*(?:\[(?P<first>[^\]]*)\])?"
-    r"\s*(?:\[(?P<second>[^\]]*)\])?\s*\{(?P<keys>[^}]*)\}"
+    r"\\(?P<command>[a-zA-Z]{0,30}cite[a-zA-Z]{0,30})\*?\s{0,20}(?:\[(?P<first>[^\]\n]{0,300})\])?"
+    r"\s{0,20}(?:\[(?P<second>[^\]\n]{0,300})\])?\s{0,20}\{(?P<keys>[^}\n]{0,2000})\}"
 )
 _LATEX_COMMENT = re.compile(r"(?<!\\)%.*")
 _PAGE_MARKER = re.compile(r"^\s*(?:pp?|pages?|S)\.?\s*~?\s*", re.I)
@@ -112,7 +122,10 @@ def _expand(part: str) -> list[str]:
 
 def is_latex(text: str, name: str = "") -> bool:
     return name.lower().endswith((".tex", ".ltx")) or bool(
-        re.search(r"\\(?:documentclass|begin\{document\}|[a-zA-Z]*cite[a-zA-Z]*\s*[\[{])", text)
+        re.search(
+            r"\\(?:documentclass|begin\{document\}|[a-zA-Z]{0,30}cite[a-zA-Z]{0,30}\s{0,20}[\[{])",
+            text,
+        )
     )
 
 
@@ -131,20 +144,22 @@ def find_citations(text: str, latex: bool | None = None) -> list[DraftCitation]:
         for key in filter(None, (k.strip() for k in m["keys"].split(","))):
             found.append((m.start(), m.end(), key, post.replace("~", " ").strip()))
         spans.append(m.span())
-    for m in _BRACKET.finditer(text_for_search):
-        for part in m["body"].split(";"):
+    for start, end, body in _brackets(text_for_search):
+        for part in body.split(";"):
             if p := _PART.match(part):
-                found.append((m.start(), m.end(), _key(p["key"]), p["locator"].strip(" ,")))
-        spans.append(m.span())
+                found.append((start, end, _key(p["key"]), p["locator"].strip(" ,")))
+        spans.append((start, end))
     for m in _IN_TEXT.finditer(_mask(text_for_search, spans)):
         found.append((m.start(), m.end(), _key(m["key"]), (m["locator"] or "").strip()))
         spans.append(m.span())
     masked = _mask(text_for_search, spans)
     sentences = _sentences(_mask(text_for_search, spans, "X"))
+    newlines = [m.start() for m in re.finditer("\n", text)]
     out = []
     for start, end, key, locator in sorted(found, key=lambda f: (f[0], f[2])):
-        line = text.count("\n", 0, start) + 1
-        column = start - (text.rfind("\n", 0, start) + 1) + 1
+        before = bisect.bisect_left(newlines, start)  # newlines before the citation
+        line = before + 1
+        column = start - (newlines[before - 1] + 1 if before else 0) + 1
         out.append(
             DraftCitation(
                 citekey=key,
@@ -156,6 +171,27 @@ def find_citations(text: str, latex: bool | None = None) -> list[DraftCitation]:
                 locator=locator,
             )
         )
+    return out
+
+
+def _brackets(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, body) of every [...] holding a citation, paired in one pass: a "[" is
+    closed by the next "]" unless another "[" comes first. A Markdown link ([text](url)) and a
+    bracket longer than ``MAX_BRACKET`` are not citations."""
+    out = []
+    position = 0
+    while (start := text.find("[", position)) >= 0:
+        following = _NEXT_BRACKET.search(text, start + 1)
+        if following is None:
+            break
+        if following[0] == "[":
+            position = following.start()
+            continue
+        end = following.end()
+        body = text[start + 1 : following.start()]
+        if len(body) <= MAX_BRACKET and not text.startswith("(", end) and _CITES.search(body):
+            out.append((start, end, body))
+        position = end
     return out
 
 
@@ -189,7 +225,7 @@ def _sentences(masked: str) -> list[tuple[int, int]]:
 
 def _clean(text: str) -> str:
     """Plain words of a sentence: markup out (LaTeX commands keep their argument)."""
-    text = re.sub(r"\\[a-zA-Z]+\*?(?:\[[^\]]*\])?\{([^{}]*)\}", r"\1", text)
+    text = re.sub(r"\\[a-zA-Z]{1,50}\*?(?:\[[^\]\n]{0,300}\])?\{([^{}]*)\}", r"\1", text)
     text = re.sub(r"\\[a-zA-Z]+\*?", " ", text)
     text = re.sub(r"[{}*_`]|~", " ", text.replace("~", " "))
     text = re.sub(r"^\s*#+\s*", "", text)
@@ -199,11 +235,12 @@ def _clean(text: str) -> str:
 
 
 def _claim(masked: str, sentences: list[tuple[int, int]], offset: int) -> str:
-    for number, (start, end) in enumerate(sentences):
-        if start <= offset < end:
-            own = _clean(masked[start:end])
-            if len(re.findall(r"\w+", own)) >= 3 or number == 0:
-                return own
-            # a citation after the full stop: the sentence before it is the claim
-            return _clean(masked[sentences[number - 1][0] : end])
-    return ""
+    number = bisect.bisect_right(sentences, (offset, len(masked) + 1)) - 1
+    if number < 0 or not sentences[number][0] <= offset < sentences[number][1]:
+        return ""
+    start, end = sentences[number]
+    own = _clean(masked[start:end])
+    if len(re.findall(r"\w+", own)) >= 3 or number == 0:
+        return own
+    # a citation after the full stop: the sentence before it is the claim
+    return _clean(masked[sentences[number - 1][0] : end])
