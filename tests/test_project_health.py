@@ -68,6 +68,11 @@ def test_every_command_and_flag_in_the_readme_exists(words):
     help_text = subprocess.run(
         [CITELOOM, sub, "--help"], capture_output=True, text=True, check=True
     ).stdout
+    if len(words) > 1 and re.search(rf"^\s+{re.escape(words[1])}\s", help_text, flags=re.M):
+        sub = f"{sub} {words[1]}"  # a command of a group: `notes delete`
+        help_text = subprocess.run(
+            [CITELOOM, *sub.split(), "--help"], capture_output=True, text=True, check=True
+        ).stdout
     for flag in (w.split("=")[0] for w in words[1:] if w.startswith("-")):
         assert re.search(rf"(^|[\s,]){re.escape(flag)}\b", help_text), f"{sub} has no {flag}"
 

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from citeloom.services.check import CheckService
     from citeloom.services.evidence import SentenceEvidence
     from citeloom.services.ingest import IngestService
-    from citeloom.services.notes import NoteService
+    from citeloom.services.notes import NoteBook, NoteService
     from citeloom.services.query import QueryService
     from citeloom.services.reindex import ReindexService
     from citeloom.services.validate import Check, ProjectComponents
@@ -294,6 +294,14 @@ def note_service(
         index=index,
         audit=audit_log(settings),
     )
+
+
+def note_book(settings: Settings, project_name: str, index: Index) -> NoteBook:
+    """Listing and deleting notes: the index only, no model loaded."""
+    from citeloom.services.notes import NoteBook
+
+    collection = settings.get_project(project_name).collection
+    return NoteBook(project_name, collection, index, audit_log(settings))
 
 
 def document_text(settings: Settings) -> DocumentText:

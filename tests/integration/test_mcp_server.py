@@ -121,6 +121,8 @@ def test_tools_are_listed_with_schemas_an_agent_can_follow(library):
                 "find_chunks",
                 "get_passage",
                 "store_chunks",
+                "list_notes",
+                "delete_notes",
             }
             query = tools["query_hybrid"].input_schema
             assert {"project", "query"} <= set(query["required"])
@@ -333,11 +335,55 @@ def test_check_reports_what_a_client_would_see(library):
     )
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
-    assert len(report["tools"]) == 6 and report["errors"] == []
+    assert len(report["tools"]) == 8 and report["errors"] == []
     assert {p["project"]: p["chunks"] for p in report["projects"]} == {"other": 0, "papers": 4}
     assert report["models"][0]["model"] == "fastembed/all-MiniLM-L6-v2"
     assert report["models"][0]["load_s"] > 0
     text = subprocess.run(
         [CITELOOM, "mcp", "--check", "-c", str(library)], capture_output=True, text=True, check=True
     ).stdout
-    assert "tools (6): list_projects" in text and "loaded in" in text
+    assert "tools (8): list_projects" in text and "loaded in" in text
+
+
+def test_a_note_no_output_could_render_is_refused_and_notes_can_be_deleted(tmp_path):
+    """Issue 20: page 10^20 was stored, and every query of the project failed after it, with no
+    way to remove the note."""
+    config = write_config(tmp_path)
+
+    async def run() -> None:
+        async with session(config) as client:
+            bad = {"text": "A note.", "citekey": "ardel2023marsh", "page": 10**20}
+            answer, failed = await call(client, "store_chunks", project="papers", items=[bad])
+            assert (
+                failed and code(answer) == "INVALID_INPUT" and "page" in answer["error"]["message"]
+            )
+            many = {"text": "A note.", "tags": [f"t{n}" for n in range(51)]}
+            answer, failed = await call(client, "store_chunks", project="papers", items=[many])
+            assert failed and code(answer) == "INVALID_INPUT"
+            stored, failed = await call(client, "store_chunks", project="papers", items=NOTES[:2])
+            assert not failed, stored
+            ids = [note["doc_id"] for note in stored["stored"]]
+            listed, _ = await call(client, "list_notes", project="papers")
+            assert sorted(n["doc_id"] for n in listed["notes"]) == sorted(ids)
+            assert {n["page"] for n in listed["notes"]} == {2, 3}
+            wrong, failed = await call(client, "delete_notes", project="papers", doc_ids=["nope"])
+            assert failed and code(wrong) == "INVALID_INPUT"
+            gone, failed = await call(client, "delete_notes", project="papers", doc_ids=ids[:1])
+            assert not failed and gone["deleted"] == ids[:1]
+            listed, _ = await call(client, "list_notes", project="papers")
+            assert [n["doc_id"] for n in listed["notes"]] == ids[1:]
+
+    anyio.run(run)
+    # the CLI lists and deletes the same notes
+    shown = subprocess.run(
+        [CITELOOM, "notes", "list", "-p", "papers", "-c", str(config)],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert "note on @ardel2023marsh, p. 3" in shown.stdout
+    left = shown.stdout.split()[0]
+    deleted = subprocess.run(
+        [CITELOOM, "notes", "delete", left, "-p", "papers", "-c", str(config), "--json"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert json.loads(deleted.stdout)["deleted"] == [left]
+    assert stored_documents(config) == []

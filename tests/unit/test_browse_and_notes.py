@@ -204,3 +204,52 @@ def test_a_store_out_of_time_writes_nothing(index):
     with pytest.raises(TimeLimitExceeded):
         notes(index).store([NoteItem("a"), NoteItem("b")], should_stop=lambda: next(calls))
     assert index.collection_info("c").points == before
+
+
+@pytest.mark.parametrize(
+    ("item", "problem"),
+    [
+        (NoteItem("x", page=10**20), r"items\[0\]\.page 100000000000000000000: give a page"),
+        (NoteItem("x", page=0), r"items\[0\]\.page 0"),
+        (NoteItem("x", tags=tuple(f"t{n}" for n in range(51))), r"items\[0\]\.tags: 51 given"),
+        (NoteItem("x", tags=("ok", "bad\x07")), r"items\[0\]\.tags: 'bad\\x07' is not a tag"),
+        (NoteItem("x", section="s" * 501), r"items\[0\]\.section: give 1 to 500"),
+    ],
+)
+def test_a_note_that_no_output_could_render_is_refused_before_anything_is_written(
+    index, item, problem
+):
+    before = index.collection_info("c").points
+    with pytest.raises(ConfigError, match=problem):
+        notes(index).store([item])
+    assert index.collection_info("c").points == before
+
+
+def test_a_stored_page_that_is_no_page_number_reads_as_no_page(index):
+    """An index an older citeloom let a note poison (page 10^20, read back as a float)."""
+    from citeloom.domain.records import passage_from_payload
+
+    (first, payload), *_ = index.chunks("c", SearchFilter("p"), 1).items()
+    poisoned = {**payload, "doc": {**payload["doc"], "page_start": 1e20, "page_end": 1e20}}
+    passage = passage_from_payload(1, 0.5, first, poisoned)
+    assert (passage.page_start, passage.page_label_start) == (None, None)
+    assert passage.label == "[@smith2020]" and passage.to_json()["page_start"] is None
+
+
+def test_notes_are_listed_and_deleted_and_a_paper_is_not_deleted_as_one(index):
+    from citeloom.services.notes import NoteBook
+
+    stored = notes(index).store([NoteItem("Eelgrass slows the tide.", "smith2020", page=7)])
+    book = NoteBook("p", "c", index, MemoryAudit())
+    (listed,) = book.stored()
+    assert (listed.citekey, listed.page, listed.text) == (
+        "smith2020",
+        7,
+        "Eelgrass slows the tide.",
+    )
+    paper = next(d.doc_id for d in index.documents("c", "p") if d.kind == "paper")
+    with pytest.raises(ConfigError, match="not a note"):
+        book.delete([stored.notes[0].doc_id, paper])
+    assert len(book.stored()) == 1  # nothing deleted when one id is wrong
+    assert book.delete([stored.notes[0].doc_id]) == [stored.notes[0].doc_id]
+    assert book.stored() == [] and any(d.kind == "paper" for d in index.documents("c", "p"))

@@ -21,6 +21,14 @@ from citeloom.domain.models import Block, BlockKind, ConvertedDocument, Metadata
 NOTE_SCHEME = "note:"  # the stored path of a note: note:<doc id>; no file, never pruned
 NOTE_FIELD = "note"  # payload key of the first chunk of a note: its NoteItem, as given
 
+# What a note may hold: everything stored must render in every output, forever (a page of
+# 10^20 once made a project's queries fail until the note could be removed).
+MAX_NOTE_CHARS = 100_000
+MAX_PAGE = 100_000  # no printed book has more pages
+MAX_FIELD_CHARS = 500  # a title, a section, a citekey
+MAX_TAGS = 50
+MAX_TAG_CHARS = 100
+
 
 def is_note_path(path: str) -> bool:
     return path.startswith(NOTE_SCHEME)
@@ -65,6 +73,37 @@ class NoteItem:
             page=data.get("page"),
             tags=tuple(data.get("tags") or ()),
         )
+
+    def problems(self) -> list[str]:
+        """What about this note cannot be stored, each as "field: what to do" (none: it can)."""
+        out = []
+        if not self.text.strip():
+            out.append("text is empty: give the text to keep.")
+        elif len(self.text) > MAX_NOTE_CHARS:
+            out.append(
+                f"text has {len(self.text)} characters; at most {MAX_NOTE_CHARS} per item. "
+                "Split it into several items."
+            )
+        if self.page is not None and (
+            isinstance(self.page, bool)
+            or not isinstance(self.page, int)
+            or not 1 <= self.page <= MAX_PAGE
+        ):
+            out.append(f"page {self.page!r}: give a page number from 1 to {MAX_PAGE}.")
+        for name in ("citekey", "title", "section"):
+            value = getattr(self, name)
+            if value is not None and (not str(value).strip() or len(str(value)) > MAX_FIELD_CHARS):
+                out.append(f"{name}: give 1 to {MAX_FIELD_CHARS} characters, or leave it out.")
+        if len(self.tags) > MAX_TAGS:
+            out.append(f"tags: {len(self.tags)} given; at most {MAX_TAGS}.")
+        for tag in self.tags:
+            if not tag.strip() or len(tag) > MAX_TAG_CHARS or any(ord(c) < 32 for c in tag):
+                out.append(
+                    f"tags: {tag[:40]!r} is not a tag; give 1 to {MAX_TAG_CHARS} printable "
+                    "characters."
+                )
+                break
+        return out
 
     def document(self, title: str | None = None) -> ConvertedDocument:
         """The note as a converted document: its section heading (if any), then its text,

@@ -249,7 +249,7 @@ def passage_from_payload(
     zotero = payload.get("zotero") or {}
     source = payload.get("source") or {}
     labels = stored_labels(doc)
-    start, end = doc.get("page_start"), doc.get("page_end")
+    start, end = _page_number(doc.get("page_start")), _page_number(doc.get("page_end"))
     return Passage(
         rank=rank,
         score=score,
@@ -260,8 +260,8 @@ def passage_from_payload(
         year=doc.get("year"),
         doi=doc.get("doi"),
         url=doc.get("url"),
-        page_start=doc.get("page_start"),
-        page_end=doc.get("page_end"),
+        page_start=start,
+        page_end=end,
         section=doc.get("section"),
         section_path=tuple(doc.get("section_path") or ()),
         text=payload.get("fulltext", ""),
@@ -281,6 +281,14 @@ def stored_labels(doc: dict[str, Any]) -> PageLabels | None:
     return PageLabels.from_json(
         doc.get("page_labels"), doc.get("page_count"), doc.get("page_label_source")
     )
+
+
+def _page_number(value: Any) -> int | None:
+    """A stored page as a page number: anything else (a note once stored page 10^20, which
+    came back as a float) reads as no page rather than failing every query."""
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 1_000_000:
+        return value
+    return None
 
 
 def _as_label(page: Any) -> str | None:

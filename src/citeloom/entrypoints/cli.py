@@ -17,7 +17,6 @@ import Docling or torch.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable
 from dataclasses import replace
@@ -30,7 +29,7 @@ import typer
 
 from citeloom import __version__
 from citeloom.domain.errors import CiteloomError, ConfigError, ExitCode
-from citeloom.entrypoints.stdout import echo
+from citeloom.entrypoints.stdout import echo, echo_err, json_text
 
 INTERNAL_ERROR = 70
 INTERRUPTED = 130
@@ -78,7 +77,7 @@ _state = {"verbose": 0}
 
 
 def _fail(message: str, code: int) -> None:
-    typer.echo(f"error: {message}", err=True)
+    echo_err(f"error: {message}")
     raise typer.Exit(code)
 
 
@@ -110,11 +109,11 @@ def handle_errors(command: F) -> F:
 
 def _tell(message: str) -> None:
     """A note for the person at the terminal (stderr, so --json output stays clean)."""
-    typer.echo(message, err=True)
+    echo_err(message)
 
 
 def _print_json(data: dict[str, Any]) -> None:
-    echo(json.dumps(data, ensure_ascii=False, indent=2))
+    echo(json_text(data))
 
 
 def _version(value: bool) -> None:
@@ -742,6 +741,60 @@ def audit_list(
         return
     for run in runs:
         echo(render.run_line(run))
+
+
+notes_app = typer.Typer(
+    help="The notes stored beside a project's papers (MCP store_chunks): list and delete them.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+app.add_typer(notes_app, name="notes")
+
+
+@notes_app.command("list")
+@handle_errors
+def notes_list(
+    project: ProjectOpt = ...,  # type: ignore[assignment]
+    config: ConfigOpt = Path("citeloom.toml"),
+    as_json: JsonOpt = False,
+) -> None:
+    """List a project's notes: id, the paper and page they are on, tags, first words."""
+    from citeloom import bootstrap
+    from citeloom.entrypoints import render
+
+    settings = bootstrap.settings(config)
+    index = bootstrap.index(settings, on_wait=_tell)
+    try:
+        notes = bootstrap.note_book(settings, project, index).stored()
+    finally:
+        index.close()
+    if as_json:
+        _print_json({"project": project, "notes": [n.to_json() for n in notes]})
+    else:
+        echo(render.notes_text(project, notes))
+
+
+@notes_app.command("delete")
+@handle_errors
+def notes_delete(
+    doc_ids: Annotated[list[str], typer.Argument(help="Note ids, as `notes list` shows them.")],
+    project: ProjectOpt = ...,  # type: ignore[assignment]
+    config: ConfigOpt = Path("citeloom.toml"),
+    as_json: JsonOpt = False,
+) -> None:
+    """Delete notes by id (every chunk of each); an id that is not a note deletes nothing."""
+    from citeloom import bootstrap
+
+    settings = bootstrap.settings(config)
+    index = bootstrap.index(settings, on_wait=_tell)
+    try:
+        deleted = bootstrap.note_book(settings, project, index).delete(doc_ids)
+    finally:
+        index.close()
+    if as_json:
+        _print_json({"project": project, "deleted": deleted})
+    else:
+        echo(f"deleted {len(deleted)} note{'' if len(deleted) == 1 else 's'}: {' '.join(deleted)}")
 
 
 def main() -> None:

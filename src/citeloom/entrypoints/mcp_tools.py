@@ -37,6 +37,7 @@ from citeloom.domain.errors import (
     StorageError,
     TimeLimitExceeded,
 )
+from citeloom.domain.notes import MAX_PAGE, MAX_TAGS
 
 if TYPE_CHECKING:
     from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
@@ -208,8 +209,17 @@ class NoteArg(_Args):
     citekey: str | None = Field(None, description="The library entry it comes from.")
     title: str | None = Field(None, description="A title (default: the entry's title).")
     section: str | None = Field(None, description="The section it comes from.")
-    page: int | None = Field(None, ge=1, description="The page it comes from.")
-    tags: list[str] = Field(default_factory=list, description="Tags to filter by later.")
+    page: int | None = Field(None, ge=1, le=MAX_PAGE, description="The page it comes from.")
+    tags: list[str] = Field(
+        default_factory=list, max_length=MAX_TAGS, description="Tags to filter by later."
+    )
+
+
+class DeleteNotesArgs(_Args):
+    project: str = ProjectField
+    doc_ids: list[str] = Field(
+        min_length=1, max_length=200, description="Note ids (store_chunks' or list_notes' doc_id)."
+    )
 
 
 class StoreArgs(_Args):
@@ -233,6 +243,7 @@ def passage_json(passage: Passage, max_chars: int, full_text: bool) -> dict[str,
     render, trimmed = _trim(passage.text, max_chars)
     out: dict[str, Any] = {
         "chunk_id": passage.chunk_id,
+        "doc_id": passage.doc_id,
         "label": passage.label,
         "citekey": passage.citekey,
         "title": passage.title,
@@ -421,6 +432,24 @@ def _store_chunks(rt: ToolRuntime, args: StoreArgs, deadline: Deadline) -> dict[
     return report.to_json()
 
 
+def _list_notes(rt: ToolRuntime, args: ProjectArgs, deadline: Deadline) -> dict[str, Any]:
+    from citeloom import bootstrap
+
+    rt.project(args.project)
+    with rt.index(deadline) as index:
+        notes = bootstrap.note_book(rt.settings, args.project, index).stored()
+    return {"project": args.project, "notes": [n.to_json() for n in notes]}
+
+
+def _delete_notes(rt: ToolRuntime, args: DeleteNotesArgs, deadline: Deadline) -> dict[str, Any]:
+    from citeloom import bootstrap
+
+    rt.project(args.project)
+    with rt.index(deadline) as index:
+        deleted = bootstrap.note_book(rt.settings, args.project, index).delete(args.doc_ids)
+    return {"project": args.project, "deleted": deleted}
+
+
 TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "list_projects",
@@ -468,6 +497,21 @@ TOOLS: tuple[ToolSpec, ...] = (
         "nothing. Returns the correlation id of the call's audit.",
         StoreArgs,
         _store_chunks,
+        read_only=False,
+    ),
+    ToolSpec(
+        "list_notes",
+        "The notes stored in a project (store_chunks): doc_id, the paper and page each is on, "
+        "tags and text. Notes are never the papers' words.",
+        ProjectArgs,
+        _list_notes,
+    ),
+    ToolSpec(
+        "delete_notes",
+        "Delete notes by doc_id (from store_chunks or list_notes), every chunk of each. An id "
+        "that is not a note of the project deletes nothing and fails with INVALID_INPUT.",
+        DeleteNotesArgs,
+        _delete_notes,
         read_only=False,
     ),
 )

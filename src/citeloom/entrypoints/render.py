@@ -15,6 +15,7 @@ if TYPE_CHECKING:  # each command imports only the service it runs
     from citeloom.services.evidence import Support
     from citeloom.services.ingest import DocumentOutcome, IngestReport
     from citeloom.services.inspection import InspectReport
+    from citeloom.services.notes import NoteSummary
     from citeloom.services.query import QueryReport
     from citeloom.services.validate import ValidationReport
 
@@ -284,6 +285,18 @@ def inspect_text(report: InspectReport) -> str:
         if not d.citekey and d.candidates:
             best = ", ".join(f"@{c.citekey} {c.score:.2f}" for c in d.candidates)
             lines.append(f"      {d.problem or 'unmatched'}; best candidates: {best}")
+    return "\n".join(lines)
+
+
+def notes_text(project: str, notes: list[NoteSummary]) -> str:
+    if not notes:
+        return f"project '{project}' has no notes"
+    lines = []
+    for n in notes:
+        on = f"@{n.citekey}" if n.citekey else "no paper"
+        where = f", p. {n.page}" if n.page is not None else ""
+        tags = f"  [{', '.join(n.tags)}]" if n.tags else ""
+        lines.append(f"{n.doc_id}  note on {on}{where}{tags}  {trim(n.text, 80)}")
     return "\n".join(lines)
 
 

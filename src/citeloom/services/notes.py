@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from citeloom.domain.errors import CiteloomError, ConfigError, TimeLimitExceeded
-from citeloom.domain.notes import NoteItem
+from citeloom.domain.notes import NOTE_FIELD, NoteItem
+from citeloom.ports import AuditLog, Index, SearchFilter
 from citeloom.services.pipeline import DocumentPipeline
 
 MAX_ITEMS = 200
-MAX_NOTE_CHARS = 100_000
 
 
 @dataclass
@@ -65,15 +65,8 @@ def check_items(items: Sequence[NoteItem]) -> None:
             "them over several calls."
         )
     for number, item in enumerate(items):
-        if not item.text.strip():
-            raise ConfigError(f"items[{number}].text is empty: give the text to keep.")
-        if len(item.text) > MAX_NOTE_CHARS:
-            raise ConfigError(
-                f"items[{number}].text has {len(item.text)} characters; at most "
-                f"{MAX_NOTE_CHARS} per item. Split it into several items."
-            )
-        if item.page is not None and item.page < 1:
-            raise ConfigError(f"items[{number}].page {item.page}: pages count from 1.")
+        if problems := item.problems():
+            raise ConfigError(f"items[{number}].{problems[0]}")
 
 
 @dataclass(kw_only=True)
@@ -170,3 +163,95 @@ class NoteService(DocumentPipeline):
         durations: dict[str, float] = {}
         points = self.points(document, match, item.doc_id, durations, note=item)
         return document, match, points, durations
+
+
+@dataclass(frozen=True)
+class NoteSummary:
+    """A stored note as `notes list` shows it."""
+
+    doc_id: str
+    citekey: str | None
+    page: int | None
+    section: str | None
+    tags: tuple[str, ...]
+    text: str
+    chunks: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "doc_id": self.doc_id,
+            "citekey": self.citekey,
+            "page": self.page,
+            "section": self.section,
+            "tags": list(self.tags),
+            "text": self.text,
+            "chunks": self.chunks,
+        }
+
+
+@dataclass
+class NoteBook:
+    """The notes of a project, to list and to remove: nothing stored is permanent by
+    accident. Needs only the index (no model is loaded)."""
+
+    project: str
+    collection: str
+    index: Index
+    audit: AuditLog
+
+    def stored(self) -> list[NoteSummary]:
+        notes = [d for d in self.index.documents(self.collection, self.project) if d.kind == "note"]
+        if not notes:
+            return []
+        firsts = self.index.chunks(
+            self.collection,
+            SearchFilter(self.project, doc_ids=tuple(d.doc_id for d in notes), chunk_range=(0, 0)),
+            limit=len(notes),
+        )
+        given = {p["doc_id"]: p.get(NOTE_FIELD) or {} for p in firsts.values()}
+        out = []
+        for doc in notes:
+            note = given.get(doc.doc_id, {})
+            out.append(
+                NoteSummary(
+                    doc_id=doc.doc_id,
+                    citekey=doc.citekey,
+                    page=note.get("page"),
+                    section=note.get("section"),
+                    tags=tuple(note.get("tags") or ()),
+                    text=str(note.get("text") or ""),
+                    chunks=doc.chunks,
+                )
+            )
+        return out
+
+    def delete(self, doc_ids: Sequence[str]) -> list[str]:
+        """Remove these notes (every chunk of each). Nothing is removed when one of the ids is
+        not a note of the project: a paper leaves the project through its file and `ingest
+        --prune`, never through here."""
+        documents = {d.doc_id: d for d in self.index.documents(self.collection, self.project)}
+        for doc_id in doc_ids:
+            doc = documents.get(doc_id)
+            if doc is None:
+                raise ConfigError(
+                    f"{doc_id}: no note with this id in project '{self.project}'. "
+                    f"List them with: citeloom notes list -p {self.project}"
+                )
+            if doc.kind != "note":
+                raise ConfigError(
+                    f"{doc_id} is a document of {doc.path}, not a note: remove the file and "
+                    "run citeloom ingest FOLDER --prune."
+                )
+        self.audit.record(
+            "run_started", project=self.project, collection=self.collection, inputs=["notes"]
+        )
+        deleted = []
+        try:
+            for doc_id in dict.fromkeys(doc_ids):
+                self.index.delete_document(self.collection, doc_id)
+                self.audit.record("note_deleted", doc_id=doc_id, citekey=documents[doc_id].citekey)
+                deleted.append(doc_id)
+        finally:
+            self.audit.record("run_finished", totals={"notes_deleted": len(deleted)})
+            self.audit.close()
+        return deleted
