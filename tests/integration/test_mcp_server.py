@@ -387,3 +387,34 @@ def test_a_note_no_output_could_render_is_refused_and_notes_can_be_deleted(tmp_p
     )  # fmt: skip
     assert json.loads(deleted.stdout)["deleted"] == [left]
     assert stored_documents(config) == []
+
+
+def test_notes_survive_reindex_with_their_tags_when_no_conversion_cache_holds_them(tmp_path):
+    """Issue 20: notes lived in the conversion cache, so after an export/import to another
+    machine (or a cleared cache) all of them failed to reindex, and reindex dropped their tags."""
+    import shutil
+
+    config = write_config(tmp_path)
+
+    async def store() -> None:
+        async with session(config) as client:
+            answer, failed = await call(client, "store_chunks", project="papers", items=NOTES)
+            assert not failed, answer
+
+    anyio.run(store)
+    shutil.rmtree(tmp_path / "var" / "cache" / "conversions", ignore_errors=True)
+    rebuilt = subprocess.run(
+        [CITELOOM, "reindex", "-p", "papers", "-c", str(config),
+         "--embedding-model", "fastembed/all-MiniLM-L6-v2", "--json"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert rebuilt.returncode == 0, rebuilt.stdout + rebuilt.stderr
+    report = json.loads(rebuilt.stdout)
+    assert report["switched"] and report["failures"] == [] and report["documents"] == len(NOTES)
+    found = subprocess.run(
+        [CITELOOM, "query", "interruptions", "-p", "papers", "-c", str(config), "--tag",
+         "offices", "--json"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    (hit,) = json.loads(found.stdout)["results"]
+    assert hit["label"] == "[note on @lindqvist2021quiet, p. 1]" and hit["kind"] == "note"
