@@ -6,7 +6,9 @@ import json
 import subprocess
 
 import pytest
+from typer.testing import CliRunner
 
+from citeloom.entrypoints.cli import app
 from tests.conftest import CITELOOM, EXAMPLES, ROOT, write_config
 
 pytestmark = pytest.mark.real
@@ -62,3 +64,23 @@ def test_validate_reports_an_unreachable_server_with_exit_3(tmp_path):
     code, report = validate(write_config(tmp_path, REFERENCES, url="http://127.0.0.1:9"))
     (index,) = [c for c in report["checks"] if c["check"] == "index"]
     assert code == 3 and not index["ok"] and "127.0.0.1:9" in index["detail"]
+
+
+def test_ingest_without_a_path_names_the_default_folder_it_looked_for(tmp_path):
+    """Issue 21: it said `assets/raw: no such file or folder. Check the path you passed`,
+    though no path was passed."""
+    config = write_config(tmp_path, ROOT / "references" / "example.json")
+    result = CliRunner().invoke(app, ["ingest", "-p", "papers", "-c", str(config)])
+    assert result.exit_code == 2
+    assert "no path given, and the default folder [paths] raw_dir" in result.output
+    assert "Pass the folder of your papers" in result.output and "Traceback" not in result.output
+
+
+def test_counts_read_as_english(tmp_path):
+    config = write_config(tmp_path, ROOT / "references" / "example.json")
+    paper = tmp_path / "one"
+    paper.mkdir()
+    (paper / "a.md").write_text("# Marshes\n\nMarshes bury carbon in their soils.\n")
+    result = CliRunner().invoke(app, ["ingest", str(paper), "-p", "papers", "-c", str(config)])
+    assert result.exit_code == 0, result.output
+    assert "1 document: 1 ingested" in result.output and "1 documents" not in result.output

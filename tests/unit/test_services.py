@@ -329,3 +329,21 @@ def test_a_run_that_wrote_optimises_the_index_once_and_a_run_that_did_not_never(
     service.run([library])  # everything skipped
     assert index.optimized == ["c"]
     assert "index_optimized" not in [e["event"] for e in audit.events]
+
+
+def test_top_k_six_means_six_also_with_a_budget(tmp_path):
+    """Issue 21: 6 was taken for "not set", so `--top-k 6 --budget N` returned up to 50."""
+    index = FakeIndex()
+    folder = tmp_path / "many"
+    folder.mkdir()
+    for number in range(12):
+        write(folder, f"paper{number}.pdf", f"TITLE Marsh {number}\nMarshes bury carbon {number}.")
+    make(tmp_path, index)[0].run([folder])
+    service = QueryService(project="p", collection="c", embedder=FakeEmbedder(), index=index)
+    marsh = "marshes bury carbon"
+    many = service.search(marsh, QueryOptions(budget=10_000, per_doc=None)).results
+    assert len(many) > 6  # unset: the budget decides
+    assert (
+        len(service.search(marsh, QueryOptions(top_k=6, budget=10_000, per_doc=None)).results) == 6
+    )
+    assert len(service.search(marsh, QueryOptions(per_doc=None)).results) == 6  # the default

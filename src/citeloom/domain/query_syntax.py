@@ -5,6 +5,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+DEFAULT_TOP_K = 6  # passages a query returns when not told
+MAX_TOP_K = 50  # the most any door returns: the CLI, HTTP and MCP alike
+
 _QUOTED = re.compile(r"[\"“”„«»]([^\"“”„«»]+)[\"“”„«»]")
 
 

@@ -29,6 +29,7 @@ import typer
 
 from citeloom import __version__
 from citeloom.domain.errors import CiteloomError, ConfigError, ExitCode
+from citeloom.domain.query_syntax import DEFAULT_TOP_K, MAX_TOP_K
 from citeloom.entrypoints.stdout import echo, echo_err, json_text
 
 INTERNAL_ERROR = 70
@@ -178,13 +179,20 @@ def ingest(
 
     settings = bootstrap.settings(config)
     settings.get_project(project)
+    raw_dir = settings.paths.raw_dir
+    if not paths and not raw_dir.exists():
+        raise ConfigError(
+            f"no path given, and the default folder [paths] raw_dir ({raw_dir}) does not exist. "
+            f"Pass the folder of your papers (citeloom ingest ~/papers -p {project}), or put "
+            "them in raw_dir."
+        )
     index = bootstrap.index(settings, on_wait=_tell)
     stop = StopRequest()
     try:
         service = bootstrap.ingest_service(settings, project, index)
         with stop.installed(), ingest_progress(not as_json, render.document_line) as progress:
             report = service.run(
-                list(paths or [settings.paths.raw_dir]),
+                list(paths or [raw_dir]),
                 progress=progress,
                 citekey=citekey,
                 prune=prune,
@@ -221,8 +229,17 @@ def query(
     ],
     project: ProjectOpt = ...,  # type: ignore[assignment]
     top_k: Annotated[
-        int, typer.Option("--top-k", "-k", min=1, max=100, help="Passages to return at most.")
-    ] = 6,
+        int | None,
+        typer.Option(
+            "--top-k",
+            "-k",
+            min=1,
+            max=MAX_TOP_K,
+            help=f"Passages to return at most [default: {DEFAULT_TOP_K}; with --budget, as "
+            f"many as fit, up to {MAX_TOP_K}].",
+            show_default=False,
+        ),
+    ] = None,
     per_doc: Annotated[
         int | None,
         typer.Option(
@@ -453,7 +470,7 @@ def validate(
     try:
         settings = bootstrap.settings(config)
     except CiteloomError as error:
-        report.checks.append(Check("config", False, str(error), "fix what the message names"))
+        report.checks.append(Check("config", False, str(error)))  # its message names the fix
         settings = None
     if settings is not None:
         names = [project] if project else sorted(settings.project)

@@ -38,6 +38,7 @@ from citeloom.domain.errors import (
     TimeLimitExceeded,
 )
 from citeloom.domain.notes import MAX_PAGE, MAX_TAGS
+from citeloom.domain.query_syntax import DEFAULT_TOP_K, MAX_TOP_K
 
 if TYPE_CHECKING:
     from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
@@ -176,7 +177,13 @@ class QueryArgs(_Args):
     query: str = Field(
         description='What to find, in plain words. "Quoted phrases" must occur verbatim.'
     )
-    top_k: int = Field(6, ge=1, le=50, description="Passages to return at most.")
+    top_k: int | None = Field(
+        None,
+        ge=1,
+        le=MAX_TOP_K,
+        description=f"Passages to return at most (default {DEFAULT_TOP_K}; with budget, as "
+        f"many as fit, up to {MAX_TOP_K}).",
+    )
     filters: Filters = Field(default_factory=Filters)
     budget: int | None = Field(
         None, ge=1, description="Return the best passages until this many tokens are spent."

@@ -74,10 +74,12 @@ def ingest_summary(report: IngestReport) -> str:
     ]
     lines += [f"pruned {_short(p)}: its file is gone" for p in report.pruned]
     if report.interrupted:
-        lines.append(f"interrupted: {report.interrupted} documents left for the next run")
+        left = _count(report.interrupted, "document")
+        lines.append(f"interrupted: {left} left for the next run")
     lines += [
-        f"{t['documents']} documents: {t['ingested']} ingested, {t['skipped']} skipped, "
-        f"{t['failed']} failed; {t['chunks']} chunks written to '{report.collection}' "
+        f"{_count(t['documents'], 'document')}: {t['ingested']} ingested, {t['skipped']} "
+        f"skipped, {t['failed']} failed; {_count(t['chunks'], 'chunk')} written to "
+        f"'{report.collection}' "
         f"({report.embed_model})",
         f"correlation id: {report.correlation_id}",
         f"audit: {_short(report.audit_path)}",
@@ -239,7 +241,7 @@ def check_text(report: CheckReport) -> str:
         for s in c.elsewhere:
             out.append(f'   supported elsewhere: "{trim(s.quote, 200)}" {s.label}')
     counts = ", ".join(f"{n} {v}" for v, n in report.counts.items() if n)
-    out.append(f"{len(report.checks)} citations: {counts or 'none found'}")
+    out.append(f"{_count(len(report.checks), 'citation')}: {counts or 'none found'}")
     return "\n".join(out)
 
 
@@ -268,8 +270,9 @@ def inspect_text(report: InspectReport) -> str:
         )
     info = report.info
     lines = [
-        f"project '{report.project}': collection '{info.name}', {info.points} points, "
-        f"{len(report.documents)} documents, {info.embed_model} ({info.dimensions} dimensions)",
+        f"project '{report.project}': collection '{info.name}', {_count(info.points, 'point')}, "
+        f"{_count(len(report.documents), 'document')}, {info.embed_model} "
+        f"({info.dimensions} dimensions)",
     ]
     for d in report.documents:
         ref = f"@{d.citekey} ({d.match})" if d.citekey else "no reference match"

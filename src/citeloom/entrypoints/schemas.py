@@ -11,6 +11,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from citeloom.domain.query_syntax import DEFAULT_TOP_K, MAX_TOP_K
+
 
 class _Request(BaseModel):
     model_config = ConfigDict(extra="forbid")  # a misspelt field is named, not ignored
@@ -20,7 +22,12 @@ class _Request(BaseModel):
 
 class QueryRequest(_Request):
     query: str = Field(min_length=1, description='Your words; "quoted phrases" must occur.')
-    top_k: int = Field(6, ge=1, le=100)
+    top_k: int | None = Field(
+        None,
+        ge=1,
+        le=MAX_TOP_K,
+        description=f"Passages at most (default {DEFAULT_TOP_K}; with budget, as many as fit).",
+    )
     per_doc: int | None = Field(None, ge=0, description="0: no limit; unset: [query] per_doc")
     citekeys: list[str] = Field(default_factory=list)
     tags: list[str] = Field(default_factory=list)

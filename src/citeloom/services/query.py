@@ -27,7 +27,7 @@ from citeloom.domain.fusion import (
     rrf,
 )
 from citeloom.domain.models import CollectionInfo, ScoredPoint
-from citeloom.domain.query_syntax import parse_query
+from citeloom.domain.query_syntax import DEFAULT_TOP_K, MAX_TOP_K, parse_query
 from citeloom.domain.records import Passage, passage_from_payload
 from citeloom.domain.text import fold_for_match
 from citeloom.ports import Embedder, Index, SearchFilter
@@ -38,7 +38,9 @@ TRIMMED = "…"  # ends a passage cut short to fit a token budget
 
 @dataclass(frozen=True)
 class QueryOptions:
-    top_k: int = 6
+    # None: DEFAULT_TOP_K, or with a budget as many passages as fit it (up to MAX_TOP_K);
+    # a number is always that number, 6 included
+    top_k: int | None = None
     citekeys: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()
     year_from: int | None = None
@@ -46,6 +48,12 @@ class QueryOptions:
     sections: tuple[str, ...] = ()
     per_doc: int | None = 3  # None: no limit per document
     budget: int | None = None  # word pieces of passage text, labels included
+
+    @property
+    def limit(self) -> int:
+        if self.top_k is not None:
+            return self.top_k
+        return MAX_TOP_K if self.budget is not None else DEFAULT_TOP_K
 
 
 @dataclass
@@ -107,6 +115,9 @@ class QueryService:
 
     def search(self, text: str, options: QueryOptions | None = None) -> QueryReport:
         options = options or QueryOptions()
+        first, last = options.year_from, options.year_to
+        if first is not None and last is not None and first > last:
+            raise ConfigError(f"--year-from {first} is after --year-to {last}.")
         if not re.search(r"\w", text):  # nothing to rank by: any passage would be arbitrary
             raise ConfigError(
                 f"empty query {text!r}: say what you are looking for, e.g. "
@@ -132,7 +143,7 @@ class QueryService:
             sections=tuple(w for s in options.sections for w in re.findall(r"\w+", s)),
             phrases=parsed.phrases,
         )
-        limit = max(self.candidates, options.top_k * 5)
+        limit = max(self.candidates, options.limit * 5)
         weights = self.index.term_weights(self.collection, parsed.text)
         dense, sparse = self._signals(parsed.text, filters, limit, sum(weights.values()))
         ranked = (
@@ -150,9 +161,9 @@ class QueryService:
             lambda p: p.text,
             lambda p: p.doc_id,
             per_doc=options.per_doc,
-            limit=options.top_k,
+            limit=options.limit,
         )
-        passages = passages[: options.top_k]
+        passages = passages[: options.limit]
         # judged before the budget cut: a budget changes what is shown, never the confidence
         report.confidence = self._confidence(parsed.text, passages, dense, weights, info)
         report.answerable = bool(passages) and report.confidence >= self.min_confidence
