@@ -22,7 +22,7 @@ from pydantic_settings import (
     SettingsError,
 )
 
-from citeloom.domain.errors import ConfigError
+from citeloom.domain.errors import ConfigError, UnknownProject
 from citeloom.domain.fusion import DEFAULT_FUSION
 
 DEFAULT_CONFIG = Path("citeloom.toml")
@@ -222,11 +222,13 @@ class Settings(BaseSettings):
 
     def get_project(self, name: str) -> ProjectConfig:
         if name not in self.project:
-            known = ", ".join(sorted(self.project)) or "none"
+            known = tuple(sorted(self.project))
             where = self.config_path or DEFAULT_CONFIG
-            raise ConfigError(
-                f"{where}: unknown project '{name}' (configured: {known}). Add a "
-                f'[project."{name}"] table or pick a configured one.'
+            raise UnknownProject(
+                f"{where}: unknown project '{name}' (configured: {', '.join(known) or 'none'}). "
+                f'Add a [project."{name}"] table or pick a configured one.',
+                name,
+                known,
             )
         return self.project[name]
 

@@ -35,6 +35,15 @@ class ReferencesError(ConfigError):
     """The project's CSL-JSON file is missing or malformed."""
 
 
+class UnknownProject(ConfigError):
+    """No project of this name is configured (HTTP 404, MCP INVALID_PROJECT)."""
+
+    def __init__(self, message: str, name: str, known: tuple[str, ...]) -> None:
+        super().__init__(message)
+        self.name = name
+        self.known = known
+
+
 class IndexUnavailable(CiteloomError):
     """The index cannot be opened or reached (server down, shard held by another process)."""
 
