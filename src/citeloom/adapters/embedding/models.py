@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from citeloom.adapters.embedding import fp32_export
 from citeloom.adapters.embedding.local_models import (
     TOKENIZER_FILES,
     CatalogueEntry,
@@ -53,12 +54,10 @@ def _int8_minilm(cache_dir: Path) -> Path:
 
 def _fp32_minilm(cache_dir: Path) -> Path:
     """The original weights, exported to ONNX once and cached (see ``fp32_export``)."""
-    from citeloom.adapters.embedding.fp32_export import exported_minilm
-
-    return exported_minilm(cache_dir)
+    return fp32_export.exported_minilm(cache_dir)
 
 
-FP32_ID = "fastembed/all-MiniLM-L6-v2-fp32"
+FP32_ID = fp32_export.MODEL_ID
 
 
 @dataclass(frozen=True)
@@ -210,12 +209,10 @@ def _builtin_state(model_id: str, cache_dir: Path) -> str | None:
         except EmbedderUnavailable:
             return None
         return "built in"
-    from citeloom.adapters.embedding.fp32_export import exported_dir, weights_dir
-
-    if (exported_dir(cache_dir) / "model.onnx").is_file():
+    if (fp32_export.exported_dir(cache_dir) / "model.onnx").is_file():
         return "built in, exported"
     try:
-        weights_dir()
+        fp32_export.weights_dir()
     except EmbedderUnavailable:
         return None
     return "built in, exported on first use"
