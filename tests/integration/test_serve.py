@@ -18,6 +18,7 @@ from tests.conftest import CITELOOM, EXAMPLES, write_config
 
 pytestmark = pytest.mark.real
 QUESTION = "how fast do restored salt marshes accrete sediment"
+REFERENCES = EXAMPLES.parent.parent / "references" / "example.json"
 
 
 def free_port() -> int:
@@ -62,7 +63,7 @@ def served(tmp_path_factory) -> Iterator[tuple[str, Path]]:
     inbox.mkdir()
     for name in ("ardel2023_restored_marshes.pdf", "lindqvist2021_quiet_hours.pdf"):
         shutil.copy(EXAMPLES / name, inbox / name)
-    config = write_config(folder, EXAMPLES.parent.parent / "references" / "example.json")
+    config = write_config(folder, REFERENCES)
     done = subprocess.run(
         [CITELOOM, "ingest", str(inbox), "-p", "papers", "-c", str(config)],
         capture_output=True,
@@ -183,3 +184,30 @@ def test_the_mcp_tools_answer_over_streamable_http_at_mcp(served):
     assert {"list_projects", "query_hybrid", "get_passage", "store_chunks"} <= found["tools"]
     assert found["answer"]["results"][0]["label"].startswith("[@ardel2023marsh")
     assert found["error"][0] and found["error"][1]["error"]["code"] == "INVALID_PROJECT"
+
+
+def test_a_busy_port_fails_at_once_with_a_usage_error_naming_it(served):
+    _, config = served
+    # a project whose model is not on this machine: loading it would log a warning, so its
+    # absence shows the port was tried before any model was loaded
+    unloadable = (
+        '[project."elsewhere"]\ncollection = "proj-elsewhere"\n'
+        f'references_json = "{REFERENCES}"\nembedding_model = "fastembed/BAAI/bge-small-en-v1.5"\n'
+    )
+    other = write_config(config.parent, REFERENCES, extra=unloadable, name="other.toml")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        refused = subprocess.run(
+            [CITELOOM, "serve", "-c", str(other), "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+    assert refused.returncode == 2, refused.stderr
+    lines = refused.stderr.strip().splitlines()
+    assert len(lines) == 1, lines
+    assert f"127.0.0.1:{port} is already in use" in lines[0] and "--port" in lines[0]
+    assert "elsewhere" not in refused.stderr

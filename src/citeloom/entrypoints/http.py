@@ -7,16 +7,19 @@ index (one shard is never opened twice, not even by two threads of this process)
 
 Loopback by default; binding any other address needs a bearer token from the environment
 (``CITELOOM_SERVE_TOKEN``), which every API route then requires. A bad request gets a 4xx
-JSON error naming the field; no response ever carries a traceback.
+JSON error naming the field; no response ever carries a traceback. The port is bound before the
+models load, so a busy port fails at once.
 """
 
 from __future__ import annotations
 
+import errno
 import hmac
 import ipaddress
 import logging
 import os
 import platform
+import socket
 import threading
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -77,6 +80,37 @@ def serve_token(host: str) -> str | None:
             "TOKEN'), or bind 127.0.0.1."
         )
     return token
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """The server's socket, bound now, before the models load: a port in use (or an address
+    that is not this machine's) fails at once with one line naming it, a usage error."""
+    where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+    except socket.gaierror as error:
+        raise ConfigError(
+            f"--host {host}: not an address to listen on ({error.strerror}). Pass an address "
+            "of this machine, e.g. 127.0.0.1."
+        ) from None
+    listener = socket.socket(family, kind, proto)
+    try:
+        # as uvicorn does: a restarted server need not wait for the old connections to time out
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(address)
+    except OSError as error:
+        listener.close()
+        if error.errno == errno.EADDRINUSE:
+            raise ConfigError(
+                f"{where} is already in use by another process (another citeloom serve?). "
+                "Pass another --port, or stop the process listening there."
+            ) from None
+        raise ConfigError(
+            f"cannot listen on {where} ({error.strerror}). Pass another --host or --port."
+        ) from None
+    return listener
 
 
 class _UnauthorisedError(Exception):
@@ -337,10 +371,11 @@ def create_app(settings: Settings, token: str | None = None, preload: bool = Tru
     return app
 
 
-def run(settings: Settings, host: str, port: int) -> None:
-    """Serve until interrupted (uvicorn handles Ctrl-C and SIGTERM)."""
+def run(settings: Settings, listener: socket.socket, token: str | None) -> None:
+    """Load the models, then serve on the bound ``listener`` until interrupted (uvicorn
+    handles Ctrl-C and SIGTERM)."""
     import uvicorn
 
-    token = serve_token(host)
     app = create_app(settings, token)
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+    server.run(sockets=[listener])
