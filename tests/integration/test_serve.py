@@ -19,6 +19,9 @@ from tests.conftest import CITELOOM, EXAMPLES, write_config
 pytestmark = pytest.mark.real
 QUESTION = "how fast do restored salt marshes accrete sediment"
 REFERENCES = EXAMPLES.parent.parent / "references" / "example.json"
+TOKEN = "CITELOOM_SERVE_TOKEN"
+MCP_LIST = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
+MCP_ACCEPT = {"accept": "application/json, text/event-stream"}
 
 
 def free_port() -> int:
@@ -211,3 +214,34 @@ def test_a_busy_port_fails_at_once_with_a_usage_error_naming_it(served):
     assert len(lines) == 1, lines
     assert f"127.0.0.1:{port} is already in use" in lines[0] and "--port" in lines[0]
     assert "elsewhere" not in refused.stderr
+
+
+def test_one_token_check_for_every_route_and_mcp(served):
+    _, config = served
+    refused = subprocess.run(
+        [CITELOOM, "serve", "-c", str(config), "--port", str(free_port())],
+        env={**os.environ, TOKEN: "s3cret-tökén"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert refused.returncode == 2 and TOKEN in refused.stderr and "ASCII" in refused.stderr
+    assert "tökén" not in refused.stderr
+    server, url = start(config, {TOKEN: "s3cret-token"})
+    try:
+        for scheme in ("Bearer", "bearer", "BEARER"):
+            sent = {"Authorization": f"{scheme} s3cret-token"}
+            assert httpx.get(f"{url}/projects", headers=sent).status_code == 200, scheme
+            tools = httpx.post(f"{url}/mcp/", json=MCP_LIST, headers={**MCP_ACCEPT, **sent})
+            assert tools.status_code == 200 and tools.json()["result"]["tools"], scheme
+        wrong = ("Bearer wrong", "Bearer s3cret-tokens", "Basic s3cret-token", "s3cret-token")
+        for sent in [{}, *({"Authorization": value} for value in wrong)]:
+            rest = httpx.get(f"{url}/projects", headers=sent)
+            mcp = httpx.post(f"{url}/mcp/", json=MCP_LIST, headers={**MCP_ACCEPT, **sent})
+            for answer in (rest, mcp):
+                assert answer.status_code == 401 and answer.headers["WWW-Authenticate"] == "Bearer"
+                assert set(answer.json()) == {"error", "field"}
+    finally:
+        err = stop(server)
+    assert "s3cret-token" not in err

@@ -418,17 +418,17 @@ def serve(
 ) -> None:
     """Serve query, answer and check over a local HTTP API (OpenAPI docs at /docs).
 
-    POST /query, /answer, /check; GET /projects, /health. Each model is loaded once; the
-    embedded index is opened per request and closed after it, so `citeloom ingest` works
-    while the server runs. With CITELOOM_SERVE_TOKEN set, requests need
-    'Authorization: Bearer TOKEN'.
+    POST /query, /answer, /check; GET /projects, /health; the MCP tools at /mcp/. Each model
+    is loaded once; the embedded index is opened per request and closed after it, so
+    `citeloom ingest` works while the server runs. With CITELOOM_SERVE_TOKEN set (visible
+    ASCII), requests need 'Authorization: Bearer TOKEN'.
     """
     from citeloom import bootstrap
     from citeloom.entrypoints import http
 
     settings = bootstrap.settings(config)
-    # before loading anything: refuse an unprotected public bind, and take the port (a busy
-    # one is a usage error, said at once)
+    # before loading anything: refuse an unprotected public bind or an unsendable token,
+    # and take the port (a busy one is a usage error, said at once)
     token = http.serve_token(host)
     listener = http.bind(host, port)
     _tell(f"citeloom serving on http://{host}:{port} (docs: /docs); Ctrl-C stops it")

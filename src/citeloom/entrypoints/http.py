@@ -6,8 +6,9 @@ ingest`` in a terminal can open the project between two requests. Requests take 
 index (one shard is never opened twice, not even by two threads of this process).
 
 Loopback by default; binding any other address needs a bearer token from the environment
-(``CITELOOM_SERVE_TOKEN``), which every API route then requires. A bad request gets a 4xx
-JSON error naming the field; no response ever carries a traceback. The port is bound before the
+(``CITELOOM_SERVE_TOKEN``), which every API route and /mcp/ then require through one check
+(``bearer_accepted``). A bad request gets a 4xx JSON error naming the field; no response ever
+carries a traceback. The port is bound before the
 models load, so a busy port fails at once.
 """
 
@@ -19,9 +20,10 @@ import ipaddress
 import logging
 import os
 import platform
+import re
 import socket
 import threading
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import asynccontextmanager, contextmanager
 from importlib.metadata import PackageNotFoundError, version
 from typing import Annotated, Any
@@ -50,6 +52,9 @@ from citeloom.entrypoints.schemas import (
 from citeloom.ports import Embedder, Index
 
 TOKEN_ENV = "CITELOOM_SERVE_TOKEN"
+# A token is sent in a header: visible ASCII only, which every client sends byte for byte.
+_TOKEN_CHARS = re.compile(r"[\x21-\x7e]+")
+# Declares the scheme in the OpenAPI docs; the check itself is bearer_accepted.
 _BEARER = HTTPBearer(auto_error=False)  # module level: route signatures are resolved here
 _log = logging.getLogger(__name__)
 _STATUS = {
@@ -69,10 +74,24 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def checked_token(token: str | None) -> str | None:
+    """The token, or ``ConfigError`` when HTTP headers cannot carry it alike from every
+    client: a non-ASCII character is sent as UTF-8 by some and as Latin-1 by others (or not
+    at all), so such a token is refused at start rather than half-working."""
+    if token is not None and not _TOKEN_CHARS.fullmatch(token):
+        raise ConfigError(
+            f"{TOKEN_ENV} holds a character an HTTP header cannot carry reliably (a non-ASCII "
+            "letter, a space or a control character). Set a token of ASCII letters, digits "
+            f"and punctuation, e.g. export {TOKEN_ENV}=\"$(python3 -c 'import secrets; "
+            "print(secrets.token_urlsafe(32))')\"."
+        )
+    return token
+
+
 def serve_token(host: str) -> str | None:
     """The bearer token requests must carry, or ``ConfigError`` when a non-loopback bind
-    has none: the API reads the whole library."""
-    token = os.environ.get(TOKEN_ENV) or None
+    has none (the API reads the whole library) or it cannot be sent in a header."""
+    token = checked_token(os.environ.get(TOKEN_ENV) or None)
     if token is None and not is_loopback(host):
         raise ConfigError(
             f"--host {host} is reachable from other machines: set a bearer token in the "
@@ -80,6 +99,24 @@ def serve_token(host: str) -> str | None:
             "TOKEN'), or bind 127.0.0.1."
         )
     return token
+
+
+def bearer_accepted(scope: Mapping[str, Any], token: str | None) -> bool:
+    """The one check of a request's credentials, for every API route and for /mcp/: no
+    token configured lets everything through (a loopback bind); else the request's
+    ``Authorization`` header must name the Bearer scheme (in any case: ``bearer`` too) and
+    carry the token, compared byte for byte in constant time."""
+    if token is None:
+        return True
+    header = next((v for k, v in scope.get("headers") or () if k.lower() == b"authorization"), b"")
+    scheme, _, given = bytes(header).strip().partition(b" ")
+    return scheme.lower() == b"bearer" and hmac.compare_digest(given.strip(), token.encode())
+
+
+def _unauthorised() -> JSONResponse:
+    response = _error(401, f"missing or wrong bearer token (see {TOKEN_ENV})")
+    response.headers["WWW-Authenticate"] = "Bearer"
+    return response
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -159,7 +196,8 @@ class Warm:
 def mount_mcp(app: FastAPI, warm: Warm, token: str | None) -> None:
     """The MCP tools of ``citeloom mcp`` over streamable HTTP at ``/mcp``: the same server
     (``mcp_server.build_server``), stateless and answering in JSON, behind the same bearer
-    token as the other routes. Its session manager runs for the app's lifetime."""
+    token check as the other routes (``bearer_accepted``). Its session manager runs for the
+    app's lifetime."""
     from mcp.server.transport_security import TransportSecuritySettings
 
     from citeloom.entrypoints.mcp_server import build_server
@@ -179,12 +217,9 @@ def mount_mcp(app: FastAPI, warm: Warm, token: str | None) -> None:
     manager = server.session_manager
 
     async def guarded(scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http" and token is not None:
-            given = dict(scope.get("headers") or []).get(b"authorization", b"")
-            if not hmac.compare_digest(given, f"Bearer {token}".encode()):
-                response = _error(401, f"missing or wrong bearer token (see {TOKEN_ENV})")
-                await response(scope, receive, send)
-                return
+        if scope["type"] == "http" and not bearer_accepted(scope, token):
+            await _unauthorised()(scope, receive, send)
+            return
         await tools(scope, receive, send)
 
     app.mount("/mcp", guarded)
@@ -213,6 +248,7 @@ def _error(status: int, message: str, field: str | None = None) -> JSONResponse:
 
 
 def create_app(settings: Settings, token: str | None = None, preload: bool = True) -> FastAPI:
+    token = checked_token(token)
     warm = Warm(settings)
     if preload:
         warm.preload()
@@ -223,12 +259,10 @@ def create_app(settings: Settings, token: str | None = None, preload: bool = Tru
     )
 
     def authorised(
-        credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_BEARER)],
+        request: Request,
+        _: Annotated[HTTPAuthorizationCredentials | None, Depends(_BEARER)],
     ) -> None:
-        if token is None:
-            return
-        given = credentials.credentials if credentials else ""
-        if not hmac.compare_digest(given.encode(), token.encode()):
+        if not bearer_accepted(request.scope, token):
             raise _UnauthorisedError
 
     guarded = [Depends(authorised)]
@@ -237,10 +271,8 @@ def create_app(settings: Settings, token: str | None = None, preload: bool = Tru
     }
 
     @app.exception_handler(_UnauthorisedError)
-    def _unauthorised(_: Request, __: Exception) -> JSONResponse:
-        response = _error(401, f"missing or wrong bearer token (see {TOKEN_ENV})")
-        response.headers["WWW-Authenticate"] = "Bearer"
-        return response
+    def _unauthorised_request(_: Request, __: Exception) -> JSONResponse:
+        return _unauthorised()
 
     @app.exception_handler(RequestValidationError)
     def _invalid(_: Request, error: Exception) -> JSONResponse:
