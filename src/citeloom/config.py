@@ -126,6 +126,13 @@ class McpConfig(_Section):
     max_chars_per_chunk: int = Field(800, ge=40, le=100_000)  # render_text of each result
 
 
+class ServeConfig(_Section):
+    """The HTTP API (``citeloom serve``)."""
+
+    # a larger request body is refused with 413 before it is read as JSON
+    max_body_bytes: int = Field(5_000_000, ge=1024, le=1_000_000_000)
+
+
 class AnswerConfig(_Section):
     # below: "No answer found in the library." with the best passages as leads
     min_confidence: float = Field(0.5, ge=0.0, le=1.0)
@@ -182,6 +189,7 @@ class Settings(BaseSettings):
     matching: MatchingConfig = Field(default_factory=MatchingConfig)
     query: QueryConfig = Field(default_factory=QueryConfig)
     mcp: McpConfig = Field(default_factory=McpConfig)
+    serve: ServeConfig = Field(default_factory=ServeConfig)
     answer: AnswerConfig = Field(default_factory=AnswerConfig)
     check: CheckConfig = Field(default_factory=CheckConfig)
     embedding: EmbeddingConfig = Field(default_factory=EmbeddingConfig)

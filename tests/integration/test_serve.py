@@ -245,3 +245,32 @@ def test_one_token_check_for_every_route_and_mcp(served):
     finally:
         err = stop(server)
     assert "s3cret-token" not in err
+
+
+def test_bodies_the_framework_refuses_get_the_error_shape_too(served):
+    url, _ = served
+    as_json = {"content-type": "application/json"}
+
+    def refused(answer: httpx.Response, status: int) -> str:
+        assert answer.status_code == status, answer.text
+        assert set(answer.json()) == {"error", "field"} and "detail" not in answer.text
+        return answer.json()["error"]
+
+    not_utf8 = b'{"project": "papers", "query": "\xff\xfe marshes"}'
+    assert "UTF-8" in refused(httpx.post(f"{url}/query", content=not_utf8, headers=as_json), 400)
+    nested = httpx.post(f"{url}/answer", content=b"[" * 200_000, headers=as_json)
+    assert "nested too deeply" in refused(nested, 400)
+    assert "no route GET /nope" in refused(httpx.get(f"{url}/nope"), 404)
+    assert "/mcp/" in refused(httpx.get(f"{url}/mcp/nope"), 404)
+    wrong_method = httpx.get(f"{url}/query")
+    assert "use POST" in refused(wrong_method, 405) and wrong_method.headers["Allow"] == "POST"
+    # over [serve] max_body_bytes (5,000,000 by default): said before anything is parsed,
+    # whether the client gives the length or streams the body in chunks
+    big = b'{"project": "papers", "draft": "' + b"x" * 5_000_000 + b'"}'
+    chunks = [big[i : i + 65536] for i in range(0, len(big), 65536)]
+    sized = httpx.post(f"{url}/check", content=big, headers=as_json, timeout=60)
+    assert "max_body_bytes" in refused(sized, 413)
+    streamed = httpx.post(f"{url}/check", content=iter(chunks), headers=as_json, timeout=60)
+    refused(streamed, 413)
+    to_mcp = httpx.post(f"{url}/mcp/", content=big, headers={**as_json, **MCP_ACCEPT}, timeout=60)
+    refused(to_mcp, 413)

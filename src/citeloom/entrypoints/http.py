@@ -7,9 +7,10 @@ index (one shard is never opened twice, not even by two threads of this process)
 
 Loopback by default; binding any other address needs a bearer token from the environment
 (``CITELOOM_SERVE_TOKEN``), which every API route and /mcp/ then require through one check
-(``bearer_accepted``). A bad request gets a 4xx JSON error naming the field; no response ever
-carries a traceback. The port is bound before the
-models load, so a busy port fails at once.
+(``bearer_accepted``). A bad request gets a 4xx JSON error naming the field, in the one
+``ErrorResponse`` shape, whatever refused it (a route, FastAPI's body parser, the router, the
+body size limit); no response ever carries a traceback. The port is bound before the models
+load, so a busy port fails at once.
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import get_route_path
 
 from citeloom import __version__, bootstrap
 from citeloom.config import Settings
@@ -193,6 +196,51 @@ class Warm:
                 index.close()
 
 
+class BodyLimit:
+    """Reads a request's whole body before the app does, up to [serve] max_body_bytes: a
+    larger one is answered 413 in the ErrorResponse shape and never parsed. Every route is
+    behind it, /mcp/ included."""
+
+    def __init__(self, app: Any, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length", b"")
+        if declared.isdigit() and int(declared) > self.max_bytes:
+            await self._too_large(scope, receive, send)
+            return
+        chunks, size = [], 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client left before sending its body: no one to answer
+            chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
+            if size > self.max_bytes:
+                await self._too_large(scope, receive, send)
+                return
+            if not message.get("more_body", False):
+                break
+        first: list[dict[str, Any]] = [{"type": "http.request", "body": b"".join(chunks)}]
+
+        async def replay() -> Any:
+            return first.pop() if first else await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _too_large(self, scope: Any, receive: Any, send: Any) -> None:
+        response = _error(
+            413,
+            f"the request body is larger than [serve] max_body_bytes = {self.max_bytes} bytes; "
+            "send less at a time (a draft in parts) or raise the limit",
+        )
+        await response(scope, receive, send)
+
+
 def mount_mcp(app: FastAPI, warm: Warm, token: str | None) -> None:
     """The MCP tools of ``citeloom mcp`` over streamable HTTP at ``/mcp``: the same server
     (``mcp_server.build_server``), stateless and answering in JSON, behind the same bearer
@@ -219,6 +267,10 @@ def mount_mcp(app: FastAPI, warm: Warm, token: str | None) -> None:
     async def guarded(scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http" and not bearer_accepted(scope, token):
             await _unauthorised()(scope, receive, send)
+            return
+        if scope["type"] == "http" and get_route_path(scope) not in ("", "/"):
+            where = f"{scope['method']} {scope['path']}"
+            await _error(404, f"no route {where}; MCP clients use /mcp/")(scope, receive, send)
             return
         await tools(scope, receive, send)
 
@@ -247,6 +299,18 @@ def _error(status: int, message: str, field: str | None = None) -> JSONResponse:
     return JSONResponse(ErrorResponse(error=message, field=field).dump(), status_code=status)
 
 
+def _unreadable(cause: BaseException | None) -> str:
+    """What was wrong with a body FastAPI could not read as JSON."""
+    if isinstance(cause, UnicodeDecodeError):
+        return (
+            f"the body is not UTF-8 ({cause.reason} at byte {cause.start}); send JSON encoded "
+            "as UTF-8"
+        )
+    if isinstance(cause, RecursionError):
+        return "the body's JSON is nested too deeply to read; requests are flat objects (see /docs)"
+    return "the body could not be read as JSON (see /docs for each route's body)"
+
+
 def create_app(settings: Settings, token: str | None = None, preload: bool = True) -> FastAPI:
     token = checked_token(token)
     warm = Warm(settings)
@@ -257,6 +321,7 @@ def create_app(settings: Settings, token: str | None = None, preload: bool = Tru
         version=__version__,
         description="Passages, verified answers and draft checks from your library, offline.",
     )
+    app.add_middleware(BodyLimit, max_bytes=settings.serve.max_body_bytes)
 
     def authorised(
         request: Request,
@@ -267,12 +332,30 @@ def create_app(settings: Settings, token: str | None = None, preload: bool = Tru
 
     guarded = [Depends(authorised)]
     errors: dict[int | str, dict[str, Any]] = {
-        status: {"model": ErrorResponse} for status in (400, 401, 404, 422, 503)
+        status: {"model": ErrorResponse} for status in (400, 401, 404, 413, 422, 503)
     }
 
     @app.exception_handler(_UnauthorisedError)
     def _unauthorised_request(_: Request, __: Exception) -> JSONResponse:
         return _unauthorised()
+
+    @app.exception_handler(StarletteHTTPException)
+    def _refused(request: Request, error: Exception) -> JSONResponse:
+        """What the router and FastAPI's body parser refuse themselves, in our shape."""
+        status = getattr(error, "status_code", 400)
+        headers = dict(getattr(error, "headers", None) or {})
+        where = f"{request.method} {request.url.path}"
+        if status == 404:
+            message = f"no route {where} (the routes are listed at /docs)"
+        elif status == 405:
+            message = f"{where}: method not allowed; use {headers.get('Allow', 'another')}"
+        elif status == 400:
+            message = _unreadable(error.__cause__)
+        else:
+            message = str(getattr(error, "detail", "")) or f"HTTP {status}"
+        response = _error(status, message)
+        response.headers.update(headers)
+        return response
 
     @app.exception_handler(RequestValidationError)
     def _invalid(_: Request, error: Exception) -> JSONResponse:
@@ -359,6 +442,7 @@ def create_app(settings: Settings, token: str | None = None, preload: bool = Tru
         response_model=ProjectsResponse,
         dependencies=guarded,
         response_model_exclude_unset=True,
+        responses=errors,
     )
     def projects() -> dict[str, Any]:
         out = []
@@ -380,6 +464,7 @@ def create_app(settings: Settings, token: str | None = None, preload: bool = Tru
         response_model=HealthResponse,
         dependencies=guarded,
         response_model_exclude_unset=True,
+        responses=errors,
     )
     def health() -> dict[str, Any]:
         try:
