@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
 import socket
 import subprocess
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +21,9 @@ from tests.conftest import CITELOOM, EXAMPLES, write_config
 pytestmark = pytest.mark.real
 QUESTION = "how fast do restored salt marshes accrete sediment"
 REFERENCES = EXAMPLES.parent.parent / "references" / "example.json"
+CLAIM = "Restored sites accreted 6.8 millimetres of sediment per year [@ardel2023marsh, p. 118]."
+# 2,000 citations: about a minute of checking on an idle 2-core machine, far more under load
+LONG_DRAFT = "\n".join([CLAIM] * 2000)
 TOKEN = "CITELOOM_SERVE_TOKEN"
 MCP_LIST = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
 MCP_ACCEPT = {"accept": "application/json, text/event-stream"}
@@ -187,6 +192,95 @@ def test_the_mcp_tools_answer_over_streamable_http_at_mcp(served):
     assert {"list_projects", "query_hybrid", "get_passage", "store_chunks"} <= found["tools"]
     assert found["answer"]["results"][0]["label"].startswith("[@ardel2023marsh")
     assert found["error"][0] and found["error"][1]["error"]["code"] == "INVALID_PROJECT"
+
+
+def held(lock: Path) -> bool:
+    """Whether a process holds the project's lock file (as an open embedded index does)."""
+    if not lock.exists():
+        return False
+    fd = os.open(lock, os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)  # a probe that got the lock lets it go at once
+    return False
+
+
+def test_a_request_over_the_time_limit_answers_503_with_retry_after(served):
+    _, config = served
+    limited = write_config(
+        config.parent, REFERENCES, extra="\n[serve]\ntimeout_s = 5\n", name="limited.toml"
+    )
+    server, url = start(limited)
+    try:
+        long = {"project": "papers", "draft": LONG_DRAFT}
+        slow = httpx.post(f"{url}/check", json=long, timeout=600)
+        assert slow.status_code == 503, slow.text
+        assert int(slow.headers["Retry-After"]) > 0
+        assert set(slow.json()) == {"error", "field"}  # nothing of the check is reported
+        assert "[serve] timeout_s = 5 s" in slow.json()["error"]
+        # the abandoned check stops at its next citation; then the server answers again
+        short = {"project": "papers", "draft": CLAIM}
+        for _ in range(120):
+            after = httpx.post(f"{url}/check", json=short, timeout=600)
+            if after.status_code != 503:
+                break
+            time.sleep(1)
+        assert after.status_code == 200 and after.json()["ok"], after.text
+    finally:
+        assert "Traceback" not in stop(server)
+
+
+def test_an_ingest_is_never_starved_by_checks_running_back_to_back(served):
+    _, config = served
+    note = config.parent / "tanabe2022notebooks.txt"
+    note.write_text(
+        "Field notebooks were scanned nightly and checksummed so that every observation could "
+        "be traced to its page.",
+        encoding="utf-8",
+    )
+    server, url = start(config)
+    done = threading.Event()
+    statuses: list[int] = []
+
+    def checks() -> None:
+        with httpx.Client(timeout=600) as client:
+            while not done.is_set():
+                try:
+                    body = {"project": "papers", "draft": LONG_DRAFT}
+                    statuses.append(client.post(f"{url}/check", json=body).status_code)
+                except httpx.TransportError:  # the server was stopped under it
+                    return
+
+    worker = threading.Thread(target=checks, daemon=True)
+    worker.start()
+    try:
+        lock = config.parent / "var" / "qdrant" / "proj-papers.lock"
+        for _ in range(1200):  # until a check holds the project
+            if held(lock):
+                break
+            time.sleep(0.1)
+        assert held(lock), "no check held the index"
+        # the ingest waits at most 15 s: much less than a check takes, much more than the
+        # one citation the server finishes before it lets a waiting process in
+        ingest = subprocess.run(
+            [CITELOOM, "ingest", str(note), "-p", "papers", "-c", str(config)],
+            env={**os.environ, "CITELOOM_QDRANT__BUSY_TIMEOUT_S": "15"},
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+        assert ingest.returncode == 0, ingest.stderr
+        assert "index busy" not in ingest.stderr
+    finally:
+        done.set()
+        err = stop(server)
+        worker.join(timeout=60)
+    assert "Traceback" not in err
+    assert all(status in (200, 503) for status in statuses), statuses
 
 
 def test_a_busy_port_fails_at_once_with_a_usage_error_naming_it(served):

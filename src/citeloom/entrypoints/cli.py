@@ -420,7 +420,8 @@ def serve(
 
     POST /query, /answer, /check; GET /projects, /health; the MCP tools at /mcp/. Each model
     is loaded once; the embedded index is opened per request and closed after it, so
-    `citeloom ingest` works while the server runs. With CITELOOM_SERVE_TOKEN set (visible
+    `citeloom ingest` works while the server runs. Each request runs under [serve]
+    timeout_s, then answers 503 with Retry-After. With CITELOOM_SERVE_TOKEN set (visible
     ASCII), requests need 'Authorization: Bearer TOKEN'.
     """
     from citeloom import bootstrap

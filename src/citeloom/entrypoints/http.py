@@ -3,7 +3,10 @@
 Warm-service rules: each embedding model is loaded once per process; the embedded index is
 opened for a request and closed before its response (``Warm.index``), so a ``citeloom
 ingest`` in a terminal can open the project between two requests. Requests take turns on the
-index (one shard is never opened twice, not even by two threads of this process).
+index (one shard is never opened twice, not even by two threads of this process). Each
+request runs under [serve] timeout_s (``time_limit``, as MCP calls do): on time it answers
+503 with Retry-After and reports nothing half-done; a check lets a process waiting for the
+index (an ingest) have it between two citations, so a long check never starves it.
 
 Loopback by default; binding any other address needs a bearer token from the environment
 (``CITELOOM_SERVE_TOKEN``), which every API route and /mcp/ then require through one check
@@ -24,10 +27,11 @@ import platform
 import re
 import socket
 import threading
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from contextlib import asynccontextmanager, contextmanager
+from functools import partial
 from importlib.metadata import PackageNotFoundError, version
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -38,7 +42,13 @@ from starlette.routing import get_route_path
 
 from citeloom import __version__, bootstrap
 from citeloom.config import Settings
-from citeloom.domain.errors import CiteloomError, ConfigError, ExitCode
+from citeloom.domain.errors import (
+    CiteloomError,
+    ConfigError,
+    ExitCode,
+    IndexBusy,
+    TimeLimitExceeded,
+)
 from citeloom.entrypoints.query_options import query_options
 from citeloom.entrypoints.schemas import (
     AnswerRequest,
@@ -52,13 +62,17 @@ from citeloom.entrypoints.schemas import (
     QueryRequest,
     QueryResponse,
 )
+from citeloom.entrypoints.time_limit import Deadline, within
 from citeloom.ports import Embedder, Index
 
+T = TypeVar("T")
 TOKEN_ENV = "CITELOOM_SERVE_TOKEN"
 # A token is sent in a header: visible ASCII only, which every client sends byte for byte.
 _TOKEN_CHARS = re.compile(r"[\x21-\x7e]+")
 # Declares the scheme in the OpenAPI docs; the check itself is bearer_accepted.
 _BEARER = HTTPBearer(auto_error=False)  # module level: route signatures are resolved here
+# Seconds a client is told to wait after a 503 (the index busy, a request over its time).
+RETRY_AFTER_S = 5
 _log = logging.getLogger(__name__)
 _STATUS = {
     ExitCode.USAGE: 400,
@@ -160,8 +174,10 @@ class _UnauthorisedError(Exception):
 class Warm:
     """What outlives a request: the settings and the loaded embedding models."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, stopping: Callable[[], bool] = lambda: False) -> None:
         self.settings = settings
+        self.timeout_s = settings.serve.timeout_s
+        self.stopping = stopping  # the server was told to stop (Ctrl-C, SIGTERM)
         self._models: dict[str, Embedder] = {}
         self._models_lock = threading.Lock()
         self._index_lock = threading.Lock()
@@ -185,15 +201,58 @@ class Warm:
             except CiteloomError as error:  # reported by /health and by that project's calls
                 _log.warning("project %s: %s", name, error)
 
+    def _wait(self, deadline: Deadline) -> float:
+        return deadline.wait_for_index(self.settings.qdrant.busy_timeout_s)
+
     @contextmanager
-    def index(self) -> Iterator[Index]:
-        """The index for one request, closed before the response is sent."""
-        with self._index_lock:
-            index = bootstrap.index(self.settings)
+    def index(self, deadline: Deadline) -> Iterator[Index]:
+        """The index for one request, closed before the response is sent. It waits for
+        another process holding the embedded project no longer than the request may last,
+        and lets one that waits already go first."""
+        if not self._index_lock.acquire(timeout=max(deadline.remaining(), 0.001)):
+            raise TimeLimitExceeded("an earlier request held the index until time ran out")
+        try:
+            if deadline.expired():
+                raise TimeLimitExceeded("time ran out before the request started")
+            index = bootstrap.index(self.settings, busy_timeout_s=self._wait(deadline))
             try:
                 yield index
             finally:
                 index.close()
+        finally:
+            self._index_lock.release()
+
+    def between(self, index: Index, deadline: Deadline) -> Callable[[], None]:
+        """What a request does between two of its units of work (citations): stop when its
+        time is up or the server is stopping, and let a process waiting for the embedded
+        index have it now."""
+
+        def pause() -> None:
+            if deadline.expired() or self.stopping():
+                raise TimeLimitExceeded("time ran out between two units of work")
+            bootstrap.make_way(index, self._wait(deadline))
+
+        return pause
+
+    async def run(self, route: str, work: Callable[[Deadline], T]) -> T:
+        """``work`` in a worker thread under [serve] timeout_s (as an MCP call runs under
+        [mcp] timeout_s); over it, ``TimeLimitExceeded`` and nothing of the work is
+        reported (the worker stops at its next unit)."""
+        deadline = Deadline(self.timeout_s)
+        try:
+            return await within(deadline, partial(work, deadline))
+        except TimeLimitExceeded:
+            if self.stopping():
+                raise TimeLimitExceeded(
+                    f"{route} was stopped: the server is shutting down; nothing of it is "
+                    "reported. Send it again when the server is back."
+                ) from None
+            raise TimeLimitExceeded(
+                f"{route} did not finish within [serve] timeout_s = {self.timeout_s:g} s "
+                "(waiting for earlier requests or an ingest counts); nothing of it is reported. "
+                "Send less at a time (a draft in parts), try again later, or raise [serve] "
+                "timeout_s."
+            ) from None
 
 
 class BodyLimit:
@@ -311,9 +370,16 @@ def _unreadable(cause: BaseException | None) -> str:
     return "the body could not be read as JSON (see /docs for each route's body)"
 
 
-def create_app(settings: Settings, token: str | None = None, preload: bool = True) -> FastAPI:
+def create_app(
+    settings: Settings,
+    token: str | None = None,
+    preload: bool = True,
+    stopping: Callable[[], bool] = lambda: False,
+) -> FastAPI:
+    """``stopping``: whether the server is shutting down (a running check then stops at its
+    next citation and answers 503, so that the server need not wait for all of it)."""
     token = checked_token(token)
-    warm = Warm(settings)
+    warm = Warm(settings, stopping)
     if preload:
         warm.preload()
     app = FastAPI(
@@ -372,8 +438,12 @@ def create_app(settings: Settings, token: str | None = None, preload: bool = Tru
 
     @app.exception_handler(CiteloomError)
     def _citeloom(_: Request, error: Exception) -> JSONResponse:
-        code = getattr(error, "exit_code", ExitCode.USAGE)
         message = str(error)
+        if isinstance(error, TimeLimitExceeded | IndexBusy):  # try again later
+            response = _error(503, message)
+            response.headers["Retry-After"] = str(RETRY_AFTER_S)
+            return response
+        code = getattr(error, "exit_code", ExitCode.USAGE)
         status = 404 if "unknown project" in message else _STATUS.get(code, 400)
         return _error(status, message, "project" if status == 404 else None)
 
@@ -389,24 +459,27 @@ def create_app(settings: Settings, token: str | None = None, preload: bool = Tru
         response_model_exclude_unset=True,
         responses=errors,
     )
-    def query(request: QueryRequest) -> dict[str, Any]:
-        settings.get_project(request.project)
-        options = query_options(
-            settings,
-            top_k=request.top_k,
-            per_doc=request.per_doc,
-            citekeys=request.citekeys,
-            tags=request.tags,
-            year_from=request.year_from,
-            year_to=request.year_to,
-            section=request.section,
-            budget=request.budget,
-        )
-        embedder = warm.embedder(request.project)
-        with warm.index() as index:
-            service = bootstrap.query_service(settings, request.project, index, embedder)
-            report = service.search(request.query, options)
-        return QueryResponse.model_validate(report.to_json()).dump()
+    async def query(request: QueryRequest) -> dict[str, Any]:
+        def work(deadline: Deadline) -> dict[str, Any]:
+            settings.get_project(request.project)
+            options = query_options(
+                settings,
+                top_k=request.top_k,
+                per_doc=request.per_doc,
+                citekeys=request.citekeys,
+                tags=request.tags,
+                year_from=request.year_from,
+                year_to=request.year_to,
+                section=request.section,
+                budget=request.budget,
+            )
+            embedder = warm.embedder(request.project)
+            with warm.index(deadline) as index:  # one unit of work
+                service = bootstrap.query_service(settings, request.project, index, embedder)
+                report = service.search(request.query, options)
+            return QueryResponse.model_validate(report.to_json()).dump()
+
+        return await warm.run("POST /query", work)
 
     @app.post(
         "/answer",
@@ -415,12 +488,15 @@ def create_app(settings: Settings, token: str | None = None, preload: bool = Tru
         response_model_exclude_unset=True,
         responses=errors,
     )
-    def answer(request: AnswerRequest) -> dict[str, Any]:
-        embedder = warm.embedder(request.project)
-        with warm.index() as index:
-            service = bootstrap.answer_service(settings, request.project, index, embedder)
-            report = service.answer(request.question)
-        return AnswerResponse.model_validate(report.to_json()).dump()
+    async def answer(request: AnswerRequest) -> dict[str, Any]:
+        def work(deadline: Deadline) -> dict[str, Any]:
+            embedder = warm.embedder(request.project)
+            with warm.index(deadline) as index:  # one unit of work
+                service = bootstrap.answer_service(settings, request.project, index, embedder)
+                report = service.answer(request.question)
+            return AnswerResponse.model_validate(report.to_json()).dump()
+
+        return await warm.run("POST /answer", work)
 
     @app.post(
         "/check",
@@ -429,13 +505,18 @@ def create_app(settings: Settings, token: str | None = None, preload: bool = Tru
         response_model_exclude_unset=True,
         responses=errors,
     )
-    def check(request: CheckRequest) -> dict[str, Any]:
-        embedder = warm.embedder(request.project)
+    async def check(request: CheckRequest) -> dict[str, Any]:
         latex = None if request.format == "auto" else request.format == "latex"
-        with warm.index() as index:
-            service = bootstrap.check_service(settings, request.project, index, embedder)
-            report = service.check(request.draft, request.name, latex)
-        return CheckResponse.model_validate(report.to_json()).dump()
+
+        def work(deadline: Deadline) -> dict[str, Any]:
+            embedder = warm.embedder(request.project)
+            with warm.index(deadline) as index:  # a unit of work per citation
+                service = bootstrap.check_service(settings, request.project, index, embedder)
+                between = warm.between(index, deadline)
+                report = service.check(request.draft, request.name, latex, between=between)
+            return CheckResponse.model_validate(report.to_json()).dump()
+
+        return await warm.run("POST /check", work)
 
     @app.get(
         "/projects",
@@ -444,20 +525,23 @@ def create_app(settings: Settings, token: str | None = None, preload: bool = Tru
         response_model_exclude_unset=True,
         responses=errors,
     )
-    def projects() -> dict[str, Any]:
-        out = []
-        with warm.index() as index:
-            for name, project in sorted(settings.project.items()):
-                info = index.collection_info(project.collection)
-                out.append(
-                    ProjectOut(
-                        name=name,
-                        collection=project.collection,
-                        embedding_model=project.embedding_model,
-                        points=info.points if info else None,
+    async def projects() -> dict[str, Any]:
+        def work(deadline: Deadline) -> dict[str, Any]:
+            out = []
+            with warm.index(deadline) as index:
+                for name, project in sorted(settings.project.items()):
+                    info = index.collection_info(project.collection)
+                    out.append(
+                        ProjectOut(
+                            name=name,
+                            collection=project.collection,
+                            embedding_model=project.embedding_model,
+                            points=info.points if info else None,
+                        )
                     )
-                )
-        return ProjectsResponse(projects=out).dump()
+            return ProjectsResponse(projects=out).dump()
+
+        return await warm.run("GET /projects", work)
 
     @app.get(
         "/health",
@@ -466,23 +550,26 @@ def create_app(settings: Settings, token: str | None = None, preload: bool = Tru
         response_model_exclude_unset=True,
         responses=errors,
     )
-    def health() -> dict[str, Any]:
-        try:
-            with warm.index() as index:
-                for project in settings.project.values():
-                    index.collection_info(project.collection)
-            reachable, detail = True, "index reachable"
-        except CiteloomError as error:
-            reachable, detail = False, str(error)
-        models = warm.models_loaded
-        wanted = {p.embedding_model for p in settings.project.values()}
-        return HealthResponse(
-            status="ok" if reachable and wanted <= set(models) else "degraded",
-            models_loaded=models,
-            index_reachable=reachable,
-            index_detail=detail,
-            versions=_versions(),
-        ).dump()
+    async def health() -> dict[str, Any]:
+        def work(deadline: Deadline) -> dict[str, Any]:
+            try:
+                with warm.index(deadline) as index:
+                    for project in settings.project.values():
+                        index.collection_info(project.collection)
+                reachable, detail = True, "index reachable"
+            except CiteloomError as error:
+                reachable, detail = False, str(error)
+            models = warm.models_loaded
+            wanted = {p.embedding_model for p in settings.project.values()}
+            return HealthResponse(
+                status="ok" if reachable and wanted <= set(models) else "degraded",
+                models_loaded=models,
+                index_reachable=reachable,
+                index_detail=detail,
+                versions=_versions(),
+            ).dump()
+
+        return await warm.run("GET /health", work)
 
     mount_mcp(app, warm, token)
     return app
@@ -490,9 +577,11 @@ def create_app(settings: Settings, token: str | None = None, preload: bool = Tru
 
 def run(settings: Settings, listener: socket.socket, token: str | None) -> None:
     """Load the models, then serve on the bound ``listener`` until interrupted (uvicorn
-    handles Ctrl-C and SIGTERM)."""
+    handles Ctrl-C and SIGTERM, and waits for the requests under way: a check among them
+    stops at its next citation)."""
     import uvicorn
 
-    app = create_app(settings, token)
+    server: uvicorn.Server | None = None
+    app = create_app(settings, token, stopping=lambda: server is not None and server.should_exit)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
     server.run(sockets=[listener])
