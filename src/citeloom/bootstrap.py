@@ -77,6 +77,15 @@ def index(
     )
 
 
+def make_way(index: Index, busy_timeout_s: float) -> bool:
+    """Between two units of a server's work: let a process waiting for the embedded index
+    have it now (``EdgeIndex.make_way``); the index reopens on its next use, waiting at most
+    ``busy_timeout_s``. A Qdrant server is shared and has no such wait."""
+    from citeloom.adapters.qdrant_edge_index import EdgeIndex
+
+    return isinstance(index, EdgeIndex) and index.make_way(busy_timeout_s)
+
+
 def with_server(settings: Settings, url: str) -> Settings:
     """The same settings pointed at the Qdrant server ``url`` (``import --to``)."""
     from pydantic import ValidationError

@@ -120,10 +120,19 @@ class QueryConfig(_Section):
 
 
 class McpConfig(_Section):
-    """The MCP server (``citeloom mcp``) and, later, the HTTP API that mounts the same tools."""
+    """The MCP server (``citeloom mcp``), and its tools at /mcp/ of ``citeloom serve``."""
 
     timeout_s: float = Field(15.0, gt=0, le=3600)  # per tool call; then TIMEOUT, nothing written
     max_chars_per_chunk: int = Field(800, ge=40, le=100_000)  # render_text of each result
+
+
+class ServeConfig(_Section):
+    """The HTTP API (``citeloom serve``); its /mcp/ tools keep [mcp] timeout_s."""
+
+    # per request; then 503 with Retry-After, nothing reported (a check stops between citations)
+    timeout_s: float = Field(60.0, gt=0, le=3600)
+    # a larger request body is refused with 413 before it is read as JSON
+    max_body_bytes: int = Field(5_000_000, ge=1024, le=1_000_000_000)
 
 
 class AnswerConfig(_Section):
@@ -182,6 +191,7 @@ class Settings(BaseSettings):
     matching: MatchingConfig = Field(default_factory=MatchingConfig)
     query: QueryConfig = Field(default_factory=QueryConfig)
     mcp: McpConfig = Field(default_factory=McpConfig)
+    serve: ServeConfig = Field(default_factory=ServeConfig)
     answer: AnswerConfig = Field(default_factory=AnswerConfig)
     check: CheckConfig = Field(default_factory=CheckConfig)
     embedding: EmbeddingConfig = Field(default_factory=EmbeddingConfig)

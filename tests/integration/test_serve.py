@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
 import socket
 import subprocess
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +20,13 @@ from tests.conftest import CITELOOM, EXAMPLES, write_config
 
 pytestmark = pytest.mark.real
 QUESTION = "how fast do restored salt marshes accrete sediment"
+REFERENCES = EXAMPLES.parent.parent / "references" / "example.json"
+CLAIM = "Restored sites accreted 6.8 millimetres of sediment per year [@ardel2023marsh, p. 118]."
+# 2,000 citations: about a minute of checking on an idle 2-core machine, far more under load
+LONG_DRAFT = "\n".join([CLAIM] * 2000)
+TOKEN = "CITELOOM_SERVE_TOKEN"
+MCP_LIST = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
+MCP_ACCEPT = {"accept": "application/json, text/event-stream"}
 
 
 def free_port() -> int:
@@ -62,7 +71,7 @@ def served(tmp_path_factory) -> Iterator[tuple[str, Path]]:
     inbox.mkdir()
     for name in ("ardel2023_restored_marshes.pdf", "lindqvist2021_quiet_hours.pdf"):
         shutil.copy(EXAMPLES / name, inbox / name)
-    config = write_config(folder, EXAMPLES.parent.parent / "references" / "example.json")
+    config = write_config(folder, REFERENCES)
     done = subprocess.run(
         [CITELOOM, "ingest", str(inbox), "-p", "papers", "-c", str(config)],
         capture_output=True,
@@ -183,3 +192,179 @@ def test_the_mcp_tools_answer_over_streamable_http_at_mcp(served):
     assert {"list_projects", "query_hybrid", "get_passage", "store_chunks"} <= found["tools"]
     assert found["answer"]["results"][0]["label"].startswith("[@ardel2023marsh")
     assert found["error"][0] and found["error"][1]["error"]["code"] == "INVALID_PROJECT"
+
+
+def held(lock: Path) -> bool:
+    """Whether a process holds the project's lock file (as an open embedded index does)."""
+    if not lock.exists():
+        return False
+    fd = os.open(lock, os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)  # a probe that got the lock lets it go at once
+    return False
+
+
+def test_a_request_over_the_time_limit_answers_503_with_retry_after(served):
+    _, config = served
+    limited = write_config(
+        config.parent, REFERENCES, extra="\n[serve]\ntimeout_s = 5\n", name="limited.toml"
+    )
+    server, url = start(limited)
+    try:
+        long = {"project": "papers", "draft": LONG_DRAFT}
+        slow = httpx.post(f"{url}/check", json=long, timeout=600)
+        assert slow.status_code == 503, slow.text
+        assert int(slow.headers["Retry-After"]) > 0
+        assert set(slow.json()) == {"error", "field"}  # nothing of the check is reported
+        assert "[serve] timeout_s = 5 s" in slow.json()["error"]
+        # the abandoned check stops at its next citation; then the server answers again
+        short = {"project": "papers", "draft": CLAIM}
+        for _ in range(120):
+            after = httpx.post(f"{url}/check", json=short, timeout=600)
+            if after.status_code != 503:
+                break
+            time.sleep(1)
+        assert after.status_code == 200 and after.json()["ok"], after.text
+    finally:
+        assert "Traceback" not in stop(server)
+
+
+def test_an_ingest_is_never_starved_by_checks_running_back_to_back(served):
+    _, config = served
+    note = config.parent / "tanabe2022notebooks.txt"
+    note.write_text(
+        "Field notebooks were scanned nightly and checksummed so that every observation could "
+        "be traced to its page.",
+        encoding="utf-8",
+    )
+    server, url = start(config)
+    done = threading.Event()
+    statuses: list[int] = []
+
+    def checks() -> None:
+        with httpx.Client(timeout=600) as client:
+            while not done.is_set():
+                try:
+                    body = {"project": "papers", "draft": LONG_DRAFT}
+                    statuses.append(client.post(f"{url}/check", json=body).status_code)
+                except httpx.TransportError:  # the server was stopped under it
+                    return
+
+    worker = threading.Thread(target=checks, daemon=True)
+    worker.start()
+    try:
+        lock = config.parent / "var" / "qdrant" / "proj-papers.lock"
+        for _ in range(1200):  # until a check holds the project
+            if held(lock):
+                break
+            time.sleep(0.1)
+        assert held(lock), "no check held the index"
+        # the ingest waits at most 15 s: much less than a check takes, much more than the
+        # one citation the server finishes before it lets a waiting process in
+        ingest = subprocess.run(
+            [CITELOOM, "ingest", str(note), "-p", "papers", "-c", str(config)],
+            env={**os.environ, "CITELOOM_QDRANT__BUSY_TIMEOUT_S": "15"},
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+        assert ingest.returncode == 0, ingest.stderr
+        assert "index busy" not in ingest.stderr
+    finally:
+        done.set()
+        err = stop(server)
+        worker.join(timeout=60)
+    assert "Traceback" not in err
+    assert all(status in (200, 503) for status in statuses), statuses
+
+
+def test_a_busy_port_fails_at_once_with_a_usage_error_naming_it(served):
+    _, config = served
+    # a project whose model is not on this machine: loading it would log a warning, so its
+    # absence shows the port was tried before any model was loaded
+    unloadable = (
+        '[project."elsewhere"]\ncollection = "proj-elsewhere"\n'
+        f'references_json = "{REFERENCES}"\nembedding_model = "fastembed/BAAI/bge-small-en-v1.5"\n'
+    )
+    other = write_config(config.parent, REFERENCES, extra=unloadable, name="other.toml")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        refused = subprocess.run(
+            [CITELOOM, "serve", "-c", str(other), "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+    assert refused.returncode == 2, refused.stderr
+    lines = refused.stderr.strip().splitlines()
+    assert len(lines) == 1, lines
+    assert f"127.0.0.1:{port} is already in use" in lines[0] and "--port" in lines[0]
+    assert "elsewhere" not in refused.stderr
+
+
+def test_one_token_check_for_every_route_and_mcp(served):
+    _, config = served
+    refused = subprocess.run(
+        [CITELOOM, "serve", "-c", str(config), "--port", str(free_port())],
+        env={**os.environ, TOKEN: "s3cret-tökén"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert refused.returncode == 2 and TOKEN in refused.stderr and "ASCII" in refused.stderr
+    assert "tökén" not in refused.stderr
+    server, url = start(config, {TOKEN: "s3cret-token"})
+    try:
+        for scheme in ("Bearer", "bearer", "BEARER"):
+            sent = {"Authorization": f"{scheme} s3cret-token"}
+            assert httpx.get(f"{url}/projects", headers=sent).status_code == 200, scheme
+            tools = httpx.post(f"{url}/mcp/", json=MCP_LIST, headers={**MCP_ACCEPT, **sent})
+            assert tools.status_code == 200 and tools.json()["result"]["tools"], scheme
+        wrong = ("Bearer wrong", "Bearer s3cret-tokens", "Basic s3cret-token", "s3cret-token")
+        for sent in [{}, *({"Authorization": value} for value in wrong)]:
+            rest = httpx.get(f"{url}/projects", headers=sent)
+            mcp = httpx.post(f"{url}/mcp/", json=MCP_LIST, headers={**MCP_ACCEPT, **sent})
+            for answer in (rest, mcp):
+                assert answer.status_code == 401 and answer.headers["WWW-Authenticate"] == "Bearer"
+                assert set(answer.json()) == {"error", "field"}
+    finally:
+        err = stop(server)
+    assert "s3cret-token" not in err
+
+
+def test_bodies_the_framework_refuses_get_the_error_shape_too(served):
+    url, _ = served
+    as_json = {"content-type": "application/json"}
+
+    def refused(answer: httpx.Response, status: int) -> str:
+        assert answer.status_code == status, answer.text
+        assert set(answer.json()) == {"error", "field"} and "detail" not in answer.text
+        return answer.json()["error"]
+
+    not_utf8 = b'{"project": "papers", "query": "\xff\xfe marshes"}'
+    assert "UTF-8" in refused(httpx.post(f"{url}/query", content=not_utf8, headers=as_json), 400)
+    nested = httpx.post(f"{url}/answer", content=b"[" * 200_000, headers=as_json)
+    assert "nested too deeply" in refused(nested, 400)
+    assert "no route GET /nope" in refused(httpx.get(f"{url}/nope"), 404)
+    assert "/mcp/" in refused(httpx.get(f"{url}/mcp/nope"), 404)
+    wrong_method = httpx.get(f"{url}/query")
+    assert "use POST" in refused(wrong_method, 405) and wrong_method.headers["Allow"] == "POST"
+    # over [serve] max_body_bytes (5,000,000 by default): said before anything is parsed,
+    # whether the client gives the length or streams the body in chunks
+    big = b'{"project": "papers", "draft": "' + b"x" * 5_000_000 + b'"}'
+    chunks = [big[i : i + 65536] for i in range(0, len(big), 65536)]
+    sized = httpx.post(f"{url}/check", content=big, headers=as_json, timeout=60)
+    assert "max_body_bytes" in refused(sized, 413)
+    streamed = httpx.post(f"{url}/check", content=iter(chunks), headers=as_json, timeout=60)
+    refused(streamed, 413)
+    to_mcp = httpx.post(f"{url}/mcp/", content=big, headers={**as_json, **MCP_ACCEPT}, timeout=60)
+    refused(to_mcp, 413)

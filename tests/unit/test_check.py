@@ -119,3 +119,18 @@ def test_a_draft_whose_citations_all_hold_is_ok(checker):
         and evidence.quote.startswith("Restored marshes")
         and evidence.page == 3
     )
+
+
+def test_between_runs_before_every_citation_but_the_first_and_can_stop_the_check(checker):
+    from citeloom.domain.errors import TimeLimitExceeded
+
+    draft = "\n\n".join([f"{CLAIM} [@ardel2023marsh, p. 274]."] * 3)
+    calls: list[int] = []
+    report = checker.check(draft, "draft.md", between=lambda: calls.append(len(calls)))
+    assert calls == [0, 1] and len(report.checks) == 3
+
+    def time_is_up() -> None:
+        raise TimeLimitExceeded("time is up")
+
+    with pytest.raises(TimeLimitExceeded):  # no report of the citations judged so far
+        checker.check(draft, "draft.md", between=time_is_up)

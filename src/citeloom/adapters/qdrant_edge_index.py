@@ -561,6 +561,20 @@ class EdgeIndex:
             return 0
         return shard.count(CountRequest(filter=_edge_filter(filters), exact=True))
 
+    def make_way(self, busy_timeout_s: float | None = None) -> bool:
+        """Between two units of a long-lived server's work (two citations of one check): if
+        another process waits for a shard this index holds (its shared lock on
+        ``<collection>.wait``), close everything so that it gets the shard now. The next use
+        reopens it after the waiter is done, waiting at most ``busy_timeout_s`` (default: as
+        before). False, and nothing closed, when nobody waits: reopening a shard costs about
+        a tenth of a second, too much to pay between every two units."""
+        if not any(_held(self.index_dir / f"{physical}.wait") for physical in self._locks):
+            return False
+        self.close()
+        if busy_timeout_s is not None:
+            self.busy_timeout_s = busy_timeout_s
+        return True
+
     def close(self) -> None:
         for shard in self._shards.values():
             shard.close()

@@ -425,22 +425,31 @@ def serve(
             "CITELOOM_SERVE_TOKEN.",
         ),
     ] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", min=1, max=65535)] = 8765,
+    port: Annotated[
+        int,
+        typer.Option(
+            "--port", min=1, max=65535, help="Port to listen on; one in use is exit 2, at once."
+        ),
+    ] = 8765,
 ) -> None:
     """Serve query, answer and check over a local HTTP API (OpenAPI docs at /docs).
 
-    POST /query, /answer, /check; GET /projects, /health. Each model is loaded once; the
-    embedded index is opened per request and closed after it, so `citeloom ingest` works
-    while the server runs. With CITELOOM_SERVE_TOKEN set, requests need
-    'Authorization: Bearer TOKEN'.
+    POST /query, /answer, /check; GET /projects, /health; the MCP tools at /mcp/. Each model
+    is loaded once; the embedded index is opened per request and closed after it, so
+    `citeloom ingest` works while the server runs. Each request runs under [serve]
+    timeout_s, then answers 503 with Retry-After. With CITELOOM_SERVE_TOKEN set (visible
+    ASCII), requests need 'Authorization: Bearer TOKEN'.
     """
     from citeloom import bootstrap
     from citeloom.entrypoints import http
 
     settings = bootstrap.settings(config)
-    http.serve_token(host)  # refuse an unprotected public bind before loading anything
+    # before loading anything: refuse an unprotected public bind or an unsendable token,
+    # and take the port (a busy one is a usage error, said at once)
+    token = http.serve_token(host)
+    listener = http.bind(host, port)
     _tell(f"citeloom serving on http://{host}:{port} (docs: /docs); Ctrl-C stops it")
-    http.run(settings, host, port)
+    http.run(settings, listener, token)
 
 
 @app.command()

@@ -3,34 +3,52 @@
 Warm-service rules: each embedding model is loaded once per process; the embedded index is
 opened for a request and closed before its response (``Warm.index``), so a ``citeloom
 ingest`` in a terminal can open the project between two requests. Requests take turns on the
-index (one shard is never opened twice, not even by two threads of this process).
+index (one shard is never opened twice, not even by two threads of this process). Each
+request runs under [serve] timeout_s (``time_limit``, as MCP calls do): on time it answers
+503 with Retry-After and reports nothing half-done; a check lets a process waiting for the
+index (an ingest) have it between two citations, so a long check never starves it.
 
 Loopback by default; binding any other address needs a bearer token from the environment
-(``CITELOOM_SERVE_TOKEN``), which every API route then requires. A bad request gets a 4xx
-JSON error naming the field; no response ever carries a traceback.
+(``CITELOOM_SERVE_TOKEN``), which every API route and /mcp/ then require through one check
+(``bearer_accepted``). A bad request gets a 4xx JSON error naming the field, in the one
+``ErrorResponse`` shape, whatever refused it (a route, FastAPI's body parser, the router, the
+body size limit); no response ever carries a traceback. The port is bound before the models
+load, so a busy port fails at once.
 """
 
 from __future__ import annotations
 
+import errno
 import hmac
 import ipaddress
 import logging
 import os
 import platform
+import re
+import socket
 import threading
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from contextlib import asynccontextmanager, contextmanager
+from functools import partial
 from importlib.metadata import PackageNotFoundError, version
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import get_route_path
 
 from citeloom import __version__, bootstrap
 from citeloom.config import Settings
-from citeloom.domain.errors import CiteloomError, ConfigError, ExitCode
+from citeloom.domain.errors import (
+    CiteloomError,
+    ConfigError,
+    ExitCode,
+    IndexBusy,
+    TimeLimitExceeded,
+)
 from citeloom.entrypoints.query_options import query_options
 from citeloom.entrypoints.schemas import (
     AnswerRequest,
@@ -44,10 +62,17 @@ from citeloom.entrypoints.schemas import (
     QueryRequest,
     QueryResponse,
 )
+from citeloom.entrypoints.time_limit import Deadline, within
 from citeloom.ports import Embedder, Index
 
+T = TypeVar("T")
 TOKEN_ENV = "CITELOOM_SERVE_TOKEN"
+# A token is sent in a header: visible ASCII only, which every client sends byte for byte.
+_TOKEN_CHARS = re.compile(r"[\x21-\x7e]+")
+# Declares the scheme in the OpenAPI docs; the check itself is bearer_accepted.
 _BEARER = HTTPBearer(auto_error=False)  # module level: route signatures are resolved here
+# Seconds a client is told to wait after a 503 (the index busy, a request over its time).
+RETRY_AFTER_S = 5
 _log = logging.getLogger(__name__)
 _STATUS = {
     ExitCode.USAGE: 400,
@@ -66,10 +91,24 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def checked_token(token: str | None) -> str | None:
+    """The token, or ``ConfigError`` when HTTP headers cannot carry it alike from every
+    client: a non-ASCII character is sent as UTF-8 by some and as Latin-1 by others (or not
+    at all), so such a token is refused at start rather than half-working."""
+    if token is not None and not _TOKEN_CHARS.fullmatch(token):
+        raise ConfigError(
+            f"{TOKEN_ENV} holds a character an HTTP header cannot carry reliably (a non-ASCII "
+            "letter, a space or a control character). Set a token of ASCII letters, digits "
+            f"and punctuation, e.g. export {TOKEN_ENV}=\"$(python3 -c 'import secrets; "
+            "print(secrets.token_urlsafe(32))')\"."
+        )
+    return token
+
+
 def serve_token(host: str) -> str | None:
     """The bearer token requests must carry, or ``ConfigError`` when a non-loopback bind
-    has none: the API reads the whole library."""
-    token = os.environ.get(TOKEN_ENV) or None
+    has none (the API reads the whole library) or it cannot be sent in a header."""
+    token = checked_token(os.environ.get(TOKEN_ENV) or None)
     if token is None and not is_loopback(host):
         raise ConfigError(
             f"--host {host} is reachable from other machines: set a bearer token in the "
@@ -79,6 +118,55 @@ def serve_token(host: str) -> str | None:
     return token
 
 
+def bearer_accepted(scope: Mapping[str, Any], token: str | None) -> bool:
+    """The one check of a request's credentials, for every API route and for /mcp/: no
+    token configured lets everything through (a loopback bind); else the request's
+    ``Authorization`` header must name the Bearer scheme (in any case: ``bearer`` too) and
+    carry the token, compared byte for byte in constant time."""
+    if token is None:
+        return True
+    header = next((v for k, v in scope.get("headers") or () if k.lower() == b"authorization"), b"")
+    scheme, _, given = bytes(header).strip().partition(b" ")
+    return scheme.lower() == b"bearer" and hmac.compare_digest(given.strip(), token.encode())
+
+
+def _unauthorised() -> JSONResponse:
+    response = _error(401, f"missing or wrong bearer token (see {TOKEN_ENV})")
+    response.headers["WWW-Authenticate"] = "Bearer"
+    return response
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """The server's socket, bound now, before the models load: a port in use (or an address
+    that is not this machine's) fails at once with one line naming it, a usage error."""
+    where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+    except socket.gaierror as error:
+        raise ConfigError(
+            f"--host {host}: not an address to listen on ({error.strerror}). Pass an address "
+            "of this machine, e.g. 127.0.0.1."
+        ) from None
+    listener = socket.socket(family, kind, proto)
+    try:
+        # as uvicorn does: a restarted server need not wait for the old connections to time out
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(address)
+    except OSError as error:
+        listener.close()
+        if error.errno == errno.EADDRINUSE:
+            raise ConfigError(
+                f"{where} is already in use by another process (another citeloom serve?). "
+                "Pass another --port, or stop the process listening there."
+            ) from None
+        raise ConfigError(
+            f"cannot listen on {where} ({error.strerror}). Pass another --host or --port."
+        ) from None
+    return listener
+
+
 class _UnauthorisedError(Exception):
     """A request without the right bearer token (answered 401 by its handler)."""
 
@@ -86,8 +174,10 @@ class _UnauthorisedError(Exception):
 class Warm:
     """What outlives a request: the settings and the loaded embedding models."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, stopping: Callable[[], bool] = lambda: False) -> None:
         self.settings = settings
+        self.timeout_s = settings.serve.timeout_s
+        self.stopping = stopping  # the server was told to stop (Ctrl-C, SIGTERM)
         self._models: dict[str, Embedder] = {}
         self._models_lock = threading.Lock()
         self._index_lock = threading.Lock()
@@ -111,21 +201,110 @@ class Warm:
             except CiteloomError as error:  # reported by /health and by that project's calls
                 _log.warning("project %s: %s", name, error)
 
+    def _wait(self, deadline: Deadline) -> float:
+        return deadline.wait_for_index(self.settings.qdrant.busy_timeout_s)
+
     @contextmanager
-    def index(self) -> Iterator[Index]:
-        """The index for one request, closed before the response is sent."""
-        with self._index_lock:
-            index = bootstrap.index(self.settings)
+    def index(self, deadline: Deadline) -> Iterator[Index]:
+        """The index for one request, closed before the response is sent. It waits for
+        another process holding the embedded project no longer than the request may last,
+        and lets one that waits already go first."""
+        if not self._index_lock.acquire(timeout=max(deadline.remaining(), 0.001)):
+            raise TimeLimitExceeded("an earlier request held the index until time ran out")
+        try:
+            if deadline.expired():
+                raise TimeLimitExceeded("time ran out before the request started")
+            index = bootstrap.index(self.settings, busy_timeout_s=self._wait(deadline))
             try:
                 yield index
             finally:
                 index.close()
+        finally:
+            self._index_lock.release()
+
+    def between(self, index: Index, deadline: Deadline) -> Callable[[], None]:
+        """What a request does between two of its units of work (citations): stop when its
+        time is up or the server is stopping, and let a process waiting for the embedded
+        index have it now."""
+
+        def pause() -> None:
+            if deadline.expired() or self.stopping():
+                raise TimeLimitExceeded("time ran out between two units of work")
+            bootstrap.make_way(index, self._wait(deadline))
+
+        return pause
+
+    async def run(self, route: str, work: Callable[[Deadline], T]) -> T:
+        """``work`` in a worker thread under [serve] timeout_s (as an MCP call runs under
+        [mcp] timeout_s); over it, ``TimeLimitExceeded`` and nothing of the work is
+        reported (the worker stops at its next unit)."""
+        deadline = Deadline(self.timeout_s)
+        try:
+            return await within(deadline, partial(work, deadline))
+        except TimeLimitExceeded:
+            if self.stopping():
+                raise TimeLimitExceeded(
+                    f"{route} was stopped: the server is shutting down; nothing of it is "
+                    "reported. Send it again when the server is back."
+                ) from None
+            raise TimeLimitExceeded(
+                f"{route} did not finish within [serve] timeout_s = {self.timeout_s:g} s "
+                "(waiting for earlier requests or an ingest counts); nothing of it is reported. "
+                "Send less at a time (a draft in parts), try again later, or raise [serve] "
+                "timeout_s."
+            ) from None
+
+
+class BodyLimit:
+    """Reads a request's whole body before the app does, up to [serve] max_body_bytes: a
+    larger one is answered 413 in the ErrorResponse shape and never parsed. Every route is
+    behind it, /mcp/ included."""
+
+    def __init__(self, app: Any, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length", b"")
+        if declared.isdigit() and int(declared) > self.max_bytes:
+            await self._too_large(scope, receive, send)
+            return
+        chunks, size = [], 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client left before sending its body: no one to answer
+            chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
+            if size > self.max_bytes:
+                await self._too_large(scope, receive, send)
+                return
+            if not message.get("more_body", False):
+                break
+        first: list[dict[str, Any]] = [{"type": "http.request", "body": b"".join(chunks)}]
+
+        async def replay() -> Any:
+            return first.pop() if first else await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _too_large(self, scope: Any, receive: Any, send: Any) -> None:
+        response = _error(
+            413,
+            f"the request body is larger than [serve] max_body_bytes = {self.max_bytes} bytes; "
+            "send less at a time (a draft in parts) or raise the limit",
+        )
+        await response(scope, receive, send)
 
 
 def mount_mcp(app: FastAPI, warm: Warm, token: str | None) -> None:
     """The MCP tools of ``citeloom mcp`` over streamable HTTP at ``/mcp``: the same server
     (``mcp_server.build_server``), stateless and answering in JSON, behind the same bearer
-    token as the other routes. Its session manager runs for the app's lifetime."""
+    token check as the other routes (``bearer_accepted``). Its session manager runs for the
+    app's lifetime."""
     from mcp.server.transport_security import TransportSecuritySettings
 
     from citeloom.entrypoints.mcp_server import build_server
@@ -145,12 +324,13 @@ def mount_mcp(app: FastAPI, warm: Warm, token: str | None) -> None:
     manager = server.session_manager
 
     async def guarded(scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http" and token is not None:
-            given = dict(scope.get("headers") or []).get(b"authorization", b"")
-            if not hmac.compare_digest(given, f"Bearer {token}".encode()):
-                response = _error(401, f"missing or wrong bearer token (see {TOKEN_ENV})")
-                await response(scope, receive, send)
-                return
+        if scope["type"] == "http" and not bearer_accepted(scope, token):
+            await _unauthorised()(scope, receive, send)
+            return
+        if scope["type"] == "http" and get_route_path(scope) not in ("", "/"):
+            where = f"{scope['method']} {scope['path']}"
+            await _error(404, f"no route {where}; MCP clients use /mcp/")(scope, receive, send)
+            return
         await tools(scope, receive, send)
 
     app.mount("/mcp", guarded)
@@ -178,8 +358,28 @@ def _error(status: int, message: str, field: str | None = None) -> JSONResponse:
     return JSONResponse(ErrorResponse(error=message, field=field).dump(), status_code=status)
 
 
-def create_app(settings: Settings, token: str | None = None, preload: bool = True) -> FastAPI:
-    warm = Warm(settings)
+def _unreadable(cause: BaseException | None) -> str:
+    """What was wrong with a body FastAPI could not read as JSON."""
+    if isinstance(cause, UnicodeDecodeError):
+        return (
+            f"the body is not UTF-8 ({cause.reason} at byte {cause.start}); send JSON encoded "
+            "as UTF-8"
+        )
+    if isinstance(cause, RecursionError):
+        return "the body's JSON is nested too deeply to read; requests are flat objects (see /docs)"
+    return "the body could not be read as JSON (see /docs for each route's body)"
+
+
+def create_app(
+    settings: Settings,
+    token: str | None = None,
+    preload: bool = True,
+    stopping: Callable[[], bool] = lambda: False,
+) -> FastAPI:
+    """``stopping``: whether the server is shutting down (a running check then stops at its
+    next citation and answers 503, so that the server need not wait for all of it)."""
+    token = checked_token(token)
+    warm = Warm(settings, stopping)
     if preload:
         warm.preload()
     app = FastAPI(
@@ -187,25 +387,40 @@ def create_app(settings: Settings, token: str | None = None, preload: bool = Tru
         version=__version__,
         description="Passages, verified answers and draft checks from your library, offline.",
     )
+    app.add_middleware(BodyLimit, max_bytes=settings.serve.max_body_bytes)
 
     def authorised(
-        credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_BEARER)],
+        request: Request,
+        _: Annotated[HTTPAuthorizationCredentials | None, Depends(_BEARER)],
     ) -> None:
-        if token is None:
-            return
-        given = credentials.credentials if credentials else ""
-        if not hmac.compare_digest(given.encode(), token.encode()):
+        if not bearer_accepted(request.scope, token):
             raise _UnauthorisedError
 
     guarded = [Depends(authorised)]
     errors: dict[int | str, dict[str, Any]] = {
-        status: {"model": ErrorResponse} for status in (400, 401, 404, 422, 503)
+        status: {"model": ErrorResponse} for status in (400, 401, 404, 413, 422, 503)
     }
 
     @app.exception_handler(_UnauthorisedError)
-    def _unauthorised(_: Request, __: Exception) -> JSONResponse:
-        response = _error(401, f"missing or wrong bearer token (see {TOKEN_ENV})")
-        response.headers["WWW-Authenticate"] = "Bearer"
+    def _unauthorised_request(_: Request, __: Exception) -> JSONResponse:
+        return _unauthorised()
+
+    @app.exception_handler(StarletteHTTPException)
+    def _refused(request: Request, error: Exception) -> JSONResponse:
+        """What the router and FastAPI's body parser refuse themselves, in our shape."""
+        status = getattr(error, "status_code", 400)
+        headers = dict(getattr(error, "headers", None) or {})
+        where = f"{request.method} {request.url.path}"
+        if status == 404:
+            message = f"no route {where} (the routes are listed at /docs)"
+        elif status == 405:
+            message = f"{where}: method not allowed; use {headers.get('Allow', 'another')}"
+        elif status == 400:
+            message = _unreadable(error.__cause__)
+        else:
+            message = str(getattr(error, "detail", "")) or f"HTTP {status}"
+        response = _error(status, message)
+        response.headers.update(headers)
         return response
 
     @app.exception_handler(RequestValidationError)
@@ -223,8 +438,12 @@ def create_app(settings: Settings, token: str | None = None, preload: bool = Tru
 
     @app.exception_handler(CiteloomError)
     def _citeloom(_: Request, error: Exception) -> JSONResponse:
-        code = getattr(error, "exit_code", ExitCode.USAGE)
         message = str(error)
+        if isinstance(error, TimeLimitExceeded | IndexBusy):  # try again later
+            response = _error(503, message)
+            response.headers["Retry-After"] = str(RETRY_AFTER_S)
+            return response
+        code = getattr(error, "exit_code", ExitCode.USAGE)
         status = 404 if "unknown project" in message else _STATUS.get(code, 400)
         return _error(status, message, "project" if status == 404 else None)
 
@@ -240,24 +459,27 @@ def create_app(settings: Settings, token: str | None = None, preload: bool = Tru
         response_model_exclude_unset=True,
         responses=errors,
     )
-    def query(request: QueryRequest) -> dict[str, Any]:
-        settings.get_project(request.project)
-        options = query_options(
-            settings,
-            top_k=request.top_k,
-            per_doc=request.per_doc,
-            citekeys=request.citekeys,
-            tags=request.tags,
-            year_from=request.year_from,
-            year_to=request.year_to,
-            section=request.section,
-            budget=request.budget,
-        )
-        embedder = warm.embedder(request.project)
-        with warm.index() as index:
-            service = bootstrap.query_service(settings, request.project, index, embedder)
-            report = service.search(request.query, options)
-        return QueryResponse.model_validate(report.to_json()).dump()
+    async def query(request: QueryRequest) -> dict[str, Any]:
+        def work(deadline: Deadline) -> dict[str, Any]:
+            settings.get_project(request.project)
+            options = query_options(
+                settings,
+                top_k=request.top_k,
+                per_doc=request.per_doc,
+                citekeys=request.citekeys,
+                tags=request.tags,
+                year_from=request.year_from,
+                year_to=request.year_to,
+                section=request.section,
+                budget=request.budget,
+            )
+            embedder = warm.embedder(request.project)
+            with warm.index(deadline) as index:  # one unit of work
+                service = bootstrap.query_service(settings, request.project, index, embedder)
+                report = service.search(request.query, options)
+            return QueryResponse.model_validate(report.to_json()).dump()
+
+        return await warm.run("POST /query", work)
 
     @app.post(
         "/answer",
@@ -266,12 +488,15 @@ def create_app(settings: Settings, token: str | None = None, preload: bool = Tru
         response_model_exclude_unset=True,
         responses=errors,
     )
-    def answer(request: AnswerRequest) -> dict[str, Any]:
-        embedder = warm.embedder(request.project)
-        with warm.index() as index:
-            service = bootstrap.answer_service(settings, request.project, index, embedder)
-            report = service.answer(request.question)
-        return AnswerResponse.model_validate(report.to_json()).dump()
+    async def answer(request: AnswerRequest) -> dict[str, Any]:
+        def work(deadline: Deadline) -> dict[str, Any]:
+            embedder = warm.embedder(request.project)
+            with warm.index(deadline) as index:  # one unit of work
+                service = bootstrap.answer_service(settings, request.project, index, embedder)
+                report = service.answer(request.question)
+            return AnswerResponse.model_validate(report.to_json()).dump()
+
+        return await warm.run("POST /answer", work)
 
     @app.post(
         "/check",
@@ -280,67 +505,83 @@ def create_app(settings: Settings, token: str | None = None, preload: bool = Tru
         response_model_exclude_unset=True,
         responses=errors,
     )
-    def check(request: CheckRequest) -> dict[str, Any]:
-        embedder = warm.embedder(request.project)
+    async def check(request: CheckRequest) -> dict[str, Any]:
         latex = None if request.format == "auto" else request.format == "latex"
-        with warm.index() as index:
-            service = bootstrap.check_service(settings, request.project, index, embedder)
-            report = service.check(request.draft, request.name, latex)
-        return CheckResponse.model_validate(report.to_json()).dump()
+
+        def work(deadline: Deadline) -> dict[str, Any]:
+            embedder = warm.embedder(request.project)
+            with warm.index(deadline) as index:  # a unit of work per citation
+                service = bootstrap.check_service(settings, request.project, index, embedder)
+                between = warm.between(index, deadline)
+                report = service.check(request.draft, request.name, latex, between=between)
+            return CheckResponse.model_validate(report.to_json()).dump()
+
+        return await warm.run("POST /check", work)
 
     @app.get(
         "/projects",
         response_model=ProjectsResponse,
         dependencies=guarded,
         response_model_exclude_unset=True,
+        responses=errors,
     )
-    def projects() -> dict[str, Any]:
-        out = []
-        with warm.index() as index:
-            for name, project in sorted(settings.project.items()):
-                info = index.collection_info(project.collection)
-                out.append(
-                    ProjectOut(
-                        name=name,
-                        collection=project.collection,
-                        embedding_model=project.embedding_model,
-                        points=info.points if info else None,
+    async def projects() -> dict[str, Any]:
+        def work(deadline: Deadline) -> dict[str, Any]:
+            out = []
+            with warm.index(deadline) as index:
+                for name, project in sorted(settings.project.items()):
+                    info = index.collection_info(project.collection)
+                    out.append(
+                        ProjectOut(
+                            name=name,
+                            collection=project.collection,
+                            embedding_model=project.embedding_model,
+                            points=info.points if info else None,
+                        )
                     )
-                )
-        return ProjectsResponse(projects=out).dump()
+            return ProjectsResponse(projects=out).dump()
+
+        return await warm.run("GET /projects", work)
 
     @app.get(
         "/health",
         response_model=HealthResponse,
         dependencies=guarded,
         response_model_exclude_unset=True,
+        responses=errors,
     )
-    def health() -> dict[str, Any]:
-        try:
-            with warm.index() as index:
-                for project in settings.project.values():
-                    index.collection_info(project.collection)
-            reachable, detail = True, "index reachable"
-        except CiteloomError as error:
-            reachable, detail = False, str(error)
-        models = warm.models_loaded
-        wanted = {p.embedding_model for p in settings.project.values()}
-        return HealthResponse(
-            status="ok" if reachable and wanted <= set(models) else "degraded",
-            models_loaded=models,
-            index_reachable=reachable,
-            index_detail=detail,
-            versions=_versions(),
-        ).dump()
+    async def health() -> dict[str, Any]:
+        def work(deadline: Deadline) -> dict[str, Any]:
+            try:
+                with warm.index(deadline) as index:
+                    for project in settings.project.values():
+                        index.collection_info(project.collection)
+                reachable, detail = True, "index reachable"
+            except CiteloomError as error:
+                reachable, detail = False, str(error)
+            models = warm.models_loaded
+            wanted = {p.embedding_model for p in settings.project.values()}
+            return HealthResponse(
+                status="ok" if reachable and wanted <= set(models) else "degraded",
+                models_loaded=models,
+                index_reachable=reachable,
+                index_detail=detail,
+                versions=_versions(),
+            ).dump()
+
+        return await warm.run("GET /health", work)
 
     mount_mcp(app, warm, token)
     return app
 
 
-def run(settings: Settings, host: str, port: int) -> None:
-    """Serve until interrupted (uvicorn handles Ctrl-C and SIGTERM)."""
+def run(settings: Settings, listener: socket.socket, token: str | None) -> None:
+    """Load the models, then serve on the bound ``listener`` until interrupted (uvicorn
+    handles Ctrl-C and SIGTERM, and waits for the requests under way: a check among them
+    stops at its next citation)."""
     import uvicorn
 
-    token = serve_token(host)
-    app = create_app(settings, token)
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    server: uvicorn.Server | None = None
+    app = create_app(settings, token, stopping=lambda: server is not None and server.should_exit)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
+    server.run(sockets=[listener])

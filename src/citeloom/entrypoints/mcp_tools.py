@@ -23,8 +23,6 @@ from enum import StrEnum
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-import anyio
-import anyio.to_thread
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from citeloom.config import ProjectConfig, Settings
@@ -39,6 +37,7 @@ from citeloom.domain.errors import (
 )
 from citeloom.domain.notes import MAX_PAGE, MAX_TAGS
 from citeloom.domain.query_syntax import DEFAULT_TOP_K, MAX_TOP_K
+from citeloom.entrypoints.time_limit import Deadline, within
 
 if TYPE_CHECKING:
     from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
@@ -107,40 +106,6 @@ def failure_from(error: CiteloomError) -> ToolFailure:
             ErrorCode.INVALID_PROJECT, message, "ask the user to run: citeloom validate"
         )
     return ToolFailure(ErrorCode.INVALID_INPUT, message)
-
-
-class Deadline:
-    """One call's time limit, shared by the server (which stops waiting) and the worker
-    (which stops before writing). Once a write has begun it is finished: the server then
-    waits for it rather than report a timeout over a half-written call."""
-
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
-        self.end = time.monotonic() + seconds
-        self._lock = threading.Lock()
-        self._given_up = False
-        self.writing = False
-
-    def remaining(self) -> float:
-        return max(0.0, self.end - time.monotonic())
-
-    def expired(self) -> bool:
-        return self._given_up or time.monotonic() >= self.end
-
-    def may_write(self) -> bool:
-        with self._lock:
-            if self.expired():
-                return False
-            self.writing = True
-            return True
-
-    def give_up(self) -> bool:
-        """The server stops waiting; False if a write has begun (wait for it instead)."""
-        with self._lock:
-            if self.writing:
-                return False
-            self._given_up = True
-            return True
 
 
 # ---------------------------------------------------------------------- arguments
@@ -573,7 +538,7 @@ class ToolRuntime:
         last, and closed (the embedded shard's lock released) when the call ends."""
         from citeloom import bootstrap
 
-        wait = min(self.settings.qdrant.busy_timeout_s, max(0.0, deadline.remaining() - 0.25))
+        wait = deadline.wait_for_index(self.settings.qdrant.busy_timeout_s)
         index = bootstrap.index(self.settings, busy_timeout_s=wait)
         try:
             yield index
@@ -612,38 +577,17 @@ class ToolRuntime:
         On time-out the server answers TIMEOUT at once and the worker stops before it writes
         anything; a write already under way is waited for and its answer returned."""
         deadline = Deadline(self.timeout_s)
-        outcome: dict[str, Any] = {}
-        done = anyio.Event()
-
-        async def work() -> None:
-            try:
-                outcome["ok"] = await anyio.to_thread.run_sync(
-                    partial(self.call, name, arguments, deadline), abandon_on_cancel=True
-                )
-            except ToolFailure as failure:
-                outcome["failure"] = failure
-            except Exception as error:  # a bug: said plainly, never a traceback
-                outcome["failure"] = ToolFailure(
-                    ErrorCode.INTERNAL_ERROR, f"internal error ({type(error).__name__}: {error})"
-                )
-            done.set()
-
-        async with anyio.create_task_group() as group:
-            group.start_soon(work)
-            with anyio.move_on_after(self.timeout_s):
-                await done.wait()
-            if not done.is_set() and not deadline.give_up():
-                await done.wait()  # a write began in time: finish it, answer truly
-            if not done.is_set():
-                group.cancel_scope.cancel()
-                failure = ToolFailure(
-                    ErrorCode.TIMEOUT,
-                    f"{name} did not finish within [mcp] timeout_s = {self.timeout_s:g} s",
-                )
-                return failure.to_json(), True
-        if "failure" in outcome:
-            return outcome["failure"].to_json(), True
-        return outcome["ok"], False
+        try:
+            answer = await within(deadline, partial(self.call, name, arguments, deadline))
+        except TimeLimitExceeded:
+            timeout = f"{name} did not finish within [mcp] timeout_s = {self.timeout_s:g} s"
+            return ToolFailure(ErrorCode.TIMEOUT, timeout).to_json(), True
+        except ToolFailure as failure:
+            return failure.to_json(), True
+        except Exception as error:  # a bug: said plainly, never a traceback
+            bug = f"internal error ({type(error).__name__}: {error})"
+            return ToolFailure(ErrorCode.INTERNAL_ERROR, bug).to_json(), True
+        return answer, False
 
 
 def to_text(answer: dict[str, Any]) -> str:

@@ -25,7 +25,7 @@ supported by a page that holds those terms together, as ``query`` ranks it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -169,9 +169,20 @@ class CheckService:
         self.elsewhere = elsewhere
         self._papers: dict[str, list[DocumentSummary]] | None = None
 
-    def check(self, text: str, draft: str = "", latex: bool | None = None) -> CheckReport:
+    def check(
+        self,
+        text: str,
+        draft: str = "",
+        latex: bool | None = None,
+        between: Callable[[], None] | None = None,
+    ) -> CheckReport:
+        """Judge every citation of the draft. ``between`` is called before each citation but
+        the first: a long-lived server lets a process waiting for the index have it there,
+        and stops the check (by raising) when the request's time is up."""
         report = CheckReport(draft, self.query.project)
-        for citation in find_citations(text, latex):
+        for number, citation in enumerate(find_citations(text, latex)):
+            if number and between is not None:
+                between()
             report.checks.append(self.judge(citation))
         return report
 
