@@ -562,7 +562,13 @@ def reindex(
 @app.command("export")
 @handle_errors
 def export(
-    file: Annotated[Path, typer.Argument(help="The JSONL file to write (replaced if present).")],
+    file: Annotated[
+        Path,
+        typer.Argument(
+            help="The JSONL file to write: a new path, or a regular file it replaces once the "
+            "export is complete. A link, pipe, device or folder is refused."
+        ),
+    ],
     project: ProjectOpt = ...,  # type: ignore[assignment]
     config: ConfigOpt = Path("citeloom.toml"),
     as_json: JsonOpt = False,

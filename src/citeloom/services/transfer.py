@@ -25,7 +25,6 @@ written, and a collection the import created is dropped again if a write fails.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -36,6 +35,7 @@ from citeloom import __version__
 from citeloom.domain.errors import CiteloomError, ConfigError, EmbeddingModelMismatch
 from citeloom.domain.models import IndexPoint
 from citeloom.ports import Index
+from citeloom.services.export_file import check_target, write_atomically
 
 FORMAT = "citeloom-export"
 FORMAT_VERSION = 2
@@ -78,8 +78,9 @@ class TransferReport:
 def export_project(
     index: Index, project: str, collection: str, tokenizer: str | None, path: Path
 ) -> TransferReport:
-    """Write the project's points to ``path`` (written beside it and renamed: a stopped export
-    leaves no half file under that name)."""
+    """Write the project's points to ``path``: a regular file or a new path, replaced only
+    by a complete file (see ``export_file``)."""
+    check_target(path)  # before reading a large index only to be refused
     info = index.collection_info(collection)
     if info is None:
         raise ConfigError(
@@ -99,19 +100,17 @@ def export_project(
         "created_by": f"citeloom {__version__}",
         "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
     }
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with tmp.open("w", encoding="utf-8") as out:
-            out.write(json.dumps(header, ensure_ascii=False) + "\n")
-            for point in points:
-                out.write(json.dumps(_line(point), ensure_ascii=False) + "\n")
-        os.replace(tmp, path)
-    except OSError as error:
-        tmp.unlink(missing_ok=True)
-        raise ConfigError(f"{path}: cannot write the export ({error.strerror}).") from error
+    lines = (json.dumps(row, ensure_ascii=False) + "\n" for row in _rows(header, points))
+    write_atomically(path, lines)
     return TransferReport(
         project, collection, info.embed_model, len(points), _documents(points), str(path)
     )
+
+
+def _rows(header: dict[str, Any], points: list[IndexPoint]) -> Iterator[dict[str, Any]]:
+    yield header
+    for point in points:
+        yield _line(point)
 
 
 def import_project(
