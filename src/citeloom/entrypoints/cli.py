@@ -619,7 +619,8 @@ def import_(
     """Load an export into the project's collection, which must be new or empty.
 
     Refused (exit 4, nothing written) when the file's embedding model or tokenizer is not the
-    project's: its queries could not be compared with the file's vectors.
+    project's: its queries could not be compared with the file's vectors. Every line is
+    checked before the first write; a damaged one is named with its field (exit 2).
     """
     from citeloom import bootstrap
     from citeloom.services.transfer import import_project
@@ -632,7 +633,13 @@ def import_(
     index = bootstrap.index(settings, on_wait=_tell)
     try:
         report = import_project(
-            index, project, chosen.collection, chosen.embedding_model, tokenizer, file
+            index,
+            project,
+            chosen.collection,
+            chosen.embedding_model,
+            tokenizer,
+            file,
+            lambda: bootstrap.model_dimensions(settings, chosen),
         )
     finally:
         index.close()
