@@ -401,4 +401,5 @@ def project_components(
         # validate reports an oversized max_tokens as its own check, so build it unchecked
         chunker=lambda emb: _wordpiece_chunker(settings, emb),  # type: ignore[arg-type]
         index=lambda: index(settings),
+        others=tuple(p.collection for name, p in settings.project.items() if name != project_name),
     )

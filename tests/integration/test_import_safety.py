@@ -1,12 +1,20 @@
 """`citeloom import` trusts nothing in the file it is given: every line is checked before the
 first write, and a refusal names the line and the field (exit 2), never a traceback, with the
-index left exactly as it was. Real engine, real CLI, a real export of the example papers."""
+index left exactly as it was. A killed import leaves no half-made collection, `drop` empties a
+project, and inspect and validate name documents stored only in part. Real engine, real CLI,
+a real export of the example papers."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import math
+import shutil
+import signal
+import subprocess
+import time
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,7 +26,7 @@ from typer.testing import CliRunner
 
 from citeloom.adapters.qdrant_edge_index import EdgeIndex
 from citeloom.entrypoints.cli import app
-from tests.conftest import EXAMPLES, ROOT, write_config
+from tests.conftest import CITELOOM, EXAMPLES, ROOT, write_config
 
 pytestmark = pytest.mark.real
 
@@ -324,3 +332,145 @@ def test_no_hostile_variant_of_a_real_export_gets_in_or_crashes(exported, baseli
     assert out.startswith("error: ") and str(path) in out, f"{what}: {out}"
     assert "Traceback" not in out and "internal error" not in out, f"{what}: {out}"
     assert index_state(exported["dir"]) == baseline, what
+
+
+# ---------------------------------------------------------------- a killed import, drop
+QUESTION = "how fast do restored salt marshes accrete sediment"
+
+
+@pytest.fixture
+def own(exported: dict[str, Any], tmp_path: Path) -> dict[str, Any]:
+    """A folder of its own: 'papers' as exported (its index copied), 'copy' still empty."""
+    shutil.copytree(
+        exported["dir"] / "var" / "qdrant",
+        tmp_path / "var" / "qdrant",
+        ignore=shutil.ignore_patterns("*.lock", "*.wait"),
+    )
+    return {
+        "dir": tmp_path,
+        "config": str(two_projects(tmp_path)),
+        "qdrant": tmp_path / "var" / "qdrant",
+    }
+
+
+def big_export(exported: dict[str, Any], path: Path, copies: int) -> Path:
+    """The real export's points repeated ``copies`` times, each copy a document of its own
+    (new ids, doc ids and paths): an import that takes seconds to write."""
+    rows = []
+    for n in range(copies):
+        for point in exported["points"]:
+            row = copy.deepcopy(point)
+            row["id"] = str(uuid.uuid5(uuid.NAMESPACE_URL, f"{point['id']}/{n}"))
+            row["payload"]["doc_id"] += f"-{n}"
+            row["payload"]["source"]["path"] += f".{n}"
+            rows.append(json.dumps(row))
+    header = {**exported["header"], "points": len(rows)}
+    path.write_text("\n".join([json.dumps(header), *rows]) + "\n", encoding="utf-8")
+    return path
+
+
+def allocated(folder: Path) -> int:
+    """Bytes written under ``folder`` so far (files come and go while a shard is written)."""
+    total = 0
+    for file in folder.rglob("*"):
+        with contextlib.suppress(FileNotFoundError):
+            total += file.lstat().st_blocks * 512
+    return total
+
+
+def wait_until_written(folder: Path, process: subprocess.Popen, least: int) -> None:
+    """Until the import has written ``least`` bytes into ``folder``: points, not an empty
+    collection (no sleep decides when the kill lands)."""
+    deadline = time.monotonic() + 300
+    while allocated(folder) < least:
+        if process.poll() is not None:
+            pytest.fail(f"the import ended (exit {process.returncode}) before it wrote {folder}")
+        if time.monotonic() > deadline:
+            pytest.fail(f"the import wrote nothing into {folder} in 5 minutes")
+        time.sleep(0.01)
+
+
+def test_a_killed_import_leaves_the_project_as_it_was_and_the_next_one_succeeds(exported, own):
+    config, qdrant = own["config"], own["qdrant"]
+    big = big_export(exported, own["dir"] / "big.jsonl", copies=200)
+    papers_before = run("query", QUESTION, "-p", "papers", "-c", config, "--json")
+    copy_before = run("query", QUESTION, "-p", "copy", "-c", config)
+    staging = qdrant / "proj-copy@2"
+
+    process = subprocess.Popen(
+        [CITELOOM, "import", str(big), "-p", "copy", "-c", config],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        wait_until_written(staging / "shard", process, least=2**20)
+        process.kill()  # kill -9, mid-write
+    finally:
+        out, _ = process.communicate()
+    assert process.returncode == -signal.SIGKILL and "imported" not in out
+
+    # the project is as it was: no collection, nothing half-made; the leftover is apart
+    assert staging.is_dir() and not (qdrant / "proj-copy.alias.json").exists()
+    assert run("query", QUESTION, "-p", "copy", "-c", config) == copy_before
+    assert run("query", QUESTION, "-p", "papers", "-c", config, "--json") == papers_before
+    assert json.loads(run("inspect", "-p", "copy", "-c", config, "--json")[1])["exists"] is False
+    code, out = run("validate", "-p", "copy", "-c", config, "--json")
+    checks = {c["check"]: c for c in json.loads(out)["checks"]}
+    assert code == 0 and checks["leftovers"]["warning"], out
+    assert "proj-copy@2" in checks["leftovers"]["detail"] and "citeloom drop" in out
+
+    code, out = run("import", str(big), "-p", "copy", "-c", config)  # clears the leftover first
+    assert code == 0 and "imported 5000 chunks of 600 documents" in out, out
+    inspected = json.loads(run("inspect", "-p", "copy", "-c", config, "--json")[1])
+    assert (inspected["points"], len(inspected["documents"]), inspected["incomplete"]) == (
+        5000,
+        600,
+        0,
+    )
+    code, out = run("query", QUESTION, "-p", "copy", "-c", config, "--json")
+    assert code == 0 and json.loads(out)["results"]
+
+
+def test_drop_asks_first_and_removes_the_collection_and_leftovers(exported, own, monkeypatch):
+    config, qdrant = own["config"], own["qdrant"]
+    code, out = run("import", str(exported["file"]), "-p", "copy", "-c", config)
+    assert code == 0, out
+    code, out = run("import", str(exported["file"]), "-p", "copy", "-c", config)
+    assert code == 2 and "citeloom drop --project copy" in out  # the way out it names
+    (qdrant / "proj-copy@3").mkdir()  # as a killed reindex leaves one
+
+    code, out = run("drop", "-p", "copy", "-c", config)  # no terminal, no --yes
+    assert code == 2 and "pass --yes" in out and "Nothing was removed" in out
+    monkeypatch.setattr("citeloom.entrypoints.cli._interactive", lambda: True)
+    result = CliRunner().invoke(app, ["drop", "-p", "copy", "-c", config], input="n\n")
+    assert result.exit_code == 0 and "nothing was removed" in result.output
+    assert "(25 chunks of 3 documents), and leftovers proj-copy@3" in result.output
+    assert (qdrant / "proj-copy@2").is_dir()
+    result = CliRunner().invoke(app, ["drop", "-p", "copy", "-c", config], input="y\n")
+    assert result.exit_code == 0 and "removed proj-copy@3, proj-copy@2" in result.output
+
+    assert not [p for p in qdrant.iterdir() if p.name.startswith("proj-copy") and p.is_dir()]
+    assert not (qdrant / "proj-copy.alias.json").exists()
+    assert json.loads(run("inspect", "-p", "copy", "-c", config, "--json")[1])["exists"] is False
+    assert run("query", QUESTION, "-p", "papers", "-c", config)[0] == 0  # papers untouched
+    code, out = run("drop", "-p", "copy", "-c", config, "--yes")
+    assert code == 0 and "nothing to remove" in out
+    code, out = run("import", str(exported["file"]), "-p", "copy", "-c", config)
+    assert code == 0, out  # the project starts anew
+
+
+def test_inspect_and_validate_name_documents_stored_in_part_and_the_fix(exported, own):
+    config = own["config"]
+    lost = exported["points"][3]  # one chunk of a paper, as a killed run leaves it
+    path = written(exported, "part.jsonl", lambda h, p: (p.pop(3), h.update(points=len(p))))
+    code, out = run("import", str(path), "-p", "copy", "-c", config)
+    assert code == 0, out
+    fix = f"ingest their folders again: citeloom ingest {EXAMPLES} --project copy"
+    code, out = run("inspect", "-p", "copy", "-c", config)
+    assert code == 0 and "(INCOMPLETE)" in out and f"fix: {fix}" in out, out
+    assert "1 document stored only in part" in out
+    code, out = run("validate", "-p", "copy", "-c", config, "--json")
+    documents = {c["check"]: c for c in json.loads(out)["checks"]}["documents"]
+    assert code == 1 and not documents["ok"] and documents["fix"] == fix
+    assert lost["payload"]["source"]["path"] in documents["detail"]

@@ -10,7 +10,7 @@ run that needs the name, or by ``citeloom drop``.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from citeloom.ports import Index
 
@@ -25,6 +25,25 @@ def staging_name(index: Index, collection: str) -> str:
     """Where the next build of ``collection`` goes: the same name every time until a build
     switches, so a killed build's leftover is the one the next build clears first."""
     return next_name(collection, index.physical(collection))
+
+
+def belongs_to(collection: str, physical: str) -> bool:
+    """Whether ``physical`` is the project collection itself or one of its staging builds."""
+    staged = re.fullmatch(rf"{re.escape(collection)}@\d+", physical)
+    return physical == collection or staged is not None
+
+
+def leftovers(index: Index, collection: str, others: Iterable[str] = ()) -> list[str]:
+    """The staging collections of ``collection`` that no project uses: what killed builds left.
+    ``others``: the other projects' collection names, whose collections are never leftovers,
+    whatever they are called."""
+    current = index.physical(collection)
+    theirs = {*others, *(index.physical(name) for name in others)}
+    return [
+        name
+        for name in index.list_collections()
+        if name != current and belongs_to(collection, name) and name not in theirs
+    ]
 
 
 def build_and_switch(

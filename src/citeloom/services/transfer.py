@@ -19,8 +19,8 @@ stored, so the imported collection answers queries exactly as the exported one d
 id and tokenizer fingerprint are the write guard's evidence: an import into a project whose
 model or tokenizer differs is refused (exit 4) before anything is written, and so is one into a
 collection that already holds points. Every line of the file is checked before the first point
-is written (``export_file``), and a collection the import created is dropped again if a write
-fails.
+is written (``export_file``), and the points go into a staging collection that the project
+switches to only when all of them are in.
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ from citeloom.services.export_file import (
     damaged,
     write_atomically,
 )
+from citeloom.services.staging import build_and_switch, staging_name
 
 PAGE = 256
 
@@ -132,7 +133,11 @@ def import_project(
 
     ``embed_model``, ``tokenizer`` and ``model_dimensions`` (called once the file is found
     sound, as it may load the model) are the project's: its queries are embedded with them, so
-    vectors of another model, tokenizer or length would be meaningless there."""
+    vectors of another model, tokenizer or length would be meaningless there.
+
+    The points go into a staging collection and the project is switched to it once all are
+    in (``staging``): a failed, interrupted or killed import leaves the project as it was,
+    and the staging collection a killed one leaves behind is cleared by the next import."""
     with ExportReader(path) as export:
         header = export.header
         _check_model(path, header, project, embed_model, tokenizer)
@@ -144,17 +149,17 @@ def import_project(
         raise ConfigError(
             f"collection '{collection}' of project '{project}' already holds {info.points} "
             "points; nothing was imported. Import into a project with a new collection, or "
-            "remove this one first."
+            f"remove this one first: citeloom drop --project {project}"
         )
-    created = info is None
-    index.ensure_collection(collection, embed_model, header.dimensions)
-    try:
-        _store(index, collection, points, project)
-        index.optimize(collection)
-    except BaseException:
-        if created:
-            index.drop_collection(index.physical(collection))
-        raise
+    target = staging_name(index, collection)
+    build_and_switch(
+        index,
+        collection,
+        target,
+        embed_model,
+        header.dimensions,
+        lambda: _store(index, target, points, project),
+    )
     return TransferReport(project, collection, embed_model, len(points), _documents(points), "")
 
 
@@ -186,10 +191,11 @@ def _check_dimensions(
         )
 
 
-def _store(index: Index, target: str, points: list[IndexPoint], project: str) -> None:
+def _store(index: Index, target: str, points: list[IndexPoint], project: str) -> bool:
     for start in range(0, len(points), PAGE):
         page = points[start : start + PAGE]
         index.upsert_points(target, [_relabelled(p, project) for p in page])
+    return True
 
 
 def _all_points(index: Index, collection: str) -> Iterator[IndexPoint]:
