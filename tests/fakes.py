@@ -145,6 +145,12 @@ class FakeIndex:
     def drop_collection(self, physical: str) -> None:
         self.collections.pop(physical, None)
 
+    def remove_alias(self, collection: str) -> None:
+        self.aliases.pop(collection, None)
+
+    def list_collections(self) -> list[str]:
+        return sorted(self.collections)
+
     def collection_info(self, collection: str) -> CollectionInfo | None:
         c = self.collections.get(self.physical(collection))
         if c is None:

@@ -115,6 +115,17 @@ def tokenizer_id(settings: Settings, model_id: str) -> str | None:
     return tokenizer_fingerprint(spec.tokenizer_dir)
 
 
+def model_dimensions(settings: Settings, project: ProjectConfig) -> int | None:
+    """How long the project's model's vectors are (None when the model cannot load here: a
+    machine that only stores a project, such as a lab server, still imports it)."""
+    from citeloom.domain.errors import CiteloomError
+
+    try:
+        return embedder(settings, project).dimensions
+    except CiteloomError:
+        return None
+
+
 def model_sources(settings: Settings, allow_download: bool = False) -> ModelSources:
     """Where models that are not built in are looked for ([embedding] in the config)."""
     from citeloom.adapters.embedding.local_models import ModelSources, default_fastembed_caches
@@ -407,4 +418,5 @@ def project_components(
         # validate reports an oversized max_tokens as its own check, so build it unchecked
         chunker=lambda emb: _wordpiece_chunker(settings, emb),  # type: ignore[arg-type]
         index=lambda: index(settings),
+        others=tuple(p.collection for name, p in settings.project.items() if name != project_name),
     )

@@ -373,6 +373,24 @@ def test_switch_drop_relabel_delete_and_scroll_agree(index):
     assert index.collection_info(name).points == 1
 
 
+def test_collections_are_listed_and_a_name_can_be_unaliased(index):
+    name = collection()
+    staged = f"{name}@2"
+    assert name not in index.list_collections()
+    index.ensure_collection(staged, "m", 4)
+    index.upsert_points(staged, points("d1", "a.pdf", ["salt marsh"], [vec(1)]))
+    assert staged in index.list_collections()
+    old = index.switch_collection(name, staged)
+    assert old in (name, None) and index.physical(name) == staged
+    assert index.collection_info(name).points == 1
+
+    index.remove_alias(name)  # what drop does once the collections are gone
+    index.remove_alias(name)  # and again: nothing left to remove is no error
+    assert index.physical(name) == name and index.collection_info(name) is None
+    index.drop_collection(staged)
+    assert staged not in index.list_collections()
+
+
 def test_a_server_collection_made_without_payload_indexes_gets_them_on_open():
     from qdrant_client import QdrantClient
 

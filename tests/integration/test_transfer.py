@@ -6,6 +6,8 @@ embedded project answer every query exactly as the original did."""
 from __future__ import annotations
 
 import json
+import os
+import stat
 import uuid
 from pathlib import Path
 
@@ -260,3 +262,112 @@ def test_an_export_of_an_empty_file_name_fails_cleanly(tmp_path):
         index = FakeIndex()
         index.ensure_collection("c", "m", 4)
         export_project(index, "p", "c", None, tmp_path / "missing-folder" / "out.jsonl")
+
+
+# ---------------------------------------------------------------- export targets
+def _device(path: Path) -> Path:
+    """A character device of our own (the kernel's /dev/full: every write fails), so the
+    test never risks the machine's real /dev/full."""
+    try:
+        os.mknod(path, stat.S_IFCHR | 0o666, os.makedev(1, 7))
+    except (PermissionError, OSError) as error:
+        pytest.skip(f"cannot make a device node here ({error})")
+    return path
+
+
+def _targets(tmp_path: Path) -> dict[str, tuple[Path, str]]:
+    """Export targets that are not regular files, each with what the refusal calls it."""
+    real = tmp_path / "real.jsonl"
+    real.write_text("someone else's file\n")
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    afile = tmp_path / "afile"
+    afile.write_text("a file, not a folder\n")
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(real)
+    dangling = tmp_path / "dangling.jsonl"
+    dangling.symlink_to(tmp_path / "nowhere.jsonl")
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    return {
+        "link": (link, "is a symbolic link"),
+        "dangling link": (dangling, "is a symbolic link"),
+        "link to a folder": (_link(tmp_path / "to-folder", folder), "is a symbolic link"),
+        "pipe": (fifo, "is a named pipe (FIFO)"),
+        "folder": (folder, "is a folder"),
+        "file as a folder": (afile / "out.jsonl", f"{afile} is a file, not a folder"),
+    }
+
+
+def _link(link: Path, target: Path) -> Path:
+    link.symlink_to(target)
+    return link
+
+
+def _snapshot(folder: Path) -> dict[str, tuple[int, str]]:
+    """Every entry of the folder: its mode (a link as a link) and its content or link."""
+    seen = {}
+    for entry in sorted(folder.iterdir()):
+        mode = os.lstat(entry).st_mode
+        if stat.S_ISLNK(mode):
+            seen[entry.name] = (mode, os.readlink(entry))
+        elif stat.S_ISREG(mode):
+            seen[entry.name] = (mode, entry.read_text())
+        else:
+            seen[entry.name] = (mode, "")
+    return seen
+
+
+@pytest.mark.parametrize(
+    "kind",
+    ["link", "dangling link", "link to a folder", "pipe", "device", "folder", "file as a folder"],
+)
+def test_export_refuses_a_target_that_is_not_a_regular_file_and_leaves_it_as_it_was(
+    original, tmp_path, kind
+):
+    targets = _targets(tmp_path)
+    if kind == "device":
+        targets["device"] = (_device(tmp_path / "full"), "is a character device")
+    target, named = targets[kind]
+    before = _snapshot(tmp_path)
+    code, out = run("export", str(target), "-p", "papers", "-c", str(original["config"]))
+    assert code == 2, out
+    assert str(target) in out and named in out and "Traceback" not in out
+    assert len(out.strip().splitlines()) == 1  # one line: the path, what it is, the fix
+    assert _snapshot(tmp_path) == before  # nothing replaced, no temporary file left
+
+
+def test_export_replaces_a_regular_file_whole_keeping_its_permissions(original, tmp_path):
+    target = tmp_path / "out.jsonl"
+    target.write_text("an older export\n")
+    target.chmod(0o640)
+    code, out = run("export", str(target), "-p", "papers", "-c", str(original["config"]))
+    assert code == 0, out
+    assert point_lines(target) == point_lines(original["file"])
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
+    assert [p.name for p in tmp_path.iterdir()] == ["out.jsonl"]
+
+
+def test_an_interrupted_export_leaves_the_old_file_and_no_temporary_one(tmp_path):
+    class Interrupted(dict):
+        """A payload whose serialisation is cut short, as by Ctrl-C mid-export."""
+
+        def items(self):
+            raise KeyboardInterrupt
+
+    index = FakeIndex()
+    index.ensure_collection("c", "m", 4)
+    payload = {"project": "p", "doc_id": "d", "fulltext": "t"}
+    index.upsert_points(
+        "c",
+        [
+            IndexPoint(str(uuid.UUID(int=1)), [1.0, 0.0, 0.0, 0.0], "t", payload),
+            IndexPoint(str(uuid.UUID(int=2)), [0.0, 1.0, 0.0, 0.0], "t", Interrupted(payload)),
+        ],
+    )
+    target = tmp_path / "out.jsonl"
+    target.write_text("an older export\n")
+    with pytest.raises(KeyboardInterrupt):
+        export_project(index, "p", "c", None, target)
+    assert target.read_text() == "an older export\n"
+    assert list(tmp_path.iterdir()) == [target]

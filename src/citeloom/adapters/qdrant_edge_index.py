@@ -210,6 +210,14 @@ class EdgeIndex:
         shutil.rmtree(self.index_dir / physical, ignore_errors=True)
         os.close(self._locks.pop(physical))
 
+    def remove_alias(self, collection: str) -> None:
+        (self.index_dir / f"{collection}{ALIAS_SUFFIX}").unlink(missing_ok=True)
+
+    def list_collections(self) -> list[str]:
+        if not self.index_dir.is_dir():
+            return []
+        return sorted(entry.name for entry in self.index_dir.iterdir() if entry.is_dir())
+
     def _lock(self, physical: str) -> None:
         """Hold the collection's lock file for as long as this index is open (see the module
         docstring for why Qdrant Edge's own lock does not do)."""

@@ -138,6 +138,18 @@ class QdrantServerIndex:
         if self._call("list collections", self._client.collection_exists, physical):
             self._call("drop a collection", self._client.delete_collection, physical)
 
+    def remove_alias(self, collection: str) -> None:
+        from qdrant_client import models
+
+        if self.physical(collection) == collection:
+            return  # no alias of that name
+        delete = models.DeleteAliasOperation(delete_alias=models.DeleteAlias(alias_name=collection))
+        self._call("remove an alias", self._client.update_collection_aliases, [delete])
+
+    def list_collections(self) -> list[str]:
+        listed = self._call("list collections", self._client.get_collections).collections
+        return sorted(c.name for c in listed)
+
     # ------------------------------------------------------------------ collections
     def _meta(self, collection: str) -> dict[str, Any] | None:
         if not self._call("list collections", self._client.collection_exists, collection):

@@ -469,7 +469,9 @@ def validate(
     references file is CSL-JSON; the embedding models available here; the project's model
     loads offline (with --allow-download, FastEmbed fetches it first); the chunking tokenizer is
     the embedder's; max_tokens fits the model window; the index is reachable; the collection's
-    stored embedding model equals the configured one.
+    stored embedding model equals the configured one; every stored document is whole (exit 1
+    names those a killed run left in part, and the fix); staging collections interrupted
+    imports or reindexes left behind.
     """
     from citeloom import bootstrap
     from citeloom.entrypoints import render
@@ -513,7 +515,10 @@ def inspect(
     config: ConfigOpt = Path("citeloom.toml"),
     as_json: JsonOpt = False,
 ) -> None:
-    """Show what the project's collection holds: points, documents, embedding model."""
+    """Show what the project's collection holds: points, documents, embedding model.
+
+    A document a killed run stored only in part is marked INCOMPLETE, with the fix.
+    """
     from citeloom import bootstrap
     from citeloom.entrypoints import render
     from citeloom.services.inspection import inspect_project
@@ -587,7 +592,13 @@ def reindex(
 @app.command("export")
 @handle_errors
 def export(
-    file: Annotated[Path, typer.Argument(help="The JSONL file to write (replaced if present).")],
+    file: Annotated[
+        Path,
+        typer.Argument(
+            help="The JSONL file to write: a new path, or a regular file it replaces once the "
+            "export is complete. A link, pipe, device or folder is refused."
+        ),
+    ],
     project: ProjectOpt = ...,  # type: ignore[assignment]
     config: ConfigOpt = Path("citeloom.toml"),
     as_json: JsonOpt = False,
@@ -638,7 +649,8 @@ def import_(
     """Load an export into the project's collection, which must be new or empty.
 
     Refused (exit 4, nothing written) when the file's embedding model or tokenizer is not the
-    project's: its queries could not be compared with the file's vectors.
+    project's: its queries could not be compared with the file's vectors. Every line is
+    checked before the first write; a damaged one is named with its field (exit 2).
     """
     from citeloom import bootstrap
     from citeloom.services.transfer import import_project
@@ -651,7 +663,13 @@ def import_(
     index = bootstrap.index(settings, on_wait=_tell)
     try:
         report = import_project(
-            index, project, chosen.collection, chosen.embedding_model, tokenizer, file
+            index,
+            project,
+            chosen.collection,
+            chosen.embedding_model,
+            tokenizer,
+            file,
+            lambda: bootstrap.model_dimensions(settings, chosen),
         )
     finally:
         index.close()
@@ -663,6 +681,64 @@ def import_(
             f"imported {report.points} chunks of {report.documents} documents "
             f"({report.embed_model}) into '{report.collection}' at {where}"
         )
+
+
+@app.command()
+@handle_errors
+def drop(
+    project: ProjectOpt = ...,  # type: ignore[assignment]
+    yes: Annotated[
+        bool,
+        typer.Option("--yes", "-y", help="Do not ask first (required without a terminal)."),
+    ] = False,
+    config: ConfigOpt = Path("citeloom.toml"),
+    as_json: JsonOpt = False,
+) -> None:
+    """Remove the project's collection, every chunk in it, and the staging collections an
+    interrupted reindex or import left beside it.
+
+    Asks first; --yes skips the question, and without a terminal (a script) --yes is
+    required. The project's config, the conversion cache and the audits stay: the next
+    ingest or import starts the project anew. A collection another project also uses is
+    refused.
+    """
+    from citeloom import bootstrap
+    from citeloom.entrypoints import render
+    from citeloom.services.drop import drop_plan, drop_project
+
+    settings = bootstrap.settings(config)
+    collection = settings.get_project(project).collection
+    others = {name: p.collection for name, p in settings.project.items() if name != project}
+    if not yes and not _interactive():
+        raise ConfigError(
+            f"citeloom drop cannot ask before removing the collection of project '{project}' "
+            "(no terminal), and it cannot be undone: pass --yes to remove it. Nothing was "
+            "removed."
+        )
+    index = bootstrap.index(settings, on_wait=_tell)
+    try:
+        plan = drop_plan(index, project, collection, others)
+    finally:
+        index.close()  # not held while a person reads the question
+    where = settings.qdrant.url or str(settings.paths.index_dir)
+    if plan.removed and not yes and not typer.confirm(render.drop_question(plan, where), err=True):
+        echo("nothing was removed")
+        return
+    index = bootstrap.index(settings, on_wait=_tell)
+    try:
+        report = drop_project(index, project, collection, others)
+    finally:
+        index.close()
+    if as_json:
+        _print_json(report.to_json())
+    elif report.removed:
+        echo(f"removed {', '.join(report.removed)} of project '{project}' from {where}")
+    else:
+        echo(f"project '{project}' has no collection at {where}; nothing to remove")
+
+
+def _interactive() -> bool:
+    return sys.stdin.isatty()
 
 
 @app.command()

@@ -12,6 +12,7 @@ if TYPE_CHECKING:  # each command imports only the service it runs
     from citeloom.services.answer import AnswerReport
     from citeloom.services.audit_report import RunSummary
     from citeloom.services.check import CheckReport
+    from citeloom.services.drop import DropReport
     from citeloom.services.evidence import Support
     from citeloom.services.ingest import DocumentOutcome, IngestReport
     from citeloom.services.inspection import InspectReport
@@ -284,10 +285,18 @@ def inspect_text(report: InspectReport) -> str:
         )
         if labels is not None:
             pages += f" (labels: {labels.source})"
-        lines.append(f"  {d.doc_id}  {_short(d.path)}  {ref}  {pages}  {_count(d.chunks, 'chunk')}")
+        chunks = _count(d.chunks, "chunk")
+        if not d.complete:
+            chunks = f"{d.chunks} of {d.chunk_total} chunks (INCOMPLETE)"
+        lines.append(f"  {d.doc_id}  {_short(d.path)}  {ref}  {pages}  {chunks}")
         if not d.citekey and d.candidates:
             best = ", ".join(f"@{c.citekey} {c.score:.2f}" for c in d.candidates)
             lines.append(f"      {d.problem or 'unmatched'}; best candidates: {best}")
+    if report.incomplete:
+        lines.append(
+            f"{_count(len(report.incomplete), 'document')} stored only in part (a run was "
+            f"killed while writing them); fix: {report.fix}"
+        )
     return "\n".join(lines)
 
 
@@ -301,6 +310,16 @@ def notes_text(project: str, notes: list[NoteSummary]) -> str:
         tags = f"  [{', '.join(n.tags)}]" if n.tags else ""
         lines.append(f"{n.doc_id}  note on {on}{where}{tags}  {trim(n.text, 80)}")
     return "\n".join(lines)
+
+
+def drop_question(plan: DropReport, where: str) -> str:
+    """What ``citeloom drop`` asks before it removes anything."""
+    held = f"{plan.points} chunks of {plan.documents} documents" if plan.current else "no chunks"
+    leftovers = f", and leftovers {', '.join(plan.leftovers)}" if plan.leftovers else ""
+    return (
+        f"Remove collection '{plan.collection}' of project '{plan.project}' ({held}){leftovers} "
+        f"from {where}? This cannot be undone."
+    )
 
 
 def _counts(run: RunSummary) -> str:

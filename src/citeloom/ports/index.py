@@ -74,6 +74,16 @@ class Index(Protocol):
 
     def drop_collection(self, physical: str) -> None: ...
 
+    def remove_alias(self, collection: str) -> None:
+        """Point the project's collection name at nothing again (undo ``switch_collection``):
+        after its collections are dropped, the next ingest or import creates it anew."""
+        ...
+
+    def list_collections(self) -> list[str]:
+        """Every physical collection the index holds, staging ones a killed reindex or
+        import left behind included, so they can be found and removed."""
+        ...
+
     def relabel_document(
         self, collection: str, doc_id: str, fields: dict[str, dict[str, Any]]
     ) -> None:

@@ -1,8 +1,12 @@
-"""The inspect use case: what a project's collection holds, document by document."""
+"""The inspect use case: what a project's collection holds, document by document, and which
+documents are stored only in part (a run killed while writing them) with how to repair them."""
 
 from __future__ import annotations
 
+import shlex
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 from citeloom.domain.models import CollectionInfo, DocumentSummary
@@ -16,6 +20,14 @@ class InspectReport:
     info: CollectionInfo | None
     documents: list[DocumentSummary] = field(default_factory=list)
 
+    @property
+    def incomplete(self) -> list[DocumentSummary]:
+        return [d for d in self.documents if not d.complete]
+
+    @property
+    def fix(self) -> str | None:
+        return repair(self.project, self.incomplete)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "project": self.project,
@@ -25,6 +37,8 @@ class InspectReport:
             "embed_model": self.info.embed_model if self.info else None,
             "dimensions": self.info.dimensions if self.info else None,
             "documents": [_document_json(d) for d in self.documents],
+            "incomplete": len(self.incomplete),
+            "fix": self.fix,
         }
 
 
@@ -38,6 +52,21 @@ def _document_json(doc: DocumentSummary) -> dict[str, Any]:
         "page_labels": labels.source if labels else None,
         "printed_pages": labels.span() if labels else None,
     }
+
+
+def repair(project: str, incomplete: Sequence[DocumentSummary]) -> str | None:
+    """How to make incomplete documents whole: ingest their folders again (an ingest writes
+    anew every document it finds stored in part); a note is stored again as it was given."""
+    if not incomplete:
+        return None
+    folders = sorted({str(Path(d.path).parent) for d in incomplete if d.kind != "note"})
+    steps = []
+    if folders:
+        where = " ".join(shlex.quote(f) for f in folders)
+        steps.append(f"ingest their folders again: citeloom ingest {where} --project {project}")
+    if any(d.kind == "note" for d in incomplete):
+        steps.append("store each incomplete note again (MCP store_chunks)")
+    return "; ".join(steps)
 
 
 def inspect_project(index: Index, project: str, collection: str) -> InspectReport:

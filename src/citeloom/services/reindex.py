@@ -7,13 +7,13 @@ new collection is dropped and the old one stays as it was.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from citeloom.domain.errors import ConfigError, DocumentError
 from citeloom.domain.models import DocumentSummary
 from citeloom.services.pipeline import DocumentPipeline, hint_for
+from citeloom.services.staging import build_and_switch, staging_name
 
 
 @dataclass
@@ -44,12 +44,6 @@ class ReindexReport:
         }
 
 
-def next_name(collection: str, current: str) -> str:
-    """proj -> proj@2 -> proj@3: a fresh physical collection for the rebuild."""
-    match = re.fullmatch(rf"{re.escape(collection)}@(\d+)", current)
-    return f"{collection}@{int(match.group(1)) + 1 if match else 2}"
-
-
 class ReindexService(DocumentPipeline):
     def run(self) -> ReindexReport:
         info = self.index.collection_info(self.collection)
@@ -59,7 +53,7 @@ class ReindexService(DocumentPipeline):
                 f"Run: citeloom ingest --project {self.project}"
             )
         current = self.index.physical(self.collection)
-        target = next_name(self.collection, current)
+        target = staging_name(self.index, self.collection)
         report = ReindexReport(
             self.audit.correlation_id,
             self.project,
@@ -81,36 +75,36 @@ class ReindexService(DocumentPipeline):
             new_model=self.embedder.model_id,
             documents=len(documents),
         )
-        self.index.drop_collection(target)  # a leftover of an interrupted reindex
-        self.index.ensure_collection(target, self.embedder.model_id, self.embedder.dimensions)
-        citekeys = {r.citekey for r in self.metadata.references()}
         try:
-            for doc in documents:
-                try:
-                    report.chunks += self._rebuild(doc, target, hint_for(doc, citekeys))
-                    report.documents += 1
-                except DocumentError as error:
-                    report.failures.append(str(error))
-                    self.audit.record("document", path=doc.path, status="failed", error=str(error))
-            rebuilt = {d.doc_id: d for d in self.index.documents(target, self.project)}
-            complete = not report.failures and all(
-                d.doc_id in rebuilt and rebuilt[d.doc_id].complete for d in documents
+            report.switched = build_and_switch(
+                self.index,
+                self.collection,
+                target,
+                self.embedder.model_id,
+                self.embedder.dimensions,
+                lambda: self._rebuild_all(documents, target, report),
             )
-            if complete:
-                self.index.optimize(target)  # before readers are pointed at it
-                old = self.index.switch_collection(self.collection, target)
-                report.switched = True
-                if old is not None:
-                    self.index.drop_collection(old)
-            else:
-                self.index.drop_collection(target)
-        except BaseException:
-            self.index.drop_collection(target)
-            raise
         finally:
             self.audit.record("run_finished", totals=report.to_json())
             self.audit.close()
         return report
+
+    def _rebuild_all(
+        self, documents: list[DocumentSummary], target: str, report: ReindexReport
+    ) -> bool:
+        """Every document into ``target``; whether all of them are in it completely."""
+        citekeys = {r.citekey for r in self.metadata.references()}
+        for doc in documents:
+            try:
+                report.chunks += self._rebuild(doc, target, hint_for(doc, citekeys))
+                report.documents += 1
+            except DocumentError as error:
+                report.failures.append(str(error))
+                self.audit.record("document", path=doc.path, status="failed", error=str(error))
+        rebuilt = {d.doc_id: d for d in self.index.documents(target, self.project)}
+        return not report.failures and all(
+            d.doc_id in rebuilt and rebuilt[d.doc_id].complete for d in documents
+        )
 
     def _rebuild(self, doc: DocumentSummary, target: str, hint: str) -> int:
         document, match, note = self.stored_document(doc, hint)

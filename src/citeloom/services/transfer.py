@@ -18,15 +18,15 @@ Vectors are written as JSON numbers that read back to the same float32, and the 
 stored, so the imported collection answers queries exactly as the exported one did. The model
 id and tokenizer fingerprint are the write guard's evidence: an import into a project whose
 model or tokenizer differs is refused (exit 4) before anything is written, and so is one into a
-collection that already holds points. The whole file is checked before the first point is
-written, and a collection the import created is dropped again if a write fails.
+collection that already holds points. Every line of the file is checked before the first point
+is written (``export_file``), and the points go into a staging collection that the project
+switches to only when all of them are in.
 """
 
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -36,10 +36,17 @@ from citeloom import __version__
 from citeloom.domain.errors import CiteloomError, ConfigError, EmbeddingModelMismatch
 from citeloom.domain.models import IndexPoint
 from citeloom.ports import Index
+from citeloom.services.export_file import (
+    FORMAT,
+    FORMAT_VERSION,
+    ExportHeader,
+    ExportReader,
+    check_target,
+    damaged,
+    write_atomically,
+)
+from citeloom.services.staging import build_and_switch, staging_name
 
-FORMAT = "citeloom-export"
-FORMAT_VERSION = 2
-READABLE_VERSIONS = (1, 2)  # 1: before printed page labels, chunk kinds and note payloads
 PAGE = 256
 
 
@@ -78,8 +85,9 @@ class TransferReport:
 def export_project(
     index: Index, project: str, collection: str, tokenizer: str | None, path: Path
 ) -> TransferReport:
-    """Write the project's points to ``path`` (written beside it and renamed: a stopped export
-    leaves no half file under that name)."""
+    """Write the project's points to ``path``: a regular file or a new path, replaced only
+    by a complete file (see ``export_file``)."""
+    check_target(path)  # before reading a large index only to be refused
     info = index.collection_info(collection)
     if info is None:
         raise ConfigError(
@@ -99,19 +107,17 @@ def export_project(
         "created_by": f"citeloom {__version__}",
         "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
     }
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with tmp.open("w", encoding="utf-8") as out:
-            out.write(json.dumps(header, ensure_ascii=False) + "\n")
-            for point in points:
-                out.write(json.dumps(_line(point), ensure_ascii=False) + "\n")
-        os.replace(tmp, path)
-    except OSError as error:
-        tmp.unlink(missing_ok=True)
-        raise ConfigError(f"{path}: cannot write the export ({error.strerror}).") from error
+    lines = (json.dumps(row, ensure_ascii=False) + "\n" for row in _rows(header, points))
+    write_atomically(path, lines)
     return TransferReport(
         project, collection, info.embed_model, len(points), _documents(points), str(path)
     )
+
+
+def _rows(header: dict[str, Any], points: list[IndexPoint]) -> Iterator[dict[str, Any]]:
+    yield header
+    for point in points:
+        yield _line(point)
 
 
 def import_project(
@@ -121,41 +127,75 @@ def import_project(
     embed_model: str,
     tokenizer: str | None,
     path: Path,
+    model_dimensions: Callable[[], int | None] = lambda: None,
 ) -> TransferReport:
     """Load an export into the project's (empty or new) collection under ``project``.
 
-    ``embed_model`` and ``tokenizer`` are the project's: its queries are embedded with them, so
-    vectors of another model or tokenizer would be meaningless there."""
-    header, points = _read(path)
-    stored_tokenizer = header.get("tokenizer")
-    if header["embed_model"] != embed_model:
-        raise ExportModelMismatch(
-            path, f"vectors of embedding model '{header['embed_model']}'", project, embed_model
-        )
-    if tokenizer and stored_tokenizer and stored_tokenizer != tokenizer:
-        raise ExportModelMismatch(
-            path, f"chunks cut by tokenizer {stored_tokenizer}", project, f"{tokenizer}"
-        )
+    ``embed_model``, ``tokenizer`` and ``model_dimensions`` (called once the file is found
+    sound, as it may load the model) are the project's: its queries are embedded with them, so
+    vectors of another model, tokenizer or length would be meaningless there.
+
+    The points go into a staging collection and the project is switched to it once all are
+    in (``staging``): a failed, interrupted or killed import leaves the project as it was,
+    and the staging collection a killed one leaves behind is cleared by the next import."""
+    with ExportReader(path) as export:
+        header = export.header
+        _check_model(path, header, project, embed_model, tokenizer)
+        points = export.points()
+    _check_dimensions(path, header, project, embed_model, model_dimensions())
     index.check_model(collection, embed_model)
     info = index.collection_info(collection)
     if info is not None and info.points:
         raise ConfigError(
             f"collection '{collection}' of project '{project}' already holds {info.points} "
             "points; nothing was imported. Import into a project with a new collection, or "
-            "remove this one first."
+            f"remove this one first: citeloom drop --project {project}"
         )
-    created = info is None
-    index.ensure_collection(collection, embed_model, int(header["dimensions"]))
-    try:
-        for start in range(0, len(points), PAGE):
-            page = points[start : start + PAGE]
-            index.upsert_points(collection, [_relabelled(p, project) for p in page])
-        index.optimize(collection)
-    except BaseException:
-        if created:
-            index.drop_collection(index.physical(collection))
-        raise
+    target = staging_name(index, collection)
+    build_and_switch(
+        index,
+        collection,
+        target,
+        embed_model,
+        header.dimensions,
+        lambda: _store(index, target, points, project),
+    )
     return TransferReport(project, collection, embed_model, len(points), _documents(points), "")
+
+
+def _check_model(
+    path: Path, header: ExportHeader, project: str, embed_model: str, tokenizer: str | None
+) -> None:
+    if header.embed_model != embed_model:
+        raise ExportModelMismatch(
+            path, f"vectors of embedding model '{header.embed_model}'", project, embed_model
+        )
+    if tokenizer and header.tokenizer and header.tokenizer != tokenizer:
+        raise ExportModelMismatch(
+            path, f"chunks cut by tokenizer {header.tokenizer}", project, f"{tokenizer}"
+        )
+
+
+def _check_dimensions(
+    path: Path, header: ExportHeader, project: str, embed_model: str, dimensions: int | None
+) -> None:
+    """Same model id, other length: the file was not written from this model's vectors, and
+    every query of the project would fail against them."""
+    if dimensions is not None and header.dimensions != dimensions:
+        raise damaged(
+            path,
+            1,
+            f"its vectors have {header.dimensions} dimensions, but '{embed_model}', the model "
+            f"of project '{project}', makes vectors of {dimensions}: its queries could not be "
+            "compared with them, so nothing was imported",
+        )
+
+
+def _store(index: Index, target: str, points: list[IndexPoint], project: str) -> bool:
+    for start in range(0, len(points), PAGE):
+        page = points[start : start + PAGE]
+        index.upsert_points(target, [_relabelled(p, project) for p in page])
+    return True
 
 
 def _all_points(index: Index, collection: str) -> Iterator[IndexPoint]:
@@ -189,70 +229,3 @@ def _relabelled(point: IndexPoint, project: str) -> IndexPoint:
     return IndexPoint(
         point.id, point.vector, point.text, {**point.payload, "project": project}, point.sparse
     )
-
-
-def _read(path: Path) -> tuple[dict[str, Any], list[IndexPoint]]:
-    """The whole file, checked line by line before anything is written."""
-    try:
-        lines = path.open(encoding="utf-8")
-    except OSError as error:
-        raise ConfigError(f"{path}: cannot be read ({error.strerror}).") from error
-    points: list[IndexPoint] = []
-    with lines:
-        try:
-            header = _header(path, next(lines, ""))
-            for number, line in enumerate(lines, start=2):
-                points.append(_point(path, number, line, int(header["dimensions"])))
-        except UnicodeDecodeError as error:
-            raise ConfigError(f"{path}: not a citeloom export (not UTF-8 text).") from error
-    if len(points) != header["points"]:
-        raise ConfigError(
-            f"{path}: holds {len(points)} points but its header says {header['points']}; the "
-            "file is incomplete. Export the project again."
-        )
-    return header, points
-
-
-def _header(path: Path, line: str) -> dict[str, Any]:
-    try:
-        header = json.loads(line)
-    except ValueError:
-        header = None
-    if not isinstance(header, dict) or header.get("format") != FORMAT:
-        raise ConfigError(
-            f"{path}: not a citeloom export (its first line is not a '{FORMAT}' header). "
-            "Make one with: citeloom export --project P FILE"
-        )
-    if header.get("version") not in READABLE_VERSIONS:
-        readable = " and ".join(str(v) for v in READABLE_VERSIONS)
-        raise ConfigError(
-            f"{path}: export format version {header.get('version')!r}, this citeloom reads "
-            f"versions {readable}. Import it with the citeloom version that wrote it "
-            f"({header.get('created_by', 'unknown')}) or export it again."
-        )
-    missing = [k for k in ("embed_model", "dimensions", "points") if k not in header]
-    if missing:
-        raise ConfigError(f"{path}: line 1: the header lacks {', '.join(missing)}.")
-    return header
-
-
-def _point(path: Path, number: int, line: str, dimensions: int) -> IndexPoint:
-    try:
-        data = json.loads(line)
-        bm25 = data["bm25"]
-        point = IndexPoint(
-            id=str(data["id"]),
-            vector=[float(x) for x in data["vector"]],
-            text=str(data["text"]),
-            payload=dict(data["payload"]),
-            sparse=([int(i) for i in bm25["indices"]], [float(v) for v in bm25["values"]]),
-        )
-    except (ValueError, KeyError, TypeError) as error:
-        raise _bad_line(path, number, f"not a point ({type(error).__name__}: {error})") from error
-    if len(point.vector) != dimensions:
-        raise _bad_line(path, number, f"{len(point.vector)} dimensions, header: {dimensions}")
-    return point
-
-
-def _bad_line(path: Path, number: int, what: str) -> CiteloomError:
-    return ConfigError(f"{path}: line {number}: {what}. The file is damaged; export it again.")

@@ -14,6 +14,8 @@ from typing import Any
 from citeloom.domain.errors import CiteloomError, ExitCode
 from citeloom.domain.models import DocumentSummary, chunk_token_limit
 from citeloom.ports import Chunker, Embedder, Index, MetadataResolver
+from citeloom.services.inspection import repair
+from citeloom.services.staging import leftovers
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,7 @@ class ProjectComponents:
     chunker: Callable[[Embedder], Chunker]
     index: Callable[[], Index]
     extra_checks: list[Check] = field(default_factory=list)
+    others: tuple[str, ...] = ()  # the other projects' collections: never this one's leftovers
 
 
 def _attempt(build: Callable[[], Any]) -> tuple[Any, str | None]:
@@ -177,10 +180,13 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
     index, error = _attempt(parts.index)
     info = None
     documents: list[DocumentSummary] = []
+    staged: list[str] = []
     if index is not None:
         info, error = _attempt(lambda: index.collection_info(parts.collection))
         if info is not None and error is None:
             documents, error = _attempt(lambda: index.documents(parts.collection, project))
+        if error is None:
+            staged, error = _attempt(lambda: leftovers(index, parts.collection, parts.others))
         index.close()
     if error:
         checks.append(
@@ -219,9 +225,44 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
                 int(ExitCode.MODEL_MISMATCH),
             )
         )
+    if documents:
+        checks.append(documents_check(project, documents))
+    if staged:
+        checks.append(leftovers_check(project, staged))
     if labels := page_labels_check(documents):
         checks.append(labels)
     return checks
+
+
+def documents_check(project: str, documents: Sequence[DocumentSummary]) -> Check:
+    """Every stored document whole: one a killed run left in part answers queries with some
+    of its passages missing, and nothing else would say so."""
+    broken = [d for d in documents if not d.complete]
+    if not broken:
+        return Check("documents", True, f"{len(documents)} stored completely")
+    shown = "; ".join(f"{d.path} ({d.chunks} of {d.chunk_total} chunks)" for d in broken[:3])
+    more = f" and {len(broken) - 3} more" if len(broken) > 3 else ""
+    return Check(
+        "documents",
+        False,
+        f"{len(broken)} of {len(documents)} stored only in part (a run was killed while "
+        f"writing them): {shown}{more}",
+        repair(project, broken),
+        int(ExitCode.DOCUMENTS_FAILED),
+    )
+
+
+def leftovers_check(project: str, staged: Sequence[str]) -> Check:
+    """Staging collections of killed imports or reindexes: never used, but they hold disk."""
+    return Check(
+        "leftovers",
+        True,
+        f"{', '.join(staged)}: left by an interrupted import or reindex (or one running now); "
+        "the project does not use them",
+        "the project's next reindex (or import, once it is empty) removes them first; or "
+        f"citeloom drop --project {project} removes them with the project's collection",
+        warning=True,
+    )
 
 
 def page_labels_check(documents: Sequence[DocumentSummary]) -> Check | None:
