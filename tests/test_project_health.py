@@ -131,9 +131,10 @@ def test_readme_mcp_client_snippets_match_the_mcp_command():
         assert entry["command"].endswith("/citeloom") and entry["args"][0] == "mcp"
         for flag in (a for a in entry["args"] if a.startswith("-")):
             assert re.search(rf"(^|[\s,]){re.escape(flag)}\b", help_text), f"mcp has no {flag}"
-    from citeloom.entrypoints.mcp_tools import TOOLS, ErrorCode
+    from citeloom.entrypoints.mcp_tools import TOOLS
+    from citeloom.entrypoints.outcomes import McpCode
 
     for tool in TOOLS:
         assert f"| `{tool.name}(" in section, f"README lists no {tool.name}"
-    for code in ErrorCode:
+    for code in McpCode:
         assert f"| `{code}` |" in section, f"README explains no {code}"

@@ -83,9 +83,11 @@ from mcp import Client
 from citeloom.config import load_settings
 from citeloom.entrypoints.mcp_server import build_server
 from citeloom.entrypoints.mcp_tools import ToolRuntime
+from citeloom.entrypoints.runtime import Runtime
 
 async def main():
-    server = build_server(ToolRuntime(load_settings(__import__("pathlib").Path(sys.argv[1]))))
+    settings = load_settings(__import__("pathlib").Path(sys.argv[1]))
+    server = build_server(ToolRuntime(Runtime(settings)))
     async with Client(server) as client:
         await client.list_tools()
         items = [{"text": "Restored marshes accreted sediment quickly.", "page": 2}]

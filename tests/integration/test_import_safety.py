@@ -10,6 +10,7 @@ import contextlib
 import copy
 import json
 import math
+import os
 import shutil
 import signal
 import subprocess
@@ -372,9 +373,10 @@ def big_export(exported: dict[str, Any], path: Path, copies: int) -> Path:
 def allocated(folder: Path) -> int:
     """Bytes written under ``folder`` so far (files come and go while a shard is written)."""
     total = 0
-    for file in folder.rglob("*"):
-        with contextlib.suppress(FileNotFoundError):
-            total += file.lstat().st_blocks * 512
+    for root, _, names in os.walk(folder):  # a folder gone mid-walk is skipped, not raised
+        for name in names:
+            with contextlib.suppress(FileNotFoundError):
+                total += os.lstat(os.path.join(root, name)).st_blocks * 512
     return total
 
 

@@ -152,6 +152,12 @@ def _scored(points: Sequence[Any]) -> list[ScoredPoint]:
     return [ScoredPoint(id=str(p.id), score=float(p.score), payload=p.payload) for p in points]
 
 
+# Lock files a process waiting for a shard holds shared (``_lock``): an ingest or a CLI query,
+# and a long-lived server (which lets the former go first).
+WAIT = ".wait"
+SERVER_WAIT = ".wait-server"
+
+
 class EdgeIndex:
     def __init__(
         self,
@@ -231,14 +237,18 @@ class EdgeIndex:
                 f"{self.index_dir}: cannot hold the index ({error.strerror}). Set [paths] "
                 "index_dir to a folder you can write to, or fix its permissions."
             ) from error
-        deadline = time.monotonic() + self.busy_timeout_s
+        started = time.monotonic()
+        deadline = started + self.busy_timeout_s
         told = False
         wanted = self.index_dir / f"{physical}.wait"
-        waiting: int | None = None  # fd holding a shared flock on .wait: "I am waiting"
+        # a server announces on a file of its own: it checks .wait to let an ingest go first,
+        # and would find its own lock there
+        announce = self.index_dir / f"{physical}{SERVER_WAIT if self.yield_to_waiters else WAIT}"
+        waiting: int | None = None  # fd holding a shared flock on the announce file
         try:
             while True:
                 if self.yield_to_waiters and time.monotonic() < deadline and _held(wanted):
-                    time.sleep(0.02)  # someone waits already: their turn first
+                    time.sleep(0.02)  # an ingest waits already: its turn first
                     continue
                 try:
                     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -247,16 +257,17 @@ class EdgeIndex:
                     if time.monotonic() >= deadline:
                         os.close(fd)
                         raise _busy(self.index_dir / physical, self.busy_timeout_s) from None
-                    if waiting is None and not self.yield_to_waiters:
-                        waiting = os.open(wanted, os.O_RDWR | os.O_CREAT, 0o644)
+                    if waiting is None:  # "I am waiting": a server holding it lets go
+                        waiting = os.open(announce, os.O_RDWR | os.O_CREAT, 0o644)
                         fcntl.flock(waiting, fcntl.LOCK_SH)
-                    if not told and self.on_wait is not None:
+                    # a server lets go within a tenth of a second: only a real wait is told
+                    if not told and self.on_wait is not None and time.monotonic() > started + 1:
                         self.on_wait(
                             f"{self.index_dir / physical} is in use by another citeloom "
                             f"process; waiting up to {self.busy_timeout_s:g} s ..."
                         )
                         told = True
-                    time.sleep(0.1)
+                    time.sleep(0.02 if waiting is not None and not told else 0.1)
         finally:
             if waiting is not None:
                 os.close(waiting)
@@ -574,13 +585,18 @@ class EdgeIndex:
         another process waits for a shard this index holds (its shared lock on
         ``<collection>.wait``), close everything so that it gets the shard now. The next use
         reopens it after the waiter is done, waiting at most ``busy_timeout_s`` (default: as
-        before). False, and nothing closed, when nobody waits: reopening a shard costs about
-        a tenth of a second, too much to pay between every two units."""
-        if not any(_held(self.index_dir / f"{physical}.wait") for physical in self._locks):
-            return False
-        self.close()
+        before; set whether or not anyone waits). False, and nothing closed, when nobody
+        waits: reopening a shard costs about a tenth of a second, too much to pay between
+        every two units."""
         if busy_timeout_s is not None:
             self.busy_timeout_s = busy_timeout_s
+        if not any(
+            _held(self.index_dir / f"{physical}{suffix}")
+            for physical in self._locks
+            for suffix in (WAIT, SERVER_WAIT)
+        ):
+            return False
+        self.close()
         return True
 
     def close(self) -> None:

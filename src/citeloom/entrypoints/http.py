@@ -1,12 +1,12 @@
 """``citeloom serve``: the query, answer and check use cases over a small local HTTP API.
 
-Warm-service rules: each embedding model is loaded once per process; the embedded index is
-opened for a request and closed before its response (``Warm.index``), so a ``citeloom
-ingest`` in a terminal can open the project between two requests. Requests take turns on the
-index (one shard is never opened twice, not even by two threads of this process). Each
-request runs under [serve] timeout_s (``time_limit``, as MCP calls do): on time it answers
-503 with Retry-After and reports nothing half-done; a check lets a process waiting for the
-index (an ingest) have it between two citations, so a long check never starves it.
+The routes and the MCP tools at ``/mcp/`` share one warm runtime (``runtime.Runtime``): one
+model cache, one index kept open between requests and handed at once to a process that waits
+for it (an ingest in a terminal), requests taking turns on it. Each request runs under
+[serve] timeout_s (MCP tools under [mcp] timeout_s): on time it answers 503 with Retry-After
+and reports nothing half-done; a check lets a process waiting for the index have it between
+two citations, so a long check never starves it. Errors are answered as the one table of
+``outcomes`` says, the same table MCP and the CLI follow.
 
 Loopback by default; binding any other address needs a bearer token from the environment
 (``CITELOOM_SERVE_TOKEN``), which every API route and /mcp/ then require through one check
@@ -26,10 +26,8 @@ import os
 import platform
 import re
 import socket
-import threading
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping
-from contextlib import asynccontextmanager, contextmanager
-from functools import partial
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import asynccontextmanager
 from importlib.metadata import PackageNotFoundError, version
 from typing import Annotated, Any, TypeVar
 
@@ -45,11 +43,11 @@ from citeloom.config import Settings
 from citeloom.domain.errors import (
     CiteloomError,
     ConfigError,
-    ExitCode,
-    IndexBusy,
-    TimeLimitExceeded,
+    UnknownProject,
 )
+from citeloom.entrypoints.outcomes import outcome
 from citeloom.entrypoints.query_options import query_options
+from citeloom.entrypoints.runtime import Limit, Runtime
 from citeloom.entrypoints.schemas import (
     AnswerRequest,
     AnswerResponse,
@@ -62,8 +60,7 @@ from citeloom.entrypoints.schemas import (
     QueryRequest,
     QueryResponse,
 )
-from citeloom.entrypoints.time_limit import Deadline, within
-from citeloom.ports import Embedder, Index
+from citeloom.entrypoints.time_limit import Deadline
 
 T = TypeVar("T")
 TOKEN_ENV = "CITELOOM_SERVE_TOKEN"
@@ -74,12 +71,6 @@ _BEARER = HTTPBearer(auto_error=False)  # module level: route signatures are res
 # Seconds a client is told to wait after a 503 (the index busy, a request over its time).
 RETRY_AFTER_S = 5
 _log = logging.getLogger(__name__)
-_STATUS = {
-    ExitCode.USAGE: 400,
-    ExitCode.INDEX_UNAVAILABLE: 503,
-    ExitCode.MODEL_MISMATCH: 409,
-    ExitCode.STORAGE: 507,
-}
 
 
 def is_loopback(host: str) -> bool:
@@ -171,90 +162,6 @@ class _UnauthorisedError(Exception):
     """A request without the right bearer token (answered 401 by its handler)."""
 
 
-class Warm:
-    """What outlives a request: the settings and the loaded embedding models."""
-
-    def __init__(self, settings: Settings, stopping: Callable[[], bool] = lambda: False) -> None:
-        self.settings = settings
-        self.timeout_s = settings.serve.timeout_s
-        self.stopping = stopping  # the server was told to stop (Ctrl-C, SIGTERM)
-        self._models: dict[str, Embedder] = {}
-        self._models_lock = threading.Lock()
-        self._index_lock = threading.Lock()
-
-    @property
-    def models_loaded(self) -> list[str]:
-        return sorted(self._models)
-
-    def embedder(self, project: str) -> Embedder:
-        config = self.settings.get_project(project)
-        with self._models_lock:
-            if config.embedding_model not in self._models:
-                self._models[config.embedding_model] = bootstrap.embedder(self.settings, config)
-            return self._models[config.embedding_model]
-
-    def preload(self) -> None:
-        """Load every configured project's model now, so the first request is not slow."""
-        for name in sorted(self.settings.project):
-            try:
-                self.embedder(name)
-            except CiteloomError as error:  # reported by /health and by that project's calls
-                _log.warning("project %s: %s", name, error)
-
-    def _wait(self, deadline: Deadline) -> float:
-        return deadline.wait_for_index(self.settings.qdrant.busy_timeout_s)
-
-    @contextmanager
-    def index(self, deadline: Deadline) -> Iterator[Index]:
-        """The index for one request, closed before the response is sent. It waits for
-        another process holding the embedded project no longer than the request may last,
-        and lets one that waits already go first."""
-        if not self._index_lock.acquire(timeout=max(deadline.remaining(), 0.001)):
-            raise TimeLimitExceeded("an earlier request held the index until time ran out")
-        try:
-            if deadline.expired():
-                raise TimeLimitExceeded("time ran out before the request started")
-            index = bootstrap.index(self.settings, busy_timeout_s=self._wait(deadline))
-            try:
-                yield index
-            finally:
-                index.close()
-        finally:
-            self._index_lock.release()
-
-    def between(self, index: Index, deadline: Deadline) -> Callable[[], None]:
-        """What a request does between two of its units of work (citations): stop when its
-        time is up or the server is stopping, and let a process waiting for the embedded
-        index have it now."""
-
-        def pause() -> None:
-            if deadline.expired() or self.stopping():
-                raise TimeLimitExceeded("time ran out between two units of work")
-            bootstrap.make_way(index, self._wait(deadline))
-
-        return pause
-
-    async def run(self, route: str, work: Callable[[Deadline], T]) -> T:
-        """``work`` in a worker thread under [serve] timeout_s (as an MCP call runs under
-        [mcp] timeout_s); over it, ``TimeLimitExceeded`` and nothing of the work is
-        reported (the worker stops at its next unit)."""
-        deadline = Deadline(self.timeout_s)
-        try:
-            return await within(deadline, partial(work, deadline))
-        except TimeLimitExceeded:
-            if self.stopping():
-                raise TimeLimitExceeded(
-                    f"{route} was stopped: the server is shutting down; nothing of it is "
-                    "reported. Send it again when the server is back."
-                ) from None
-            raise TimeLimitExceeded(
-                f"{route} did not finish within [serve] timeout_s = {self.timeout_s:g} s "
-                "(waiting for earlier requests or an ingest counts); nothing of it is reported. "
-                "Send less at a time (a draft in parts), try again later, or raise [serve] "
-                "timeout_s."
-            ) from None
-
-
 class BodyLimit:
     """Reads a request's whole body before the app does, up to [serve] max_body_bytes: a
     larger one is answered 413 in the ErrorResponse shape and never parsed. Every route is
@@ -300,7 +207,7 @@ class BodyLimit:
         await response(scope, receive, send)
 
 
-def mount_mcp(app: FastAPI, warm: Warm, token: str | None) -> None:
+def mount_mcp(app: FastAPI, runtime: Runtime, token: str | None) -> None:
     """The MCP tools of ``citeloom mcp`` over streamable HTTP at ``/mcp``: the same server
     (``mcp_server.build_server``), stateless and answering in JSON, behind the same bearer
     token check as the other routes (``bearer_accepted``). Its session manager runs for the
@@ -310,7 +217,7 @@ def mount_mcp(app: FastAPI, warm: Warm, token: str | None) -> None:
     from citeloom.entrypoints.mcp_server import build_server
     from citeloom.entrypoints.mcp_tools import ToolRuntime
 
-    server = build_server(ToolRuntime(warm.settings))
+    server = build_server(ToolRuntime(runtime))
     tools = server.streamable_http_app(
         streamable_http_path="/",
         stateless_http=True,
@@ -338,8 +245,11 @@ def mount_mcp(app: FastAPI, warm: Warm, token: str | None) -> None:
 
     @asynccontextmanager
     async def lifespan(application: Any) -> AsyncIterator[Any]:
-        async with manager.run(), inner(application) as state:
-            yield state
+        try:
+            async with manager.run(), inner(application) as state:
+                yield state
+        finally:
+            runtime.close()  # the index's shard lock goes with the server
 
     app.router.lifespan_context = lifespan
 
@@ -379,9 +289,10 @@ def create_app(
     """``stopping``: whether the server is shutting down (a running check then stops at its
     next citation and answers 503, so that the server need not wait for all of it)."""
     token = checked_token(token)
-    warm = Warm(settings, stopping)
+    runtime = Runtime(settings, stopping)
+    limit = Limit(settings.serve.timeout_s, "[serve] timeout_s")
     if preload:
-        warm.preload()
+        runtime.preload()
     app = FastAPI(
         title="citeloom",
         version=__version__,
@@ -438,14 +349,12 @@ def create_app(
 
     @app.exception_handler(CiteloomError)
     def _citeloom(_: Request, error: Exception) -> JSONResponse:
-        message = str(error)
-        if isinstance(error, TimeLimitExceeded | IndexBusy):  # try again later
-            response = _error(503, message)
+        row = outcome(error)
+        field = "project" if isinstance(error, UnknownProject) else None
+        response = _error(row.http_status, str(error), field)
+        if row.retry:  # busy or out of time: try again later
             response.headers["Retry-After"] = str(RETRY_AFTER_S)
-            return response
-        code = getattr(error, "exit_code", ExitCode.USAGE)
-        status = 404 if "unknown project" in message else _STATUS.get(code, 400)
-        return _error(status, message, "project" if status == 404 else None)
+        return response
 
     @app.exception_handler(Exception)
     def _internal(_: Request, error: Exception) -> JSONResponse:
@@ -473,13 +382,13 @@ def create_app(
                 section=request.section,
                 budget=request.budget,
             )
-            embedder = warm.embedder(request.project)
-            with warm.index(deadline) as index:  # one unit of work
+            embedder = runtime.embedder(request.project)
+            with runtime.index(deadline) as index:  # one unit of work
                 service = bootstrap.query_service(settings, request.project, index, embedder)
                 report = service.search(request.query, options)
             return QueryResponse.model_validate(report.to_json()).dump()
 
-        return await warm.run("POST /query", work)
+        return await runtime.run("POST /query", work, limit)
 
     @app.post(
         "/answer",
@@ -490,13 +399,13 @@ def create_app(
     )
     async def answer(request: AnswerRequest) -> dict[str, Any]:
         def work(deadline: Deadline) -> dict[str, Any]:
-            embedder = warm.embedder(request.project)
-            with warm.index(deadline) as index:  # one unit of work
+            embedder = runtime.embedder(request.project)
+            with runtime.index(deadline) as index:  # one unit of work
                 service = bootstrap.answer_service(settings, request.project, index, embedder)
                 report = service.answer(request.question)
             return AnswerResponse.model_validate(report.to_json()).dump()
 
-        return await warm.run("POST /answer", work)
+        return await runtime.run("POST /answer", work, limit)
 
     @app.post(
         "/check",
@@ -509,14 +418,14 @@ def create_app(
         latex = None if request.format == "auto" else request.format == "latex"
 
         def work(deadline: Deadline) -> dict[str, Any]:
-            embedder = warm.embedder(request.project)
-            with warm.index(deadline) as index:  # a unit of work per citation
+            embedder = runtime.embedder(request.project)
+            with runtime.index(deadline) as index:  # a unit of work per citation
                 service = bootstrap.check_service(settings, request.project, index, embedder)
-                between = warm.between(index, deadline)
+                between = runtime.between(index, deadline)
                 report = service.check(request.draft, request.name, latex, between=between)
             return CheckResponse.model_validate(report.to_json()).dump()
 
-        return await warm.run("POST /check", work)
+        return await runtime.run("POST /check", work, limit)
 
     @app.get(
         "/projects",
@@ -528,7 +437,7 @@ def create_app(
     async def projects() -> dict[str, Any]:
         def work(deadline: Deadline) -> dict[str, Any]:
             out = []
-            with warm.index(deadline) as index:
+            with runtime.index(deadline) as index:
                 for name, project in sorted(settings.project.items()):
                     info = index.collection_info(project.collection)
                     out.append(
@@ -541,7 +450,7 @@ def create_app(
                     )
             return ProjectsResponse(projects=out).dump()
 
-        return await warm.run("GET /projects", work)
+        return await runtime.run("GET /projects", work, limit)
 
     @app.get(
         "/health",
@@ -553,13 +462,13 @@ def create_app(
     async def health() -> dict[str, Any]:
         def work(deadline: Deadline) -> dict[str, Any]:
             try:
-                with warm.index(deadline) as index:
+                with runtime.index(deadline) as index:
                     for project in settings.project.values():
                         index.collection_info(project.collection)
                 reachable, detail = True, "index reachable"
             except CiteloomError as error:
                 reachable, detail = False, str(error)
-            models = warm.models_loaded
+            models = runtime.models_loaded
             wanted = {p.embedding_model for p in settings.project.values()}
             return HealthResponse(
                 status="ok" if reachable and wanted <= set(models) else "degraded",
@@ -569,9 +478,9 @@ def create_app(
                 versions=_versions(),
             ).dump()
 
-        return await warm.run("GET /health", work)
+        return await runtime.run("GET /health", work, limit)
 
-    mount_mcp(app, warm, token)
+    mount_mcp(app, runtime, token)
     return app
 
 

@@ -28,6 +28,7 @@ from mcp_types import (
 from citeloom import __version__
 from citeloom.config import Settings
 from citeloom.entrypoints.mcp_tools import TOOLS, ToolRuntime, to_text
+from citeloom.entrypoints.runtime import Runtime
 
 INSTRUCTIONS = (
     "citeloom searches the user's own library of papers and returns citable passages. Start "
@@ -80,13 +81,17 @@ def serve_stdio(settings: Settings) -> None:
     import anyio
     from mcp.server.stdio import stdio_server
 
-    server = build_server(ToolRuntime(settings))
+    runtime = Runtime(settings)
+    server = build_server(ToolRuntime(runtime))
 
     async def run() -> None:
         async with stdio_server() as (read, write):
             await server.run(read, write, server.create_initialization_options())
 
-    anyio.run(run)
+    try:
+        anyio.run(run)
+    finally:
+        runtime.close()
 
 
 def check(settings: Settings) -> dict[str, Any]:
@@ -95,8 +100,8 @@ def check(settings: Settings) -> dict[str, Any]:
     import anyio
     from mcp import Client
 
-    runtime = ToolRuntime(settings)
-    server = build_server(runtime)
+    runtime = Runtime(settings)
+    server = build_server(ToolRuntime(runtime))
     report: dict[str, Any] = {"tools": [], "projects": [], "models": [], "errors": []}
 
     async def run() -> None:

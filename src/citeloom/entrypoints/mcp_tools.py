@@ -14,30 +14,21 @@ the message, and a one-line ``fix``.
 from __future__ import annotations
 
 import json
-import threading
-import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from enum import StrEnum
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from citeloom.config import ProjectConfig, Settings
-from citeloom.domain.errors import (
-    CiteloomError,
-    EmbedderUnavailable,
-    EmbeddingModelMismatch,
-    IndexBusy,
-    IndexUnavailable,
-    StorageError,
-    TimeLimitExceeded,
-)
+from citeloom.config import ProjectConfig
+from citeloom.domain.errors import CiteloomError
 from citeloom.domain.notes import MAX_PAGE, MAX_TAGS
 from citeloom.domain.query_syntax import DEFAULT_TOP_K, MAX_TOP_K
-from citeloom.entrypoints.time_limit import Deadline, within
+from citeloom.entrypoints.outcomes import McpCode, outcome
+from citeloom.entrypoints.runtime import Limit, Runtime
+from citeloom.entrypoints.time_limit import Deadline
 
 if TYPE_CHECKING:
     from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
@@ -47,65 +38,25 @@ if TYPE_CHECKING:
 TRIMMED = "…"
 
 
-class ErrorCode(StrEnum):
-    INVALID_PROJECT = "INVALID_PROJECT"
-    INVALID_INPUT = "INVALID_INPUT"
-    EMBEDDING_MISMATCH = "EMBEDDING_MISMATCH"
-    INDEX_UNAVAILABLE = "INDEX_UNAVAILABLE"
-    INDEX_BUSY = "INDEX_BUSY"
-    TIMEOUT = "TIMEOUT"
-    INTERNAL_ERROR = "INTERNAL_ERROR"  # a bug in citeloom, never the agent's doing
-
-
-# What to do about each code, when the message itself names no better fix.
-FIXES = {
-    ErrorCode.INVALID_PROJECT: "call list_projects and pass one of the project ids it returns",
-    ErrorCode.INVALID_INPUT: "correct the argument the message names and call again",
-    ErrorCode.EMBEDDING_MISMATCH: (
-        "ask the user to run: citeloom reindex --project P --embedding-model M, or to set the "
-        "project's embedding_model back to the stored one"
-    ),
-    ErrorCode.INDEX_UNAVAILABLE: (
-        "ask the user to check the index (citeloom validate --project P); nothing was changed"
-    ),
-    ErrorCode.INDEX_BUSY: (
-        "another citeloom process (an ingest) holds the project; call again in a little while"
-    ),
-    ErrorCode.TIMEOUT: (
-        "nothing was written; call again with fewer items or a narrower request, or ask the "
-        "user to raise [mcp] timeout_s"
-    ),
-    ErrorCode.INTERNAL_ERROR: "tell the user; `citeloom mcp --check` shows what fails",
-}
-
-
 class ToolFailure(Exception):
-    def __init__(self, code: ErrorCode, message: str, fix: str | None = None) -> None:
+    """A call that fails: its MCP code, a message naming what is wrong, and what to do."""
+
+    def __init__(self, code: McpCode, message: str, fix: str) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
-        self.fix = fix or FIXES[code]
+        self.fix = fix
+
+    @classmethod
+    def of(cls, error: BaseException) -> ToolFailure:
+        """An error the services raise, as the outcome table says MCP answers it."""
+        row = outcome(error)
+        if isinstance(error, CiteloomError):
+            return cls(row.mcp_code, str(error), row.fix)
+        return cls(row.mcp_code, f"internal error ({type(error).__name__}: {error})", row.fix)
 
     def to_json(self) -> dict[str, Any]:
         return {"error": {"code": str(self.code), "message": self.message, "fix": self.fix}}
-
-
-def failure_from(error: CiteloomError) -> ToolFailure:
-    """The taxonomy code of an error the services raise (checked most specific first)."""
-    message = str(error)
-    if isinstance(error, IndexBusy):
-        return ToolFailure(ErrorCode.INDEX_BUSY, message)
-    if isinstance(error, IndexUnavailable | StorageError):
-        return ToolFailure(ErrorCode.INDEX_UNAVAILABLE, message)
-    if isinstance(error, EmbeddingModelMismatch):
-        return ToolFailure(ErrorCode.EMBEDDING_MISMATCH, message)
-    if isinstance(error, TimeLimitExceeded):
-        return ToolFailure(ErrorCode.TIMEOUT, message)
-    if isinstance(error, EmbedderUnavailable):  # the project's model cannot load here
-        return ToolFailure(
-            ErrorCode.INVALID_PROJECT, message, "ask the user to run: citeloom validate"
-        )
-    return ToolFailure(ErrorCode.INVALID_INPUT, message)
 
 
 # ---------------------------------------------------------------------- arguments
@@ -494,63 +445,40 @@ def _invalid(error: ValidationError) -> ToolFailure:
     problems = "; ".join(
         f"{'.'.join(str(p) for p in e['loc']) or 'arguments'}: {e['msg']}" for e in error.errors()
     )
-    return ToolFailure(ErrorCode.INVALID_INPUT, f"invalid arguments ({problems})")
+    return ToolFailure(
+        McpCode.INVALID_INPUT,
+        f"invalid arguments ({problems})",
+        "correct the argument the message names and call again",
+    )
 
 
 class ToolRuntime:
-    """The warm state of a server: settings, loaded models, one call at a time."""
+    """The MCP tools over the warm runtime (``runtime.Runtime``, shared with the REST routes
+    when ``citeloom serve`` mounts them): arguments checked against the tool's schema, each
+    call under [mcp] timeout_s, every failure answered with its MCP code and fix."""
 
-    def __init__(self, settings: Settings) -> None:
-        self.settings = settings
-        self.max_chars = settings.mcp.max_chars_per_chunk
-        self.timeout_s = settings.mcp.timeout_s
-        self._embedders: dict[str, OnnxEmbedder] = {}
-        self._call_lock = threading.Lock()  # the index is opened by one call at a time
-        self._model_lock = threading.Lock()
-        self.model_load_s: dict[str, float] = {}
+    def __init__(self, runtime: Runtime) -> None:
+        self.runtime = runtime
+        self.settings = runtime.settings
+        self.max_chars = self.settings.mcp.max_chars_per_chunk
+        self.limit = Limit(self.settings.mcp.timeout_s, "[mcp] timeout_s")
 
     def project(self, name: str) -> ProjectConfig:
-        project = self.settings.project.get(name)
-        if project is None:
-            known = ", ".join(sorted(self.settings.project)) or "none"
-            raise ToolFailure(
-                ErrorCode.INVALID_PROJECT,
-                f"unknown project '{name}' (configured: {known})",
-            )
-        return project
+        return self.runtime.project(name)
 
     def embedder(self, project_name: str) -> OnnxEmbedder:
-        """Each model loaded once, on first use, and kept for the server's life."""
-        from citeloom import bootstrap
+        return self.runtime.embedder(project_name)
 
-        project = self.project(project_name)
-        with self._model_lock:
-            model = project.embedding_model
-            if model not in self._embedders:
-                started = time.perf_counter()
-                self._embedders[model] = bootstrap.embedder(self.settings, project)
-                self.model_load_s[model] = time.perf_counter() - started
-            return self._embedders[model]
-
-    @contextmanager
-    def index(self, deadline: Deadline) -> Iterator[Index]:
-        """The index for one call: waiting for another process no longer than the call may
-        last, and closed (the embedded shard's lock released) when the call ends."""
-        from citeloom import bootstrap
-
-        wait = deadline.wait_for_index(self.settings.qdrant.busy_timeout_s)
-        index = bootstrap.index(self.settings, busy_timeout_s=wait)
-        try:
-            yield index
-        finally:
-            index.close()
+    def index(self, deadline: Deadline) -> AbstractContextManager[Index]:
+        return self.runtime.index(deadline)
 
     def call(self, name: str, arguments: dict[str, Any], deadline: Deadline) -> dict[str, Any]:
-        """Run one tool; every failure is a ``ToolFailure``."""
+        """Run one tool in this thread; an unknown tool or bad arguments are a
+        ``ToolFailure``, anything else raised is the services' own error."""
         tool = TOOLS_BY_NAME.get(name)
         if tool is None:
             raise ToolFailure(
-                ErrorCode.INVALID_INPUT,
+                McpCode.INVALID_INPUT,
                 f"no tool '{name}'; the tools are {', '.join(TOOLS_BY_NAME)}",
                 "call one of the listed tools",
             )
@@ -558,35 +486,19 @@ class ToolRuntime:
             args = tool.args.model_validate(arguments)
         except ValidationError as error:
             raise _invalid(error) from None
-        if not self._call_lock.acquire(timeout=max(deadline.remaining(), 0.001)):
-            raise ToolFailure(
-                ErrorCode.TIMEOUT, f"{name}: the previous call was still running when time ran out"
-            )
-        try:
-            if deadline.expired():
-                raise ToolFailure(ErrorCode.TIMEOUT, f"{name}: time ran out before it started")
-            return tool.run(self, args, deadline)
-        except CiteloomError as error:
-            raise failure_from(error) from None
-        finally:
-            self._call_lock.release()
+        return tool.run(self, args, deadline)
 
     async def call_async(self, name: str, arguments: dict[str, Any]) -> tuple[dict, bool]:
         """Run a tool in a worker thread under [mcp] timeout_s: (answer, is_error).
 
         On time-out the server answers TIMEOUT at once and the worker stops before it writes
         anything; a write already under way is waited for and its answer returned."""
-        deadline = Deadline(self.timeout_s)
         try:
-            answer = await within(deadline, partial(self.call, name, arguments, deadline))
-        except TimeLimitExceeded:
-            timeout = f"{name} did not finish within [mcp] timeout_s = {self.timeout_s:g} s"
-            return ToolFailure(ErrorCode.TIMEOUT, timeout).to_json(), True
+            answer = await self.runtime.run(name, partial(self.call, name, arguments), self.limit)
         except ToolFailure as failure:
             return failure.to_json(), True
-        except Exception as error:  # a bug: said plainly, never a traceback
-            bug = f"internal error ({type(error).__name__}: {error})"
-            return ToolFailure(ErrorCode.INTERNAL_ERROR, bug).to_json(), True
+        except Exception as error:  # the services' errors, and a bug said plainly
+            return ToolFailure.of(error).to_json(), True
         return answer, False
 
 
