@@ -49,11 +49,15 @@ def readme_commands() -> list[list[str]]:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     commands = []
     for block in re.findall(r"```bash\n(.*?)```", text, flags=re.S):
-        for line in block.splitlines():
+        for line in block.replace("\\\n", " ").splitlines():  # a continued line is one
             for part in line.split(" #")[0].split("&&"):
                 words = shlex.split(part.replace("...", "x"))
                 if words and words[0].endswith("citeloom"):
                     commands.append(words[1:])
+                elif "--" in words and any(w.endswith("citeloom") for w in words):
+                    # the MCP Inspector runs citeloom: what follows its `--` is citeloom's
+                    tail = words[words.index("--") + 1 :]
+                    commands.append([w for w in tail if not w.startswith("--method")][:3])
     return commands
 
 

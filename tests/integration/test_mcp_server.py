@@ -123,12 +123,25 @@ def test_tools_are_listed_with_schemas_an_agent_can_follow(library):
                 "store_chunks",
                 "list_notes",
                 "delete_notes",
+                "answer",
+                "check_citations",
             }
             query = tools["query_hybrid"].input_schema
             assert {"project", "query"} <= set(query["required"])
             assert "filters" in query["properties"] and tools["query_hybrid"].description
             items = tools["store_chunks"].input_schema["properties"]["items"]
             assert items["maxItems"] == 200
+            # a generic client (the MCP Inspector) fills what it sees: no $ref to follow, the
+            # filters written out with their fields, the projects named
+            for tool in tools.values():
+                assert "$ref" not in json.dumps(tool.input_schema), tool.name
+            filters = query["properties"]["filters"]
+            assert filters["type"] == "object"
+            assert {"citekeys", "tags", "year_from", "year_to", "section"} <= set(
+                filters["properties"]
+            )
+            assert all(f.get("description") for f in filters["properties"].values())
+            assert query["properties"]["project"]["enum"] == ["other", "papers"]
 
     anyio.run(run)
 
@@ -228,6 +241,24 @@ def test_each_error_code_names_a_fix(library):
             assert code(answer) == "INVALID_INPUT"
             answer, _ = await call(client, "find_chunks", project="papers", citekey="nobody")
             assert code(answer) == "INVALID_INPUT"
+            # filters sent as a string, as the MCP Inspector sends an object argument: read as
+            # JSON when it is JSON, else an error that names the field, never a Python class
+            text = json.dumps({"tags": ["offices"]})
+            found, failed = await call(
+                client, "query_hybrid", project="papers", query="interruptions", filters=text
+            )
+            assert not failed and [r["citekey"] for r in found["results"]] == ["lindqvist2021quiet"]
+            answer, failed = await call(
+                client, "query_hybrid", project="papers", query="x", filters="tags=offices"
+            )
+            assert failed and code(answer) == "INVALID_INPUT"
+            assert "filters" in answer["error"]["message"]
+            answer, failed = await call(
+                client, "query_hybrid", project="papers", query="x", filters=["offices"]
+            )
+            assert failed and "filters" in answer["error"]["message"]
+            assert "instance of" not in answer["error"]["message"]
+            assert "Filters" not in answer["error"]["message"]
 
     anyio.run(run)
     assert len(stored_documents(library)) == 4  # the 201 items wrote nothing

@@ -12,6 +12,7 @@ needs it (``tests/integration/test_fast_paths.py``).
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from mcp.server.lowlevel import Server
@@ -32,17 +33,20 @@ from citeloom.entrypoints.runtime import Runtime
 
 INSTRUCTIONS = (
     "citeloom searches the user's own library of papers and returns citable passages. Start "
-    "with list_projects, then query_hybrid; cite with each result's label ([@key, p. 12]). "
-    "Read around a hit with get_passage before citing it. Errors carry a code and a fix."
+    "with list_projects, then query_hybrid (passages) or answer (verified quotes); cite with "
+    "each result's label ([@key, p. 12], the page printed in the journal). Read around a hit "
+    "with get_passage before citing it; check_citations checks a draft's citations. Errors "
+    "carry a code and a fix."
 )
 
 
-def tool_list() -> list[Tool]:
+def tool_list(projects: Sequence[str] = ()) -> list[Tool]:
+    """The tools as a client lists them; ``project`` arguments name the configured ones."""
     return [
         Tool(
             name=spec.name,
             description=spec.description,
-            input_schema=spec.input_schema(),
+            input_schema=spec.input_schema(projects),
             annotations=ToolAnnotations(
                 read_only_hint=spec.read_only,
                 destructive_hint=False,
@@ -55,7 +59,7 @@ def tool_list() -> list[Tool]:
 
 
 def build_server(runtime: ToolRuntime) -> Server[Any]:
-    tools = tool_list()
+    tools = tool_list(sorted(runtime.settings.project))
 
     async def on_list_tools(ctx: Any, params: PaginatedRequestParams | None) -> ListToolsResult:
         return ListToolsResult(tools=tools)

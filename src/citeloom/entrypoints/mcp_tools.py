@@ -14,13 +14,14 @@ the message, and a one-line ``fix``.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from citeloom.config import ProjectConfig
 from citeloom.domain.errors import CiteloomError
@@ -100,7 +101,11 @@ class QueryArgs(_Args):
         description=f"Passages to return at most (default {DEFAULT_TOP_K}; with budget, as "
         f"many as fit, up to {MAX_TOP_K}).",
     )
-    filters: Filters = Field(default_factory=Filters)
+    filters: Filters = Field(
+        default_factory=Filters,
+        description="Restrict the search (all optional): citekeys, tags, year_from, year_to, "
+        "section. An object; a JSON string of one is read too.",
+    )
     budget: int | None = Field(
         None, ge=1, description="Return the best passages until this many tokens are spent."
     )
@@ -108,6 +113,37 @@ class QueryArgs(_Args):
         None, ge=0, description="Passages from one paper at most (0: no limit; default 3)."
     )
     full_text: bool = FullText
+
+    @field_validator("filters", mode="before")
+    @classmethod
+    def _filters_as_text(cls, value: Any) -> Any:
+        """Some clients send an object argument as its JSON text."""
+        if isinstance(value, str):
+            try:
+                return json.loads(value) if value.strip() else {}
+            except ValueError:
+                raise ValueError("filters: not a JSON object; send an object") from None
+        return value
+
+
+class AnswerArgs(_Args):
+    project: str = ProjectField
+    question: str = Field(
+        min_length=1, description="A question in plain words, e.g. 'how fast do marshes grow?'"
+    )
+
+
+class CheckArgs(_Args):
+    project: str = ProjectField
+    draft: str = Field(
+        min_length=1,
+        description="The draft's text, Markdown (pandoc citations: [@key, p. 12]) or LaTeX "
+        "(\\cite[p.~12]{key}); the pages are the ones printed in the journal.",
+    )
+    format: Literal["auto", "markdown", "latex"] = Field(
+        "auto", description="How the citations are written; auto tells them apart."
+    )
+    name: str = Field("draft", description="Named in the report, e.g. the file name.")
 
 
 class FindArgs(_Args):
@@ -198,8 +234,15 @@ class ToolSpec:
     run: Callable[[ToolRuntime, Any, Deadline], dict[str, Any]]
     read_only: bool = True
 
-    def input_schema(self) -> dict[str, Any]:
-        return self.args.model_json_schema()
+    def input_schema(self, projects: Sequence[str] = ()) -> dict[str, Any]:
+        """The arguments' JSON schema as a generic client (the MCP Inspector) can fill it:
+        nested objects written out in place (no ``$ref``), and ``project`` one of the
+        configured projects."""
+        schema = _inlined(self.args.model_json_schema())
+        project = schema.get("properties", {}).get("project")
+        if project is not None and projects:
+            project["enum"] = list(projects)
+        return schema
 
 
 def _list_projects(rt: ToolRuntime, args: _Args, deadline: Deadline) -> dict[str, Any]:
@@ -355,6 +398,26 @@ def _store_chunks(rt: ToolRuntime, args: StoreArgs, deadline: Deadline) -> dict[
     return report.to_json()
 
 
+def _answer(rt: ToolRuntime, args: AnswerArgs, deadline: Deadline) -> dict[str, Any]:
+    from citeloom import bootstrap
+
+    embedder = rt.embedder(args.project)
+    with rt.index(deadline) as index:
+        service = bootstrap.answer_service(rt.settings, args.project, index, embedder)
+        return service.answer(args.question).to_json()
+
+
+def _check_citations(rt: ToolRuntime, args: CheckArgs, deadline: Deadline) -> dict[str, Any]:
+    from citeloom import bootstrap
+
+    latex = None if args.format == "auto" else args.format == "latex"
+    embedder = rt.embedder(args.project)
+    with rt.index(deadline) as index:  # a unit of work per citation
+        service = bootstrap.check_service(rt.settings, args.project, index, embedder)
+        between = rt.runtime.between(index, deadline)
+        return service.check(args.draft, args.name, latex, between=between).to_json()
+
+
 def _list_notes(rt: ToolRuntime, args: ProjectArgs, deadline: Deadline) -> dict[str, Any]:
     from citeloom import bootstrap
 
@@ -399,6 +462,26 @@ TOOLS: tuple[ToolSpec, ...] = (
         _query,
     ),
     ToolSpec(
+        "answer",
+        "Answer a question from the project's papers with their own sentences, never generated "
+        "text: each quote verified on its page, cited with its pandoc label ([@key, p. 118], "
+        "the page printed in the journal). 'fallback' true means the library does not answer "
+        "it ('reason' says why, 'absent' names what no paper mentions): say so, and do not cite "
+        "the leads as an answer.",
+        AnswerArgs,
+        _answer,
+    ),
+    ToolSpec(
+        "check_citations",
+        "Check a draft's citations against the papers: for each [@key, p. N] (or \\cite), "
+        "whether the cited page states what the sentence claims, numbers included. Verdicts: "
+        "supported, mismatch (what differs is named), other-page and no-page (the page to "
+        "cite), no-such-page, not-found, unknown-key, not-ingested; each with its line, a "
+        "message and the evidence quote. Use it before the user submits a text.",
+        CheckArgs,
+        _check_citations,
+    ),
+    ToolSpec(
         "find_chunks",
         "Browse one paper by citekey in reading order, optionally one section or page, "
         "'limit' chunks at a time; pass next_cursor back to continue.",
@@ -441,9 +524,33 @@ TOOLS: tuple[ToolSpec, ...] = (
 TOOLS_BY_NAME = {tool.name: tool for tool in TOOLS}
 
 
+def _inlined(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` with every ``{"$ref": "#/$defs/X"}`` replaced by X itself."""
+    definitions = schema.pop("$defs", {})
+
+    def resolve(node: Any) -> Any:
+        if isinstance(node, dict):
+            if "$ref" in node:
+                target = resolve(dict(definitions[node["$ref"].rsplit("/", 1)[-1]]))
+                return {**target, **{k: resolve(v) for k, v in node.items() if k != "$ref"}}
+            return {key: resolve(value) for key, value in node.items()}
+        if isinstance(node, list):
+            return [resolve(item) for item in node]
+        return node
+
+    return dict(resolve(schema))
+
+
+def _plain(message: str) -> str:
+    """A validation message without the names of Python classes ("or instance of Filters")."""
+    message = re.sub(r"\s+or instance of \w+", "", message)
+    return message.replace("a valid dictionary", "an object")
+
+
 def _invalid(error: ValidationError) -> ToolFailure:
     problems = "; ".join(
-        f"{'.'.join(str(p) for p in e['loc']) or 'arguments'}: {e['msg']}" for e in error.errors()
+        f"{'.'.join(str(p) for p in e['loc']) or 'arguments'}: {_plain(e['msg'])}"
+        for e in error.errors()
     )
     return ToolFailure(
         McpCode.INVALID_INPUT,
