@@ -15,6 +15,7 @@ from typing import Any
 import anyio
 import pytest
 
+from citeloom.entrypoints.mcp_tools import TOOLS
 from tests.conftest import CITELOOM, ROOT
 from tests.conftest import write_config as config_file
 
@@ -366,14 +367,14 @@ def test_check_reports_what_a_client_would_see(library):
     )
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
-    assert len(report["tools"]) == 8 and report["errors"] == []
+    assert len(report["tools"]) == len(TOOLS) and report["errors"] == []
     assert {p["project"]: p["chunks"] for p in report["projects"]} == {"other": 0, "papers": 4}
     assert report["models"][0]["model"] == "fastembed/all-MiniLM-L6-v2"
     assert report["models"][0]["load_s"] > 0
     text = subprocess.run(
         [CITELOOM, "mcp", "--check", "-c", str(library)], capture_output=True, text=True, check=True
     ).stdout
-    assert "tools (8): list_projects" in text and "loaded in" in text
+    assert f"tools ({len(TOOLS)}): list_projects" in text and "loaded in" in text
 
 
 def test_a_note_no_output_could_render_is_refused_and_notes_can_be_deleted(tmp_path):
