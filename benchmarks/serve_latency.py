@@ -3,8 +3,9 @@
 Starts the server on the shared papers project that benchmarks/eval_papers.py builds, asks
 the answerable questions of benchmarks/data/paper_queries.json (kinds question and
 paraphrase) one after another through httpx, and prints wall-time percentiles per request,
-plus the server's CPU time (user+sys from /proc) over the run. Repeat runs: the machine is
-shared. Run:
+plus the server's CPU time (user+sys from /proc) over the run. Round 1 asks each question for
+the first time (the server keeps sentence vectors, so papers met by earlier questions are
+cheaper); later rounds repeat them. Repeat runs: the machine is shared. Run:
 
     .venv/bin/python benchmarks/serve_latency.py [--requests N] [--rounds R]
 """

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from citeloom.services.answer import AnswerService
     from citeloom.services.browse import BrowseService
     from citeloom.services.check import CheckService
-    from citeloom.services.evidence import SentenceEvidence
+    from citeloom.services.evidence import SentenceEvidence, WarmEvidence
     from citeloom.services.ingest import IngestService
     from citeloom.services.notes import NoteBook, NoteService
     from citeloom.services.query import QueryService
@@ -339,35 +339,58 @@ def document_text(settings: Settings) -> DocumentText:
     )
 
 
+def warm_evidence(settings: Settings, texts: DocumentText | None = None) -> WarmEvidence:
+    """An empty cache of sentence vectors for one model, over ``texts`` (shared by a server's
+    models) or the stored texts of ``settings``."""
+    from citeloom.services.evidence import SentenceVectors, WarmEvidence
+
+    return WarmEvidence(SentenceVectors(), texts or document_text(settings))
+
+
 def sentence_evidence(
-    settings: Settings, project_name: str, index: Index, emb: Embedder
+    settings: Settings,
+    project_name: str,
+    index: Index,
+    emb: Embedder,
+    warm: WarmEvidence | None = None,
 ) -> SentenceEvidence:
+    """``warm``: a long-lived process's sentence vectors (of ``emb``'s model) and stored
+    texts, so that repeated answers do not embed and parse the same papers again."""
     from citeloom.services.evidence import SentenceEvidence
 
     return SentenceEvidence(
         collection=settings.get_project(project_name).collection,
         embedder=emb,
         index=index,
-        texts=document_text(settings),
+        texts=warm.texts if warm else document_text(settings),
+        vectors=warm.vectors if warm else None,
     )
 
 
 def answer_service(
-    settings: Settings, project_name: str, index: Index, warm: Embedder | None = None
+    settings: Settings,
+    project_name: str,
+    index: Index,
+    warm: Embedder | None = None,
+    evidence: WarmEvidence | None = None,
 ) -> AnswerService:
     from citeloom.services.answer import AnswerService
 
     query = query_service(settings, project_name, index, warm)
     return AnswerService(
         query,
-        sentence_evidence(settings, project_name, index, query.embedder),
+        sentence_evidence(settings, project_name, index, query.embedder, evidence),
         min_confidence=settings.answer.min_confidence,
         passages=settings.answer.passages,
     )
 
 
 def check_service(
-    settings: Settings, project_name: str, index: Index, warm: Embedder | None = None
+    settings: Settings,
+    project_name: str,
+    index: Index,
+    warm: Embedder | None = None,
+    evidence: WarmEvidence | None = None,
 ) -> CheckService:
     from citeloom.services.check import CheckService
 
@@ -375,7 +398,7 @@ def check_service(
     query = query_service(settings, project_name, index, warm)
     return CheckService(
         query,
-        sentence_evidence(settings, project_name, index, query.embedder),
+        sentence_evidence(settings, project_name, index, query.embedder, evidence),
         [r.citekey for r in metadata(settings, project).references()],
         support=settings.check.support,
         terse_coverage=settings.check.terse_coverage,

@@ -127,3 +127,41 @@ def test_a_question_the_library_does_not_answer_gets_the_fallback_and_leads(libr
     assert report.confidence < 0.5
     assert report.leads  # the nearest passages, to read on
     assert report.to_json()["leads"][0]["chunk_id"]
+
+
+def test_a_servers_second_answer_embeds_no_sentence_again_and_answers_the_same(library):
+    """A server keeps sentence vectors between calls; the answer must not change for it."""
+    from citeloom.services.evidence import SentenceVectors
+
+    index, embedder, texts = library
+    kept = SentenceVectors()
+    query = QueryService(project="p", collection="c", embedder=embedder, index=index)
+
+    def answer(question: str):
+        evidence = SentenceEvidence(
+            collection="c", embedder=embedder, index=index, texts=texts, vectors=kept
+        )
+        return AnswerService(query, evidence).answer(question)
+
+    question = "how fast did restored marshes accrete sediment"
+    first = answer(question)
+    embedded = embedder.calls
+    again = answer(question)
+    assert embedder.calls == embedded  # no sentence embedded twice
+    assert again.to_json() == first.to_json()
+    assert again.to_json() == service(*library).answer(question).to_json()
+
+
+def test_kept_sentence_vectors_stay_within_their_limit_dropping_the_least_recent():
+    from citeloom.services.evidence import SentenceVectors
+
+    embedder = FakeEmbedder()
+    kept = SentenceVectors(limit=2)
+    kept.vectors(["one", "two"], embedder.embed_documents)
+    kept.vectors(["one", "three"], embedder.embed_documents)  # "two" is now the oldest
+    assert len(kept) == 2
+    calls = embedder.calls
+    kept.vectors(["one", "three"], embedder.embed_documents)
+    assert embedder.calls == calls
+    kept.vectors(["two"], embedder.embed_documents)
+    assert embedder.calls == calls + 1

@@ -399,10 +399,9 @@ def create_app(
     )
     async def answer(request: AnswerRequest) -> dict[str, Any]:
         def work(deadline: Deadline) -> dict[str, Any]:
-            embedder = runtime.embedder(request.project)
+            runtime.embedder(request.project)  # loaded before the index is taken
             with runtime.index(deadline) as index:  # one unit of work
-                service = bootstrap.answer_service(settings, request.project, index, embedder)
-                report = service.answer(request.question)
+                report = runtime.answer_service(request.project, index).answer(request.question)
             return AnswerResponse.model_validate(report.to_json()).dump()
 
         return await runtime.run("POST /answer", work, limit)
@@ -418,9 +417,9 @@ def create_app(
         latex = None if request.format == "auto" else request.format == "latex"
 
         def work(deadline: Deadline) -> dict[str, Any]:
-            embedder = runtime.embedder(request.project)
+            runtime.embedder(request.project)  # loaded before the index is taken
             with runtime.index(deadline) as index:  # a unit of work per citation
-                service = bootstrap.check_service(settings, request.project, index, embedder)
+                service = runtime.check_service(request.project, index)
                 between = runtime.between(index, deadline)
                 report = service.check(request.draft, request.name, latex, between=between)
             return CheckResponse.model_validate(report.to_json()).dump()

@@ -399,21 +399,16 @@ def _store_chunks(rt: ToolRuntime, args: StoreArgs, deadline: Deadline) -> dict[
 
 
 def _answer(rt: ToolRuntime, args: AnswerArgs, deadline: Deadline) -> dict[str, Any]:
-    from citeloom import bootstrap
-
-    embedder = rt.embedder(args.project)
+    rt.embedder(args.project)  # loaded before the index is taken
     with rt.index(deadline) as index:
-        service = bootstrap.answer_service(rt.settings, args.project, index, embedder)
-        return service.answer(args.question).to_json()
+        return rt.runtime.answer_service(args.project, index).answer(args.question).to_json()
 
 
 def _check_citations(rt: ToolRuntime, args: CheckArgs, deadline: Deadline) -> dict[str, Any]:
-    from citeloom import bootstrap
-
     latex = None if args.format == "auto" else args.format == "latex"
-    embedder = rt.embedder(args.project)
+    rt.embedder(args.project)  # loaded before the index is taken
     with rt.index(deadline) as index:  # a unit of work per citation
-        service = bootstrap.check_service(rt.settings, args.project, index, embedder)
+        service = rt.runtime.check_service(args.project, index)
         between = rt.runtime.between(index, deadline)
         return service.check(args.draft, args.name, latex, between=between).to_json()
 

@@ -32,7 +32,10 @@ from citeloom.entrypoints.time_limit import Deadline, within
 if TYPE_CHECKING:
     from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
     from citeloom.config import ProjectConfig, Settings
-    from citeloom.ports import Index
+    from citeloom.ports import DocumentText, Index
+    from citeloom.services.answer import AnswerService
+    from citeloom.services.check import CheckService
+    from citeloom.services.evidence import WarmEvidence
 
 T = TypeVar("T")
 WATCH_S = 0.05  # how often an idle runtime looks for a process waiting for the index
@@ -60,6 +63,8 @@ class Runtime:
         self._index: Index | None = None
         self._closed = threading.Event()
         self._watcher: threading.Thread | None = None
+        self._evidence: dict[str, WarmEvidence] = {}  # by embedding model
+        self._texts: DocumentText | None = None
 
     # ------------------------------------------------------------------ projects and models
     def project(self, name: str) -> ProjectConfig:
@@ -80,6 +85,29 @@ class Runtime:
                 self._models[model] = bootstrap.embedder(self.settings, config)
                 self.model_load_s[model] = time.perf_counter() - started
             return self._models[model]
+
+    def evidence(self, project: str) -> WarmEvidence:
+        """Sentence vectors of the project's model and stored page texts, kept between
+        answers and checks (embedding candidate sentences was most of an answer's time)."""
+        model = self.project(project).embedding_model
+        with self._models_lock:
+            if self._texts is None:
+                self._texts = bootstrap.document_text(self.settings)
+            if model not in self._evidence:
+                self._evidence[model] = bootstrap.warm_evidence(self.settings, self._texts)
+            return self._evidence[model]
+
+    def answer_service(self, project: str, index: Index) -> AnswerService:
+        """``citeloom answer`` with this process's model and caches."""
+        return bootstrap.answer_service(
+            self.settings, project, index, self.embedder(project), self.evidence(project)
+        )
+
+    def check_service(self, project: str, index: Index) -> CheckService:
+        """``citeloom check`` with this process's model and caches."""
+        return bootstrap.check_service(
+            self.settings, project, index, self.embedder(project), self.evidence(project)
+        )
 
     def preload(self) -> None:
         """Load every configured project's model now, so the first request is not slow."""

@@ -10,7 +10,10 @@ evidence: only the paper's own text is quoted as its words.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import threading
+from array import array
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -61,19 +64,75 @@ class Support:
         }
 
 
+class SentenceVectors:
+    """Sentence vectors of one model, kept across calls by a long-lived process.
+
+    Embedding the candidate sentences is most of an answer's time, and the same papers come
+    back call after call. A vector depends only on the model and the sentence, so it never goes
+    stale; the least recently used are dropped past ``limit`` (a float32 vector of MiniLM is
+    1.5 KB, so the default holds 30 MB)."""
+
+    def __init__(self, limit: int = 20_000) -> None:
+        self.limit = limit
+        self._items: OrderedDict[str, array[float]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def vectors(
+        self, sentences: Sequence[str], embed: Callable[[list[str]], list[list[float]]]
+    ) -> list[Sequence[float]]:
+        """The vector of each sentence, embedding (in one batch) only those not held."""
+        with self._lock:
+            new = list(dict.fromkeys(s for s in sentences if s not in self._items))
+        fresh = dict(zip(new, embed(new), strict=True)) if new else {}
+        with self._lock:
+            for sentence, vector in fresh.items():
+                self._items[sentence] = array("f", vector)
+            out: list[Sequence[float]] = []
+            for sentence in sentences:
+                held = self._items.get(sentence)
+                if held is None:  # dropped by a concurrent call meanwhile
+                    out.append(fresh[sentence])
+                    continue
+                self._items.move_to_end(sentence)
+                out.append(held)
+            while len(self._items) > self.limit:
+                self._items.popitem(last=False)
+        return out
+
+
+@dataclass(frozen=True)
+class WarmEvidence:
+    """What a server keeps between answers for one embedding model: its sentence vectors and
+    the stored page texts (parsed once, not once per call)."""
+
+    vectors: SentenceVectors
+    texts: DocumentText
+
+
 class SentenceEvidence:
     """Scores and locates the sentences of passages of one collection."""
 
     def __init__(
-        self, *, collection: str, embedder: Embedder, index: Index, texts: DocumentText
+        self,
+        *,
+        collection: str,
+        embedder: Embedder,
+        index: Index,
+        texts: DocumentText,
+        vectors: SentenceVectors | None = None,
     ) -> None:
+        """``vectors``: a cache that outlives this object (a server's); a draft cites one
+        paper many times, so even a one-off check keeps its own."""
         self.collection = collection
         self.embedder = embedder
         self.index = index
         self.texts = texts
         self._sha: dict[str, str] = {}
         self._normalised: dict[tuple[str, int | None], str] = {}
-        self._vectors: dict[str, list[float]] = {}  # a draft cites one paper many times
+        self._vectors = vectors if vectors is not None else SentenceVectors()
         self._documents: dict[tuple[str, str], str] = {}
         # whole sentences looked up on their pages, and how many were found there: the
         # verification rate benchmarks report
@@ -121,10 +180,9 @@ class SentenceEvidence:
             if t not in names and t not in FRAMING_WORDS
         }
         claim_vector = self.embedder.embed_query(claim)
-        new = list(dict.fromkeys(q for _, q, _, _ in found if q not in self._vectors))
-        if new:
-            self._vectors.update(zip(new, self.embedder.embed_documents(new), strict=True))
-        vectors = [self._vectors[quote] for _, quote, _, _ in found]
+        vectors = self._vectors.vectors(
+            [quote for _, quote, _, _ in found], self.embedder.embed_documents
+        )
         out = []
         for (passage, quote, page, verified), vector in zip(found, vectors, strict=True):
             similarity = sum(a * b for a, b in zip(claim_vector, vector, strict=True))

@@ -10,6 +10,8 @@ entry of the current version exists.
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from pathlib import Path
 
 from citeloom.adapters.conversion.cache import CachingConverter, from_json
@@ -17,10 +19,15 @@ from citeloom.domain.models import ConvertedDocument
 
 
 class CachedDocumentText:
-    def __init__(self, cache: CachingConverter | None, cache_dir: Path) -> None:
+    """Parsed documents are kept: a server answers from the same papers call after call. The
+    least recently read go past ``keep`` (a parsed thesis is a few MB)."""
+
+    def __init__(self, cache: CachingConverter | None, cache_dir: Path, keep: int = 64) -> None:
         self.cache = cache
         self.folder = cache_dir / "conversions"
-        self._pages: dict[str, dict[int | None, str] | None] = {}
+        self.keep = keep
+        self._pages: OrderedDict[str, dict[int | None, str] | None] = OrderedDict()
+        self._lock = threading.Lock()
 
     def _entries(self, sha256: str) -> list[Path]:
         current = [self.cache.cached(sha256)] if self.cache is not None else []
@@ -40,12 +47,19 @@ class CachedDocumentText:
         return None
 
     def pages(self, sha256: str) -> dict[int | None, str] | None:
-        if sha256 not in self._pages:
-            document = self._document(sha256) if sha256 else None
-            pages: dict[int | None, list[str]] = {}
-            for block in document.blocks if document else ():
-                pages.setdefault(block.page, []).append(block.text)
-            self._pages[sha256] = (
-                {page: "\n".join(texts) for page, texts in pages.items()} if document else None
-            )
-        return self._pages[sha256]
+        with self._lock:
+            if sha256 in self._pages:
+                self._pages.move_to_end(sha256)
+                return self._pages[sha256]
+        document = self._document(sha256) if sha256 else None
+        pages: dict[int | None, list[str]] = {}
+        for block in document.blocks if document else ():
+            pages.setdefault(block.page, []).append(block.text)
+        joined = {page: "\n".join(texts) for page, texts in pages.items()} if document else None
+        if joined is None:  # not converted on this machine yet: look again next time
+            return None
+        with self._lock:
+            self._pages[sha256] = joined
+            while len(self._pages) > self.keep:
+                self._pages.popitem(last=False)
+        return joined
