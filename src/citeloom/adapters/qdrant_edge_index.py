@@ -239,6 +239,7 @@ class EdgeIndex:
             ) from error
         started = time.monotonic()
         deadline = started + self.busy_timeout_s
+        tell_at = started + min(1.0, self.busy_timeout_s / 2)
         told = False
         wanted = self.index_dir / f"{physical}.wait"
         # a server announces on a file of its own: it checks .wait to let an ingest go first,
@@ -260,8 +261,9 @@ class EdgeIndex:
                     if waiting is None:  # "I am waiting": a server holding it lets go
                         waiting = os.open(announce, os.O_RDWR | os.O_CREAT, 0o644)
                         fcntl.flock(waiting, fcntl.LOCK_SH)
-                    # a server lets go within a tenth of a second: only a real wait is told
-                    if not told and self.on_wait is not None and time.monotonic() > started + 1:
+                    # a server lets go within a tenth of a second: only a real wait is told,
+                    # and told before the deadline however short the timeout
+                    if not told and self.on_wait is not None and time.monotonic() > tell_at:
                         self.on_wait(
                             f"{self.index_dir / physical} is in use by another citeloom "
                             f"process; waiting up to {self.busy_timeout_s:g} s ..."
