@@ -14,6 +14,9 @@ Loopback by default; binding any other address needs a bearer token from the env
 ``ErrorResponse`` shape, whatever refused it (a route, FastAPI's body parser, the router, the
 body size limit); no response ever carries a traceback. The port is bound before the models
 load, so a busy port fails at once.
+
+``/docs`` (Swagger UI) is served from files installed with citeloom, so it works offline and
+no page the server sends fetches anything from another machine.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import get_route_path
@@ -70,6 +73,8 @@ _TOKEN_CHARS = re.compile(r"[\x21-\x7e]+")
 _BEARER = HTTPBearer(auto_error=False)  # module level: route signatures are resolved here
 # Seconds a client is told to wait after a 503 (the index busy, a request over its time).
 RETRY_AFTER_S = 5
+# Swagger UI's script, style and icon, served from the swagger-ui-bundle-v2 package
+DOCS_ASSETS = "/docs/assets"
 _log = logging.getLogger(__name__)
 
 
@@ -254,6 +259,30 @@ def mount_mcp(app: FastAPI, runtime: Runtime, token: str | None) -> None:
     app.router.lifespan_context = lifespan
 
 
+def mount_docs(app: FastAPI) -> None:
+    """Swagger UI at ``/docs`` from the files of the swagger-ui-bundle-v2 package rather than
+    FastAPI's default CDN: offline (citeloom's promise) a CDN page stays blank, and online it
+    would tell a third party who reads the docs. Swagger UI 5 is needed to render OpenAPI 3.1,
+    which FastAPI writes. Its online validator badge is off: it would send the schema out."""
+    from fastapi.openapi.docs import get_swagger_ui_html
+    from fastapi.staticfiles import StaticFiles
+    from swagger_ui_bundle import swagger_ui_path
+
+    app.mount(DOCS_ASSETS, StaticFiles(directory=str(swagger_ui_path)), name="docs-assets")
+    openapi_url = app.openapi_url or "/openapi.json"
+
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url=openapi_url,
+            title=f"{app.title} API",
+            swagger_js_url=f"{DOCS_ASSETS}/swagger-ui-bundle.js",
+            swagger_css_url=f"{DOCS_ASSETS}/swagger-ui.css",
+            swagger_favicon_url=f"{DOCS_ASSETS}/favicon-32x32.png",
+            swagger_ui_parameters={"validatorUrl": None},
+        )
+
+
 def _versions() -> dict[str, str]:
     out = {"citeloom": __version__, "python": platform.python_version()}
     for package in ("fastapi", "uvicorn", "pydantic", "qdrant-edge-py", "onnxruntime"):
@@ -297,8 +326,13 @@ def create_app(
         title="citeloom",
         version=__version__,
         description="Passages, verified answers and draft checks from your library, offline.",
+        # /docs is served by mount_docs from local files; ReDoc would load from a CDN
+        docs_url=None,
+        redoc_url=None,
+        swagger_ui_oauth2_redirect_url=None,
     )
     app.add_middleware(BodyLimit, max_bytes=settings.serve.max_body_bytes)
+    mount_docs(app)
 
     def authorised(
         request: Request,
