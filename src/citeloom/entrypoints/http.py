@@ -64,6 +64,7 @@ from citeloom.entrypoints.schemas import (
     QueryResponse,
 )
 from citeloom.entrypoints.time_limit import Deadline
+from citeloom.services.inspection import summarise_project
 
 T = TypeVar("T")
 TOKEN_ENV = "CITELOOM_SERVE_TOKEN"
@@ -473,15 +474,10 @@ def create_app(
             out = []
             with runtime.index(deadline) as index:
                 for name, project in sorted(settings.project.items()):
-                    info = index.collection_info(project.collection)
-                    out.append(
-                        ProjectOut(
-                            name=name,
-                            collection=project.collection,
-                            embedding_model=project.embedding_model,
-                            points=info.points if info else None,
-                        )
+                    summary = summarise_project(
+                        index, name, project.collection, project.embedding_model
                     )
+                    out.append(ProjectOut.model_validate(summary.to_json()))
             return ProjectsResponse(projects=out).dump()
 
         return await runtime.run("GET /projects", work, limit)

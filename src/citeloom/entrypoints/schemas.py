@@ -168,10 +168,17 @@ class CheckResponse(_Response):
 
 
 class ProjectOut(_Response):
-    name: str
-    collection: str
-    embedding_model: str
-    points: int | None = Field(description="Chunks stored; null: nothing ingested yet.")
+    """One project, as MCP list_projects gives it: both are ``ProjectSummary.to_json``
+    (``services.inspection``), so the two doors cannot name a field differently."""
+
+    project: str = Field(description='The project id: a [project."ID"] of the config.')
+    collection: str = Field(description="The Qdrant collection holding its chunks.")
+    embedding_model: str = Field(description="The embedding model the config names.")
+    stored_model: str | None = Field(
+        description="The model its stored vectors were made with; null: nothing ingested yet."
+    )
+    documents: int = Field(description="Documents stored (papers and notes).")
+    chunks: int = Field(description="Chunks stored across those documents.")
 
 
 class ProjectsResponse(_Response):
