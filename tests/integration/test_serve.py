@@ -213,6 +213,22 @@ def test_projects_answers_what_the_mcp_tool_list_projects_does(served):
     assert project["stored_model"] == project["embedding_model"] == "fastembed/all-MiniLM-L6-v2"
 
 
+def test_the_request_examples_at_docs_work_on_the_example_papers(served):
+    url, _ = served
+    document = httpx.get(f"{url}/openapi.json").json()
+    for path, item in document["paths"].items():
+        if "post" not in item:
+            continue
+        body = item["post"]["requestBody"]["content"]["application/json"]["schema"]
+        component = document["components"]["schemas"][body["$ref"].rsplit("/", 1)[1]]
+        for example in component["examples"]:
+            sent = {**example, "project": "papers"}  # this server's name for the papers
+            answer = httpx.post(f"{url}{path}", json=sent, timeout=120)
+            assert answer.status_code == 200, (path, example, answer.text)
+            found = answer.json()
+            assert found.get("results") or found.get("citations"), (path, example, found)
+
+
 def held(lock: Path) -> bool:
     """Whether a process holds the project's lock file (as an open embedded index does)."""
     if not lock.exists():

@@ -1,5 +1,6 @@
-"""What ``citeloom serve`` shows a reader at /docs: a page built only from files on this
-machine, and one set of field names and limits shared with the other doors."""
+"""What ``citeloom serve`` tells a reader at /docs: a valid OpenAPI 3.1 document whose every
+field is described and every body has an example the server accepts, a page built only from
+files on this machine, and one set of field names and limits shared with the other doors."""
 
 from __future__ import annotations
 
@@ -14,8 +15,16 @@ from fastapi.testclient import TestClient
 
 from citeloom.config import load_settings
 from citeloom.entrypoints import schemas
-from citeloom.entrypoints.http import DOCS_ASSETS, create_app
+from citeloom.entrypoints.http import DOCS_ASSETS, ERROR_STATUSES, create_app
 from tests.conftest import ROOT, write_config
+
+ROUTES = {
+    ("/query", "post"),
+    ("/answer", "post"),
+    ("/check", "post"),
+    ("/projects", "get"),
+    ("/health", "get"),
+}
 
 
 @pytest.fixture(scope="module")
@@ -23,6 +32,76 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> FastAPI:
     folder = tmp_path_factory.mktemp("docs")
     config = write_config(folder, ROOT / "references" / "example.json")
     return create_app(load_settings(config), preload=False)  # no model, no index opened
+
+
+@pytest.fixture(scope="module")
+def openapi(app: FastAPI) -> dict[str, Any]:
+    return TestClient(app).get("/openapi.json").json()
+
+
+def model_of(ref: dict[str, Any]) -> type[schemas.BaseModel]:
+    return getattr(schemas, ref["$ref"].rsplit("/", 1)[1])
+
+
+def test_the_openapi_document_is_valid_openapi_3_1(openapi):
+    from openapi_spec_validator import validate
+
+    assert openapi["openapi"].startswith("3.1")
+    validate(openapi)  # raises, naming the path, on anything the OpenAPI 3.1 schema forbids
+    operations = {(path, method) for path, item in openapi["paths"].items() for method in item}
+    assert operations == ROUTES  # /docs and its assets are not API routes
+
+
+def test_every_route_shows_request_and_response_examples_the_server_accepts(openapi):
+    for path, method in ROUTES:
+        operation = openapi["paths"][path][method]
+        bodies = [operation["responses"]["200"]]
+        if method == "post":
+            bodies.append(operation["requestBody"])
+        for body in bodies:
+            schema = body["content"]["application/json"]["schema"]
+            examples = openapi["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]][
+                "examples"
+            ]
+            assert examples, f"{method} {path} shows no example"
+            for example in examples:
+                model_of(schema).model_validate(example)  # extra="forbid": no stray key
+
+
+def test_every_model_has_valid_examples_and_every_field_a_description(openapi):
+    for name, component in openapi["components"]["schemas"].items():
+        model = getattr(schemas, name)
+        assert model.model_config.get("extra") == "forbid", name
+        assert component.get("examples"), f"{name} has no example"
+        for example in component["examples"]:
+            model.model_validate(example)
+        for field, spec in component["properties"].items():
+            assert len(spec.get("description", "")) > 10, f"{name}.{field} has no description"
+
+
+def test_the_examples_come_from_the_bundled_example_project(openapi):
+    examples = openapi["components"]["schemas"]
+    query = examples["QueryRequest"]["examples"][0]
+    assert query == {"project": "example", "query": schemas.QUESTION}
+    passage = examples["PassageOut"]["examples"][0]
+    assert passage["label"] == "[@ardel2023marsh, p. 118]"
+    assert (passage["page_start"], passage["page_label_start"]) == (2, "118")
+
+
+def test_every_error_status_is_declared_with_what_it_means_and_an_example(openapi):
+    from citeloom.entrypoints.outcomes import INTERNAL, TABLE
+
+    answered = {row[1] for row in TABLE} | {INTERNAL.http_status, 401, 413, 422}
+    assert answered == set(ERROR_STATUSES)
+    for path, method in ROUTES:
+        responses = openapi["paths"][path][method]["responses"]
+        for status in answered:
+            response, declared = responses[str(status)], ERROR_STATUSES[status]
+            assert response["description"] == declared.meaning
+            body = response["content"]["application/json"]
+            assert body["schema"]["$ref"].endswith("/ErrorResponse")
+            # as the server sends it: "field" is there, null or not
+            assert body["example"] == {"error": declared.error, "field": declared.field}
 
 
 def test_the_docs_page_loads_only_files_this_server_serves(app):
@@ -82,4 +161,4 @@ def test_the_readme_shows_what_projects_returns():
     shown = re.search(r"`GET /projects` answers.*?```json\n(.*?)```", text, flags=re.S)
     assert shown, "the README's serve section shows no /projects answer"
     answer = schemas.ProjectsResponse.model_validate(json.loads(shown.group(1)))
-    assert answer.projects[0].project == "example"
+    assert answer.dump() == {"projects": [schemas.PROJECT]}

@@ -21,6 +21,7 @@ no page the server sends fetches anything from another machine.
 
 from __future__ import annotations
 
+import copy
 import errno
 import hmac
 import ipaddress
@@ -31,6 +32,7 @@ import re
 import socket
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from typing import Annotated, Any, TypeVar
 
@@ -38,6 +40,7 @@ from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import get_route_path
 
@@ -48,6 +51,7 @@ from citeloom.domain.errors import (
     ConfigError,
     UnknownProject,
 )
+from citeloom.entrypoints import schemas
 from citeloom.entrypoints.outcomes import outcome
 from citeloom.entrypoints.query_options import query_options
 from citeloom.entrypoints.runtime import Limit, Runtime
@@ -77,6 +81,72 @@ RETRY_AFTER_S = 5
 # Swagger UI's script, style and icon, served from the swagger-ui-bundle-v2 package
 DOCS_ASSETS = "/docs/assets"
 _log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ErrorStatus:
+    """A status an API route may answer with an ErrorResponse, as /docs shows it."""
+
+    meaning: str  # when it is answered
+    error: str  # a message of that kind, as the server words it
+    field: str | None = None
+
+    def example(self) -> dict[str, Any]:
+        return ErrorResponse(error=self.error, field=self.field).dump()
+
+
+# The rows of outcomes.TABLE, what the framework and the token check refuse, and a bug.
+ERROR_STATUSES = {
+    400: ErrorStatus(
+        "A value the use case refuses (the message names it), or a body that is not UTF-8 or "
+        "is nested too deeply to read.",
+        "the body is not UTF-8 (invalid start byte at byte 31); send JSON encoded as UTF-8",
+    ),
+    401: ErrorStatus(
+        f"The bearer token is missing or wrong (only when {TOKEN_ENV} is set).",
+        f"missing or wrong bearer token (see {TOKEN_ENV})",
+    ),
+    404: ErrorStatus(
+        "An unknown project (field: project).",
+        "citeloom.toml: unknown project 'nope' (configured: example). Add a "
+        '[project."nope"] table or pick a configured one.',
+        "project",
+    ),
+    409: ErrorStatus(
+        "The project's embedding model is not the one its stored vectors were made with.",
+        "collection 'proj-example' holds vectors of embedding model "
+        "'fastembed/all-MiniLM-L6-v2', but the project is configured for "
+        "'fastembed/BAAI/bge-small-en-v1.5'. Mixing models would make scores meaningless, so "
+        'nothing was written. Set embedding_model = "fastembed/all-MiniLM-L6-v2" in the '
+        "project config, or use a new collection name for 'fastembed/BAAI/bge-small-en-v1.5'.",
+    ),
+    413: ErrorStatus(
+        "The body is larger than [serve] max_body_bytes.",
+        "the request body is larger than [serve] max_body_bytes = 5000000 bytes; send less at "
+        "a time (a draft in parts) or raise the limit",
+    ),
+    422: ErrorStatus(
+        "A field is missing, misspelt or out of range, or the body is not JSON; field names it.",
+        "top_k: Input should be less than or equal to 50",
+        "top_k",
+    ),
+    503: ErrorStatus(
+        "Over [serve] timeout_s, or the index busy (both with Retry-After: send again later); "
+        "or the index or the embedding model unavailable.",
+        "POST /check did not finish within [serve] timeout_s = 60 s (waiting for earlier calls "
+        "or an ingest counts); nothing of it is reported. Send less at a time (a draft in "
+        "parts), try again later, or raise [serve] timeout_s.",
+    ),
+    507: ErrorStatus(
+        "A disk the index writes to is full or failing.",
+        "var/qdrant: No space left on device. The disk is full or failing: free some space or "
+        "check the disk, then run the same command again.",
+    ),
+    500: ErrorStatus(
+        "A bug in citeloom; the server's log says more.",
+        "internal error (KeyError); see the server's log",
+    ),
+}
 
 
 def is_loopback(host: str) -> bool:
@@ -284,6 +354,35 @@ def mount_docs(app: FastAPI) -> None:
         )
 
 
+def keep_example_nulls(app: FastAPI) -> None:
+    """FastAPI writes its OpenAPI document without any null, the examples' nulls too, so an
+    example would lack keys the response always has (``"suggested_page": null``); the
+    examples are put back as written: the models' and those of ``ERROR_STATUSES``."""
+    generate = app.openapi
+    models = {
+        model.__name__: model
+        for model in vars(schemas).values()
+        if isinstance(model, type) and issubclass(model, BaseModel)
+    }
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            document = generate()
+            for name, component in document.get("components", {}).get("schemas", {}).items():
+                model = models.get(name)
+                extra = model.model_config.get("json_schema_extra") if model else None
+                if isinstance(extra, dict) and "examples" in extra:
+                    component["examples"] = copy.deepcopy(extra["examples"])
+            for operation in (op for item in document["paths"].values() for op in item.values()):
+                for code, response in operation.get("responses", {}).items():
+                    if code.isdigit() and int(code) in ERROR_STATUSES:
+                        example = ERROR_STATUSES[int(code)].example()
+                        response["content"]["application/json"]["example"] = example
+        return app.openapi_schema or {}
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
 def _versions() -> dict[str, str]:
     out = {"citeloom": __version__, "python": platform.python_version()}
     for package in ("fastapi", "uvicorn", "pydantic", "qdrant-edge-py", "onnxruntime"):
@@ -334,6 +433,7 @@ def create_app(
     )
     app.add_middleware(BodyLimit, max_bytes=settings.serve.max_body_bytes)
     mount_docs(app)
+    keep_example_nulls(app)
 
     def authorised(
         request: Request,
@@ -344,7 +444,12 @@ def create_app(
 
     guarded = [Depends(authorised)]
     errors: dict[int | str, dict[str, Any]] = {
-        status: {"model": ErrorResponse} for status in (400, 401, 404, 413, 422, 503)
+        code: {
+            "model": ErrorResponse,
+            "description": status.meaning,
+            "content": {"application/json": {"example": status.example()}},
+        }
+        for code, status in ERROR_STATUSES.items()
     }
 
     @app.exception_handler(_UnauthorisedError)
@@ -398,6 +503,7 @@ def create_app(
 
     @app.post(
         "/query",
+        summary="The best passages, with citation labels (citeloom query --json)",
         response_model=QueryResponse,
         dependencies=guarded,
         response_model_exclude_unset=True,
@@ -427,6 +533,7 @@ def create_app(
 
     @app.post(
         "/answer",
+        summary="An answer of verified quotes, or leads (citeloom answer --json)",
         response_model=AnswerResponse,
         dependencies=guarded,
         response_model_exclude_unset=True,
@@ -444,6 +551,7 @@ def create_app(
 
     @app.post(
         "/check",
+        summary="Each citation of a draft checked against its page (citeloom check --json)",
         response_model=CheckResponse,
         dependencies=guarded,
         response_model_exclude_unset=True,
@@ -464,6 +572,7 @@ def create_app(
 
     @app.get(
         "/projects",
+        summary="The configured projects and what each holds (MCP list_projects)",
         response_model=ProjectsResponse,
         dependencies=guarded,
         response_model_exclude_unset=True,
@@ -484,6 +593,7 @@ def create_app(
 
     @app.get(
         "/health",
+        summary="Whether the index answers and the models are loaded",
         response_model=HealthResponse,
         dependencies=guarded,
         response_model_exclude_unset=True,
