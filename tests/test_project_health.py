@@ -90,6 +90,7 @@ def test_readme_documents_every_exit_code():
 def test_ci_runs_the_readme_test_command():
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "test-command" in ci and "tesseract-ocr-deu" in ci
+    assert " chromium" in ci and "CITELOOM_REQUIRE_BROWSER=1" in ci  # /docs in a real browser
     assert "<!-- test-command -->" in (ROOT / "README.md").read_text(encoding="utf-8")
 
 

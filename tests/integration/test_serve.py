@@ -92,7 +92,9 @@ def test_every_route_answers_with_the_cli_json(served):
     assert health["models_loaded"] == ["fastembed/all-MiniLM-L6-v2"]
     assert {"citeloom", "fastapi", "uvicorn"} <= set(health["versions"])
     projects = httpx.get(f"{url}/projects").json()["projects"]
-    assert [(p["name"], p["points"] > 0) for p in projects] == [("papers", True)]
+    assert [(p["project"], p["documents"], p["chunks"] > 0) for p in projects] == [
+        ("papers", 2, True)
+    ]
     query = httpx.post(f"{url}/query", json={"project": "papers", "query": QUESTION}, timeout=60)
     assert query.status_code == 200 and query.json()["results"][0]["citekey"] == "ardel2023marsh"
     answer = httpx.post(
@@ -192,6 +194,39 @@ def test_the_mcp_tools_answer_over_streamable_http_at_mcp(served):
     assert {"list_projects", "query_hybrid", "get_passage", "store_chunks"} <= found["tools"]
     assert found["answer"]["results"][0]["label"].startswith("[@ardel2023marsh")
     assert found["error"][0] and found["error"][1]["error"]["code"] == "INVALID_PROJECT"
+
+
+def test_projects_answers_what_the_mcp_tool_list_projects_does(served):
+    url, _ = served
+    call = {
+        "jsonrpc": "2.0",
+        "id": 2,
+        "method": "tools/call",
+        "params": {"name": "list_projects", "arguments": {}},
+    }
+    tool = httpx.post(f"{url}/mcp/", json=call, headers=MCP_ACCEPT, timeout=60)
+    assert tool.status_code == 200, tool.text
+    rest = httpx.get(f"{url}/projects", timeout=60)
+    assert rest.status_code == 200, rest.text
+    assert rest.json() == tool.json()["result"]["structuredContent"]
+    [project] = rest.json()["projects"]
+    assert project["stored_model"] == project["embedding_model"] == "fastembed/all-MiniLM-L6-v2"
+
+
+def test_the_request_examples_at_docs_work_on_the_example_papers(served):
+    url, _ = served
+    document = httpx.get(f"{url}/openapi.json").json()
+    for path, item in document["paths"].items():
+        if "post" not in item:
+            continue
+        body = item["post"]["requestBody"]["content"]["application/json"]["schema"]
+        component = document["components"]["schemas"][body["$ref"].rsplit("/", 1)[1]]
+        for example in component["examples"]:
+            sent = {**example, "project": "papers"}  # this server's name for the papers
+            answer = httpx.post(f"{url}{path}", json=sent, timeout=120)
+            assert answer.status_code == 200, (path, example, answer.text)
+            found = answer.json()
+            assert found.get("results") or found.get("citations"), (path, example, found)
 
 
 def held(lock: Path) -> bool:

@@ -14,10 +14,14 @@ Loopback by default; binding any other address needs a bearer token from the env
 ``ErrorResponse`` shape, whatever refused it (a route, FastAPI's body parser, the router, the
 body size limit); no response ever carries a traceback. The port is bound before the models
 load, so a busy port fails at once.
+
+``/docs`` (Swagger UI) is served from files installed with citeloom, so it works offline and
+no page the server sends fetches anything from another machine.
 """
 
 from __future__ import annotations
 
+import copy
 import errno
 import hmac
 import ipaddress
@@ -28,13 +32,15 @@ import re
 import socket
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import get_route_path
 
@@ -45,6 +51,7 @@ from citeloom.domain.errors import (
     ConfigError,
     UnknownProject,
 )
+from citeloom.entrypoints import schemas
 from citeloom.entrypoints.outcomes import outcome
 from citeloom.entrypoints.query_options import query_options
 from citeloom.entrypoints.runtime import Limit, Runtime
@@ -61,6 +68,7 @@ from citeloom.entrypoints.schemas import (
     QueryResponse,
 )
 from citeloom.entrypoints.time_limit import Deadline
+from citeloom.services.inspection import summarise_project
 
 T = TypeVar("T")
 TOKEN_ENV = "CITELOOM_SERVE_TOKEN"
@@ -70,7 +78,75 @@ _TOKEN_CHARS = re.compile(r"[\x21-\x7e]+")
 _BEARER = HTTPBearer(auto_error=False)  # module level: route signatures are resolved here
 # Seconds a client is told to wait after a 503 (the index busy, a request over its time).
 RETRY_AFTER_S = 5
+# Swagger UI's script, style and icon, served from the swagger-ui-bundle-v2 package
+DOCS_ASSETS = "/docs/assets"
 _log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ErrorStatus:
+    """A status an API route may answer with an ErrorResponse, as /docs shows it."""
+
+    meaning: str  # when it is answered
+    error: str  # a message of that kind, as the server words it
+    field: str | None = None
+
+    def example(self) -> dict[str, Any]:
+        return ErrorResponse(error=self.error, field=self.field).dump()
+
+
+# The rows of outcomes.TABLE, what the framework and the token check refuse, and a bug.
+ERROR_STATUSES = {
+    400: ErrorStatus(
+        "A value the use case refuses (the message names it), or a body that is not UTF-8 or "
+        "is nested too deeply to read.",
+        "the body is not UTF-8 (invalid start byte at byte 31); send JSON encoded as UTF-8",
+    ),
+    401: ErrorStatus(
+        f"The bearer token is missing or wrong (only when {TOKEN_ENV} is set).",
+        f"missing or wrong bearer token (see {TOKEN_ENV})",
+    ),
+    404: ErrorStatus(
+        "An unknown project (field: project).",
+        "citeloom.toml: unknown project 'nope' (configured: example). Add a "
+        '[project."nope"] table or pick a configured one.',
+        "project",
+    ),
+    409: ErrorStatus(
+        "The project's embedding model is not the one its stored vectors were made with.",
+        "collection 'proj-example' holds vectors of embedding model "
+        "'fastembed/all-MiniLM-L6-v2', but the project is configured for "
+        "'fastembed/BAAI/bge-small-en-v1.5'. Mixing models would make scores meaningless, so "
+        'nothing was written. Set embedding_model = "fastembed/all-MiniLM-L6-v2" in the '
+        "project config, or use a new collection name for 'fastembed/BAAI/bge-small-en-v1.5'.",
+    ),
+    413: ErrorStatus(
+        "The body is larger than [serve] max_body_bytes.",
+        "the request body is larger than [serve] max_body_bytes = 5000000 bytes; send less at "
+        "a time (a draft in parts) or raise the limit",
+    ),
+    422: ErrorStatus(
+        "A field is missing, misspelt or out of range, or the body is not JSON; field names it.",
+        "top_k: Input should be less than or equal to 50",
+        "top_k",
+    ),
+    503: ErrorStatus(
+        "Over [serve] timeout_s, or the index busy (both with Retry-After: send again later); "
+        "or the index or the embedding model unavailable.",
+        "POST /check did not finish within [serve] timeout_s = 60 s (waiting for earlier calls "
+        "or an ingest counts); nothing of it is reported. Send less at a time (a draft in "
+        "parts), try again later, or raise [serve] timeout_s.",
+    ),
+    507: ErrorStatus(
+        "A disk the index writes to is full or failing.",
+        "var/qdrant: No space left on device. The disk is full or failing: free some space or "
+        "check the disk, then run the same command again.",
+    ),
+    500: ErrorStatus(
+        "A bug in citeloom; the server's log says more.",
+        "internal error (KeyError); see the server's log",
+    ),
+}
 
 
 def is_loopback(host: str) -> bool:
@@ -254,6 +330,59 @@ def mount_mcp(app: FastAPI, runtime: Runtime, token: str | None) -> None:
     app.router.lifespan_context = lifespan
 
 
+def mount_docs(app: FastAPI) -> None:
+    """Swagger UI at ``/docs`` from the files of the swagger-ui-bundle-v2 package rather than
+    FastAPI's default CDN: offline (citeloom's promise) a CDN page stays blank, and online it
+    would tell a third party who reads the docs. Swagger UI 5 is needed to render OpenAPI 3.1,
+    which FastAPI writes. Its online validator badge is off: it would send the schema out."""
+    from fastapi.openapi.docs import get_swagger_ui_html
+    from fastapi.staticfiles import StaticFiles
+    from swagger_ui_bundle import swagger_ui_path
+
+    app.mount(DOCS_ASSETS, StaticFiles(directory=str(swagger_ui_path)), name="docs-assets")
+    openapi_url = app.openapi_url or "/openapi.json"
+
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url=openapi_url,
+            title=f"{app.title} API",
+            swagger_js_url=f"{DOCS_ASSETS}/swagger-ui-bundle.js",
+            swagger_css_url=f"{DOCS_ASSETS}/swagger-ui.css",
+            swagger_favicon_url=f"{DOCS_ASSETS}/favicon-32x32.png",
+            swagger_ui_parameters={"validatorUrl": None},
+        )
+
+
+def keep_example_nulls(app: FastAPI) -> None:
+    """FastAPI writes its OpenAPI document without any null, the examples' nulls too, so an
+    example would lack keys the response always has (``"suggested_page": null``); the
+    examples are put back as written: the models' and those of ``ERROR_STATUSES``."""
+    generate = app.openapi
+    models = {
+        model.__name__: model
+        for model in vars(schemas).values()
+        if isinstance(model, type) and issubclass(model, BaseModel)
+    }
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            document = generate()
+            for name, component in document.get("components", {}).get("schemas", {}).items():
+                model = models.get(name)
+                extra = model.model_config.get("json_schema_extra") if model else None
+                if isinstance(extra, dict) and "examples" in extra:
+                    component["examples"] = copy.deepcopy(extra["examples"])
+            for operation in (op for item in document["paths"].values() for op in item.values()):
+                for code, response in operation.get("responses", {}).items():
+                    if code.isdigit() and int(code) in ERROR_STATUSES:
+                        example = ERROR_STATUSES[int(code)].example()
+                        response["content"]["application/json"]["example"] = example
+        return app.openapi_schema or {}
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
 def _versions() -> dict[str, str]:
     out = {"citeloom": __version__, "python": platform.python_version()}
     for package in ("fastapi", "uvicorn", "pydantic", "qdrant-edge-py", "onnxruntime"):
@@ -297,8 +426,14 @@ def create_app(
         title="citeloom",
         version=__version__,
         description="Passages, verified answers and draft checks from your library, offline.",
+        # /docs is served by mount_docs from local files; ReDoc would load from a CDN
+        docs_url=None,
+        redoc_url=None,
+        swagger_ui_oauth2_redirect_url=None,
     )
     app.add_middleware(BodyLimit, max_bytes=settings.serve.max_body_bytes)
+    mount_docs(app)
+    keep_example_nulls(app)
 
     def authorised(
         request: Request,
@@ -309,7 +444,12 @@ def create_app(
 
     guarded = [Depends(authorised)]
     errors: dict[int | str, dict[str, Any]] = {
-        status: {"model": ErrorResponse} for status in (400, 401, 404, 413, 422, 503)
+        code: {
+            "model": ErrorResponse,
+            "description": status.meaning,
+            "content": {"application/json": {"example": status.example()}},
+        }
+        for code, status in ERROR_STATUSES.items()
     }
 
     @app.exception_handler(_UnauthorisedError)
@@ -363,6 +503,7 @@ def create_app(
 
     @app.post(
         "/query",
+        summary="The best passages, with citation labels (citeloom query --json)",
         response_model=QueryResponse,
         dependencies=guarded,
         response_model_exclude_unset=True,
@@ -392,6 +533,7 @@ def create_app(
 
     @app.post(
         "/answer",
+        summary="An answer of verified quotes, or leads (citeloom answer --json)",
         response_model=AnswerResponse,
         dependencies=guarded,
         response_model_exclude_unset=True,
@@ -408,6 +550,7 @@ def create_app(
 
     @app.post(
         "/check",
+        summary="Each citation of a draft checked against its page (citeloom check --json)",
         response_model=CheckResponse,
         dependencies=guarded,
         response_model_exclude_unset=True,
@@ -428,6 +571,7 @@ def create_app(
 
     @app.get(
         "/projects",
+        summary="The configured projects and what each holds (MCP list_projects)",
         response_model=ProjectsResponse,
         dependencies=guarded,
         response_model_exclude_unset=True,
@@ -438,21 +582,17 @@ def create_app(
             out = []
             with runtime.index(deadline) as index:
                 for name, project in sorted(settings.project.items()):
-                    info = index.collection_info(project.collection)
-                    out.append(
-                        ProjectOut(
-                            name=name,
-                            collection=project.collection,
-                            embedding_model=project.embedding_model,
-                            points=info.points if info else None,
-                        )
+                    summary = summarise_project(
+                        index, name, project.collection, project.embedding_model
                     )
+                    out.append(ProjectOut.model_validate(summary.to_json()))
             return ProjectsResponse(projects=out).dump()
 
         return await runtime.run("GET /projects", work, limit)
 
     @app.get(
         "/health",
+        summary="Whether the index answers and the models are loaded",
         response_model=HealthResponse,
         dependencies=guarded,
         response_model_exclude_unset=True,

@@ -3,6 +3,11 @@
 ``citeloom query|answer|check --json`` print these models and ``citeloom serve`` returns
 them, so a script can move from one to the other without changing a key. Responses are
 built from the services' ``to_json`` (one place writes each report) and checked here.
+
+Every field has a description and every model an example, both shown at ``/docs``: the
+examples are what the bundled example project answers (``citeloom ingest examples --project
+example``), so a reader sees real labels and pages, and a test validates each example against
+its model, so they cannot drift from what the server sends.
 """
 
 from __future__ import annotations
@@ -12,39 +17,103 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from citeloom.domain.query_syntax import DEFAULT_TOP_K, MAX_TOP_K
+from citeloom.services.check import VERDICTS, Verdict
+
+ARDEL_TITLE = "Carbon Burial in Restored Tidal Marshes: A Five-Year Sediment Core Study"
+ARDEL_AUTHORS = ["Ardel, Ines", "Reyes, Tomas", "Halvorsen, Sigrid"]
+QUESTION = "how fast do restored salt marshes accrete sediment"
+ACCRETION = (
+    "Restored sites accreted a mean of 6.8 millimetres of sediment per year over the five "
+    "years, against 2.4 millimetres per year in the reference marshes."
+)
+CLAIM = "Restored sites accreted 9.1 millimetres of sediment per year [@ardel2023marsh, p. 118]."
+CHUNK_ID = "d7a4bc58-90fb-5627-8b1c-693dcffb5d96"
+RESULTS_PATH = ["3 Results", "3.1 Accretion rates"]
+
+
+def _examples(*examples: dict[str, Any]) -> ConfigDict:
+    """A model's examples for the OpenAPI document (``/docs`` shows the first)."""
+    return ConfigDict(json_schema_extra={"examples": list(examples)})
 
 
 class _Request(BaseModel):
     model_config = ConfigDict(extra="forbid")  # a misspelt field is named, not ignored
 
-    project: str = Field(min_length=1, description='A [project."ID"] of the config.')
+    project: str = Field(min_length=1, description='A [project."ID"] of the config: "example".')
 
 
 class QueryRequest(_Request):
-    query: str = Field(min_length=1, description='Your words; "quoted phrases" must occur.')
+    model_config = _examples(
+        {"project": "example", "query": QUESTION},
+        {
+            "project": "example",
+            "query": 'sediment accretion "reference marshes"',
+            "top_k": 3,
+            "per_doc": 0,
+            "citekeys": ["ardel2023marsh"],
+            "year_from": 2020,
+            "section": "results",
+        },
+    )
+
+    query: str = Field(
+        min_length=1,
+        description='What to find, in your own words; "quoted phrases" must occur verbatim.',
+    )
     top_k: int | None = Field(
         None,
         ge=1,
         le=MAX_TOP_K,
-        description=f"Passages at most (default {DEFAULT_TOP_K}; with budget, as many as fit).",
+        description=f"Passages to return at most (default {DEFAULT_TOP_K}; with budget, as many "
+        f"as fit, up to {MAX_TOP_K}).",
     )
-    per_doc: int | None = Field(None, ge=0, description="0: no limit; unset: [query] per_doc")
-    citekeys: list[str] = Field(default_factory=list)
-    tags: list[str] = Field(default_factory=list)
-    year_from: int | None = None
-    year_to: int | None = None
-    section: str | None = None
-    budget: int | None = Field(None, ge=1)
+    per_doc: int | None = Field(
+        None,
+        ge=0,
+        description="Passages from one paper at most (0: no limit; unset: [query] per_doc).",
+    )
+    citekeys: list[str] = Field(
+        default_factory=list, description="Only these papers (empty: every paper)."
+    )
+    tags: list[str] = Field(
+        default_factory=list, description="Only papers with one of these library tags."
+    )
+    year_from: int | None = Field(None, description="Only papers published in or after this year.")
+    year_to: int | None = Field(None, description="Only papers published in or before this year.")
+    section: str | None = Field(
+        None, description="Words that must occur in the section path, e.g. 'methods'."
+    )
+    budget: int | None = Field(
+        None,
+        ge=1,
+        description="Return the best passages until this many tokens (labels included) are "
+        "spent, for an LLM's context.",
+    )
 
 
 class AnswerRequest(_Request):
-    question: str = Field(min_length=1)
+    model_config = _examples({"project": "example", "question": QUESTION})
+
+    question: str = Field(
+        min_length=1, description="A question the project's papers may answer, in plain words."
+    )
 
 
 class CheckRequest(_Request):
-    draft: str = Field(min_length=1, description="The draft's text (Markdown or LaTeX).")
+    model_config = _examples(
+        {"project": "example", "draft": CLAIM, "name": "chapter2.md", "format": "markdown"}
+    )
+
+    draft: str = Field(
+        min_length=1,
+        description="The draft's text (Markdown with pandoc citations, or LaTeX with \\cite).",
+    )
     name: str = Field("draft", description="Shown in the report, e.g. the file name.")
-    format: Literal["auto", "markdown", "latex"] = "auto"
+    format: Literal["auto", "markdown", "latex"] = Field(
+        "auto",
+        description="How to read the citations; auto: LaTeX when name ends in .tex or the "
+        "text holds \\documentclass or a \\cite command, else Markdown.",
+    )
 
 
 class _Response(BaseModel):
@@ -55,137 +124,307 @@ class _Response(BaseModel):
         return self.model_dump(mode="json", exclude_unset=True)
 
 
+PASSAGE: dict[str, Any] = {
+    "rank": 1,
+    "score": 0.676986,
+    "citekey": "ardel2023marsh",
+    "title": ARDEL_TITLE,
+    "authors": ARDEL_AUTHORS,
+    "year": 2023,
+    "doi": "10.5555/clx.2023.0417",
+    "url": None,
+    "page_start": 2,
+    "page_end": 2,
+    "page_label_start": "118",
+    "page_label_end": "118",
+    "page_label_source": "printed",
+    "section": "3.1 Accretion rates",
+    "section_path": RESULTS_PATH,
+    "text": ACCRETION,
+    "source": "/home/ines/papers/ardel2023_restored_marshes.pdf",
+    "chunk_id": CHUNK_ID,
+    "kind": "paper",
+    "label": "[@ardel2023marsh, p. 118]",
+}
+
+
 class PassageOut(_Response):
-    rank: int
-    score: float
-    citekey: str | None
-    title: str | None
-    authors: list[str]
-    year: int | None
-    doi: str | None
-    url: str | None
+    model_config = _examples(PASSAGE)
+
+    rank: int = Field(description="1 for the best passage.")
+    score: float = Field(description="The fused relevance score; higher is better.")
+    citekey: str | None = Field(description="The paper's key in the library; null: unmatched.")
+    title: str | None = Field(description="The paper's title, from the library.")
+    authors: list[str] = Field(description='"Family, Given" for each author, in order.')
+    year: int | None = Field(description="Year of publication.")
+    doi: str | None = Field(description="The paper's DOI, without https://doi.org/.")
+    url: str | None = Field(description="The paper's URL in the library, if any.")
     page_start: int | None = Field(description="PDF page (1-based), for opening the file.")
-    page_end: int | None
+    page_end: int | None = Field(description="PDF page (1-based) the passage ends on.")
     page_label_start: str | None = Field(
         description="The printed page a reader finds in the journal (what a citation names)."
     )
-    page_label_end: str | None
+    page_label_end: str | None = Field(description="The printed page the passage ends on.")
     page_label_source: str | None = Field(
         description="Where the labels came from: pdf-labels, printed, library or pdf-page."
     )
-    section: str | None
-    section_path: list[str]
-    text: str
-    source: str
-    chunk_id: str
+    section: str | None = Field(description="The innermost heading above the passage.")
+    section_path: list[str] = Field(description="The headings above the passage, outermost first.")
+    text: str = Field(description="The passage as stored (trimmed to fit a budget if trimmed).")
+    source: str = Field(description="The file it was ingested from.")
+    chunk_id: str = Field(description="The stored chunk, for MCP get_passage.")
     kind: Literal["paper", "note"] = Field(
         description="note: stored beside the paper (MCP store_chunks), never the paper's words."
     )
     label: str = Field(description="The pandoc citation: [@key, p. 273].")
-    trimmed: bool | None = None
+    trimmed: bool | None = Field(
+        None, description="Present and true when text was cut to fit the budget."
+    )
 
 
 class QueryResponse(_Response):
-    query: str
-    project: str
-    answerable: bool
-    confidence: float
-    results: list[PassageOut]
-    phrases: list[str] | None = None
-    note: str | None = None
+    model_config = _examples(
+        {
+            "query": QUESTION,
+            "project": "example",
+            "answerable": True,
+            "confidence": 0.949,
+            "results": [PASSAGE],
+        }
+    )
+
+    query: str = Field(description="The query as sent.")
+    project: str = Field(description="The project searched.")
+    answerable: bool = Field(
+        description="Whether the passages seem to answer the query (confidence over the "
+        "project's threshold); false: they are listed, but treat them as leads."
+    )
+    confidence: float = Field(description="0 to 1: how well the best passages match.")
+    results: list[PassageOut] = Field(description="The passages, best first.")
+    phrases: list[str] | None = Field(
+        None, description='The "quoted phrases" every result contains (only when quoted).'
+    )
+    note: str | None = Field(
+        None, description="Why results are missing or few: nothing ingested, nothing fits."
+    )
+
+
+CITATION: dict[str, Any] = {
+    "citekey": "ardel2023marsh",
+    "page": 2,
+    "page_label": "118",
+    "label": "[@ardel2023marsh, p. 118]",
+    "kind": "paper",
+    "section_path": RESULTS_PATH,
+    "quote": ACCRETION,
+    "chunk_id": CHUNK_ID,
+    "verified": True,
+}
 
 
 class CitationOut(_Response):
-    citekey: str | None
+    model_config = _examples(CITATION)
+
+    citekey: str | None = Field(description="The paper's key in the library.")
     page: int | None = Field(description="PDF page (1-based) the quote is on.")
     page_label: str | None = Field(description="The printed page the quote is on.")
     label: str = Field(description="The pandoc citation: [@key, p. 273].")
-    kind: Literal["paper", "note"]
-    section_path: list[str]
+    kind: Literal["paper", "note"] = Field(
+        description="note: a stored note (MCP store_chunks), never the paper's words."
+    )
+    section_path: list[str] = Field(description="The headings above the quote, outermost first.")
     quote: str = Field(description="Exactly as stored.")
-    chunk_id: str
+    chunk_id: str = Field(description="The stored chunk the quote is in.")
     verified: bool = Field(description="Found verbatim on this page of the stored text.")
 
 
 class AnswerResponse(_Response):
-    question: str
-    project: str
-    answer: str | None
-    citations: list[CitationOut]
-    confidence: float
+    model_config = _examples(
+        {
+            "question": QUESTION,
+            "project": "example",
+            "answer": ACCRETION,
+            "citations": [CITATION],
+            "confidence": 0.794,
+            "fallback": False,
+        },
+        {
+            "question": "how fast do mangrove forests in Vietnam accrete sediment",
+            "project": "example",
+            "answer": None,
+            "citations": [],
+            "confidence": 0.0,
+            "fallback": True,
+            "leads": [PASSAGE],
+            "reason": "Nothing in this library mentions Vietnam.",
+            "absent": ["Vietnam"],
+        },
+    )
+
+    question: str = Field(description="The question as sent.")
+    project: str = Field(description="The project searched.")
+    answer: str | None = Field(
+        description="Sentences of the papers, verbatim; null when there is no answer."
+    )
+    citations: list[CitationOut] = Field(description="One per sentence of the answer, in order.")
+    confidence: float = Field(description="0 to 1: how well the passages cover the question.")
     fallback: bool = Field(description='True: "No answer found in the library." See leads.')
-    leads: list[PassageOut] | None = None
+    leads: list[PassageOut] | None = Field(
+        None, description="Fallback only: the passages that came closest, to read yourself."
+    )
     reason: str | None = Field(None, description="Why there is no answer (fallback only).")
     absent: list[str] | None = Field(
         None, description="Names in the question that no document of the project mentions."
     )
-    note: str | None = None
+    note: str | None = Field(None, description="Why passages are missing: nothing ingested.")
 
 
 class EvidenceOut(CitationOut):
-    score: float
+    model_config = _examples({**CITATION, "score": 1.0})
+
+    score: float = Field(description="0 to 1: how closely the sentence states the claim.")
 
 
 class DifferenceOut(_Response):
-    kind: Literal["number", "unit", "negation", "direction", "term"]
+    model_config = _examples(
+        {"kind": "number", "draft": "9.1 millimetres", "page": "6.8 millimetres"}
+    )
+
+    kind: Literal["number", "unit", "negation", "direction", "term"] = Field(
+        description="What differs between the draft's claim and the page."
+    )
     draft: str = Field(description="What the draft says: '12 sites'.")
     page: str = Field(description="What the page says: '8 sites'; empty when not stated.")
 
 
+CHECKED: dict[str, Any] = {
+    "citekey": "ardel2023marsh",
+    "pages": ["118"],
+    "line": 1,
+    "column": 62,
+    "sentence": "Restored sites accreted 9.1 millimetres of sediment per year.",
+    "citation": "[@ardel2023marsh, p. 118]",
+    "locator": "p. 118",
+    "verdict": "mismatch",
+    "message": "draft: 9.1 millimetres; p. 118: 6.8 millimetres",
+    "suggested_page": None,
+    "suggested_pdf_page": None,
+    "differences": [{"kind": "number", "draft": "9.1 millimetres", "page": "6.8 millimetres"}],
+    "printed_range": None,
+    "evidence": {**CITATION, "score": 1.0},
+    "elsewhere": [],
+}
+
+
 class CitationCheckOut(_Response):
-    citekey: str
+    model_config = _examples(CHECKED)
+
+    citekey: str = Field(description="The key the draft cites.")
     pages: list[str] = Field(description="The printed pages the citation names: ['273'].")
-    line: int
-    column: int
-    sentence: str
-    citation: str
-    locator: str
-    verdict: Literal[
-        "supported",
-        "mismatch",
-        "other-page",
-        "no-page",
-        "no-such-page",
-        "not-found",
-        "unknown-key",
-        "not-ingested",
-    ]
+    line: int = Field(description="Line of the citation in the draft (1-based).")
+    column: int = Field(description="Column of the citation on that line (1-based).")
+    sentence: str = Field(description="The citing sentence, citations and markup taken out.")
+    citation: str = Field(description="The citation as written in the draft.")
+    locator: str = Field(description="The citation's locator as written: 'p. 118'.")
+    verdict: Verdict = Field(description="supported, or what is wrong (the README lists each).")
     message: str = Field(description="What is wrong and what to do; empty when supported.")
     suggested_page: str | None = Field(description="The printed page to cite instead.")
-    suggested_pdf_page: int | None
-    differences: list[DifferenceOut]
+    suggested_pdf_page: int | None = Field(
+        description="The PDF page (1-based) of suggested_page, for opening the file."
+    )
+    differences: list[DifferenceOut] = Field(
+        description="mismatch: what the draft states differently from the page."
+    )
     printed_range: str | None = Field(description="no-such-page: the paper's printed pages.")
-    evidence: EvidenceOut | None
-    elsewhere: list[EvidenceOut]
+    evidence: EvidenceOut | None = Field(
+        description="The paper's sentence the verdict rests on, if any."
+    )
+    elsewhere: list[EvidenceOut] = Field(
+        description="not-found: sentences of other papers of the project that state the claim."
+    )
 
 
 class CheckResponse(_Response):
-    draft: str
-    project: str
+    model_config = _examples(
+        {
+            "draft": "chapter2.md",
+            "project": "example",
+            "ok": False,
+            "counts": {verdict: int(verdict == "mismatch") for verdict in VERDICTS},
+            "citations": [CHECKED],
+        }
+    )
+
+    draft: str = Field(description="The draft's name, as sent.")
+    project: str = Field(description="The project checked against.")
     ok: bool = Field(description="Every citation supported (the CLI exits 0).")
-    counts: dict[str, int]
-    citations: list[CitationCheckOut]
+    counts: dict[str, int] = Field(description="Citations per verdict, every verdict named.")
+    citations: list[CitationCheckOut] = Field(description="One per citation, in draft order.")
+
+
+PROJECT: dict[str, Any] = {
+    "project": "example",
+    "collection": "proj-example",
+    "embedding_model": "fastembed/all-MiniLM-L6-v2",
+    "stored_model": "fastembed/all-MiniLM-L6-v2",
+    "documents": 3,
+    "chunks": 25,
+}
 
 
 class ProjectOut(_Response):
-    name: str
-    collection: str
-    embedding_model: str
-    points: int | None = Field(description="Chunks stored; null: nothing ingested yet.")
+    """One project, as MCP list_projects gives it: both are ``ProjectSummary.to_json``
+    (``services.inspection``), so the two doors cannot name a field differently."""
+
+    model_config = _examples(PROJECT)
+
+    project: str = Field(description='The project id: a [project."ID"] of the config.')
+    collection: str = Field(description="The Qdrant collection holding its chunks.")
+    embedding_model: str = Field(description="The embedding model the config names.")
+    stored_model: str | None = Field(
+        description="The model its stored vectors were made with; null: nothing ingested yet."
+    )
+    documents: int = Field(description="Documents stored (papers and notes).")
+    chunks: int = Field(description="Chunks stored across those documents.")
 
 
 class ProjectsResponse(_Response):
-    projects: list[ProjectOut]
+    model_config = _examples({"projects": [PROJECT]})
+
+    projects: list[ProjectOut] = Field(description="Every configured project, by id.")
 
 
 class HealthResponse(_Response):
-    status: Literal["ok", "degraded"]
-    models_loaded: list[str]
-    index_reachable: bool
-    index_detail: str
-    versions: dict[str, str]
+    model_config = _examples(
+        {
+            "status": "ok",
+            "models_loaded": ["fastembed/all-MiniLM-L6-v2"],
+            "index_reachable": True,
+            "index_detail": "index reachable",
+            "versions": {"citeloom": "0.1.0", "python": "3.11.2", "fastapi": "0.165.0"},
+        }
+    )
+
+    status: Literal["ok", "degraded"] = Field(
+        description="ok: the index answers and every project's model is loaded."
+    )
+    models_loaded: list[str] = Field(description="Embedding models loaded in this server.")
+    index_reachable: bool = Field(description="Whether the index could be opened just now.")
+    index_detail: str = Field(description="What opening the index said (the error if not).")
+    versions: dict[str, str] = Field(description="Versions of citeloom, Python and its engines.")
 
 
 class ErrorResponse(_Response):
-    error: str
-    field: str | None = None
+    model_config = _examples(
+        {"error": "question: Field required", "field": "question"},
+        {
+            "error": "citeloom.toml: unknown project 'nope' (configured: example). Add a "
+            '[project."nope"] table or pick a configured one.',
+            "field": "project",
+        },
+    )
+
+    error: str = Field(description="What went wrong and, where one exists, the fix.")
+    field: str | None = Field(
+        None, description="The request field at fault (dotted path); null when none is."
+    )
