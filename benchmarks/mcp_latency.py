@@ -11,7 +11,9 @@ the cache), then starts `citeloom mcp` as an editor would and measures, from the
   while the server answers queries back to back;
 - how long a tool call waits while another process holds the project for H seconds.
 
-Run:  .venv/bin/python benchmarks/mcp_latency.py [--calls 100] [--hold 2]
+With ``--chunks N`` the library is instead query_latency.py's synthetic project of N chunks
+(real haystack text and vectors; built once, which needs benchmarks/eval_haystack.py's vector
+cache). Run:  .venv/bin/python benchmarks/mcp_latency.py [--calls 100] [--hold 2] [--chunks N]
 """
 
 from __future__ import annotations
@@ -75,7 +77,9 @@ def ms(seconds: float) -> str:
     return f"{seconds * 1000:.1f} ms"
 
 
-async def measure(config: Path, index_dir: Path, calls: int, hold: float) -> None:
+async def measure(
+    config: Path, index_dir: Path, project: str, collection: str, calls: int, hold: float
+) -> None:
     from mcp import Client
     from mcp.client.stdio import StdioServerParameters
 
@@ -94,7 +98,7 @@ async def measure(config: Path, index_dir: Path, calls: int, hold: float) -> Non
         async def query(text: str) -> float:
             began = time.perf_counter()
             result = await client.call_tool(
-                "query_hybrid", {"project": "papers", "query": text, "top_k": 6}
+                "query_hybrid", {"project": project, "query": text, "top_k": 6}
             )
             assert not result.is_error, result.structured_content
             return time.perf_counter() - began
@@ -119,7 +123,6 @@ async def measure(config: Path, index_dir: Path, calls: int, hold: float) -> Non
         stop = threading.Event()
 
         def openers() -> None:
-            collection = "bench-papers"
             while not stop.is_set() and len(waits) < 20:
                 out = subprocess.run(
                     [sys.executable, "-c", HOLDER, str(index_dir), collection, "0"],
@@ -144,7 +147,7 @@ async def measure(config: Path, index_dir: Path, calls: int, hold: float) -> Non
 
         # a tool call while another process holds the project for `hold` seconds
         holder = subprocess.Popen(
-            [sys.executable, "-c", HOLDER, str(index_dir), "bench-papers", str(hold)],
+            [sys.executable, "-c", HOLDER, str(index_dir), collection, str(hold)],
             stdout=subprocess.PIPE,
             text=True,
         )
@@ -162,9 +165,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=100)
     parser.add_argument("--hold", type=float, default=2.0)
+    parser.add_argument("--chunks", type=int, help="query_latency.py's project of N chunks")
     args = parser.parse_args()
-    config = eval_papers.prepare()
-    eval_papers.ingest(config)
+    if args.chunks:
+        from benchmarks import query_latency
+        from citeloom.config import DEFAULT_EMBED_MODEL
+
+        config = query_latency.build(args.chunks, DEFAULT_EMBED_MODEL)
+        project, collection = "lat", f"lat-{args.chunks}"
+    else:
+        config = eval_papers.prepare()
+        eval_papers.ingest(config)
+        project, collection = "papers", "bench-papers"
     load = os.getloadavg()
     print(
         f"machine: {os.cpu_count()} cores, load average {load[0]:.2f} {load[1]:.2f} "
@@ -173,7 +185,8 @@ def main() -> None:
     from citeloom import bootstrap
 
     settings = bootstrap.settings(config)
-    anyio.run(measure, config, settings.paths.index_dir, args.calls, args.hold)
+    print(f"library: {config} (project {project})")
+    anyio.run(measure, config, settings.paths.index_dir, project, collection, args.calls, args.hold)
     load = os.getloadavg()
     print(f"load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 

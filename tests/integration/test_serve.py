@@ -101,7 +101,7 @@ def test_every_route_answers_with_the_cli_json(served):
         f"{url}/answer", json={"project": "papers", "question": QUESTION}, timeout=60
     )
     cli = subprocess.run(
-        [CITELOOM, "answer", QUESTION, "-p", "papers", "-c", str(config), "--json"],
+        [CITELOOM, "answer", QUESTION, "-p", "papers", "-c", str(config), "--json", "--local"],
         capture_output=True,
         text=True,
         check=True,
@@ -115,6 +115,51 @@ def test_every_route_answers_with_the_cli_json(served):
     assert check.json()["ok"] and check.json()["citations"][0]["verdict"] == "supported"
     assert httpx.get(f"{url}/docs").status_code == 200
     assert "/answer" in httpx.get(f"{url}/openapi.json").json()["paths"]
+
+
+def cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [CITELOOM, "-v", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        timeout=300,
+        check=False,
+    )
+
+
+HANDED = "answered by citeloom serve at 127.0.0.1:"
+
+
+def test_query_answer_and_check_hand_off_to_the_server_with_the_same_output(served, tmp_path):
+    _, config = served
+    draft = tmp_path / "chapter.md"
+    draft.write_text(f"{CLAIM}\nRestored sites accreted 9 millimetres a year [@ardel2023marsh].\n")
+    project = ("-p", "papers", "-c", str(config))
+    for command in (
+        ("query", QUESTION, "--top-k", "3"),
+        ("query", QUESTION, "--format", "markdown", "--per-doc", "1"),
+        ("query", QUESTION, "--json"),
+        ("answer", QUESTION),
+        ("answer", QUESTION, "--format", "markdown"),
+        ("check", str(draft)),
+        ("check", str(draft), "--json"),
+    ):
+        handed = cli(*command, *project)
+        local = cli(*command, *project, "--local")
+        assert HANDED in handed.stderr, (command, handed.stderr)
+        assert HANDED not in local.stderr
+        assert handed.returncode == local.returncode, (command, handed.stderr)
+        assert handed.stdout == local.stdout, command
+    assert cli("check", str(draft), *project).returncode == 1  # the 9 mm claim is not supported
+    # another setting than the server's: the work is done here, as this process would
+    other = cli("query", QUESTION, *project, env={"CITELOOM_QDRANT__BUSY_TIMEOUT_S": "31"})
+    assert other.returncode == 0 and HANDED not in other.stderr
+    assert "[@ardel2023marsh" in other.stdout
+    # an unknown project is reported by this process, as without a server
+    unknown = cli("query", QUESTION, "-p", "nope", "-c", str(config))
+    assert unknown.returncode != 0 and "unknown project 'nope'" in unknown.stderr
+    assert "Traceback" not in unknown.stderr
 
 
 def test_bad_requests_get_a_4xx_json_error_naming_the_field(served):
@@ -403,3 +448,17 @@ def test_bodies_the_framework_refuses_get_the_error_shape_too(served):
     refused(streamed, 413)
     to_mcp = httpx.post(f"{url}/mcp/", content=big, headers={**as_json, **MCP_ACCEPT}, timeout=60)
     refused(to_mcp, 413)
+
+
+def test_a_stopped_server_takes_its_announcement_with_it(served):
+    _, config = served
+    from citeloom.entrypoints.handoff import announcement
+
+    second, _ = start(config)
+    record = json.loads(announcement(config).read_text())
+    assert record["pid"] == second.pid and "token" not in json.dumps(record).lower()
+    assert HANDED in cli("query", QUESTION, "-p", "papers", "-c", str(config)).stderr
+    stop(second)
+    assert not announcement(config).exists()
+    after = cli("query", QUESTION, "-p", "papers", "-c", str(config))
+    assert after.returncode == 0 and HANDED not in after.stderr

@@ -73,6 +73,15 @@ DownloadOpt = Annotated[
     ),
 ]
 
+LocalOpt = Annotated[
+    bool,
+    typer.Option(
+        "--local",
+        help="Work in this process even when a citeloom serve for this config is running "
+        "(by default the request goes to it: same output, without loading a model).",
+    ),
+]
+
 F = TypeVar("F", bound=Callable[..., Any])
 _state = {"verbose": 0}
 
@@ -115,6 +124,28 @@ def _tell(message: str) -> None:
 
 def _print_json(data: dict[str, Any]) -> None:
     echo(json_text(data))
+
+
+def _served(
+    config: Path, local: bool, route: str, body: dict[str, Any], fmt: str
+) -> dict[str, Any] | None:
+    """The response of a running ``citeloom serve`` for this config, with the text rendered
+    as ``fmt`` (``entrypoints/handoff.py``), or None: do the work here."""
+    if local:
+        return None
+    from citeloom.entrypoints.handoff import hand_off
+
+    data = hand_off(config, route, body if fmt == "json" else {**body, "render": fmt})
+    if data is None or (fmt != "json" and not isinstance(data.get("rendered"), str)):
+        return None
+    return data
+
+
+def _show_served(data: dict[str, Any], fmt: str) -> None:
+    if fmt == "json":
+        _print_json({key: value for key, value in data.items() if key != "rendered"})
+    else:
+        echo(data["rendered"])
 
 
 def _version(value: bool) -> None:
@@ -279,6 +310,7 @@ def query(
     ] = OutputFormat.text,
     config: ConfigOpt = Path("citeloom.toml"),
     as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
+    local: LocalOpt = False,
 ) -> None:
     """Return the best passages with citation labels ([@citekey, p. N]) and section paths.
 
@@ -286,6 +318,22 @@ def query(
     never leave the project. When the library does not seem to answer the question, the
     passages are still listed but the answer is marked as not confident (JSON: answerable).
     """
+    fmt = OutputFormat.json if as_json else output
+    body = {
+        "project": project,
+        "query": text,
+        "top_k": top_k,
+        "per_doc": per_doc,
+        "citekeys": citekey or [],
+        "tags": tag or [],
+        "year_from": year_from,
+        "year_to": year_to,
+        "section": section,
+        "budget": budget,
+    }
+    if served := _served(config, local, "/query", body, fmt.value):
+        return _show_served(served, fmt.value)
+
     from citeloom import bootstrap
     from citeloom.entrypoints import render
     from citeloom.entrypoints.query_options import query_options
@@ -308,7 +356,6 @@ def query(
         report = bootstrap.query_service(settings, project, index).search(text, options)
     finally:
         index.close()
-    fmt = OutputFormat.json if as_json else output
     if fmt is OutputFormat.json:
         from citeloom.entrypoints.schemas import QueryResponse
 
@@ -339,6 +386,7 @@ def answer(
     ] = AnswerFormat.text,
     config: ConfigOpt = Path("citeloom.toml"),
     as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
+    local: LocalOpt = False,
 ) -> None:
     """Answer with the library's own sentences, verbatim, each cited to its page.
 
@@ -346,6 +394,11 @@ def answer(
     checked to occur on the cited page of the stored document text. When the library does
     not answer the question: "No answer found in the library." and the nearest passages.
     """
+    fmt = AnswerFormat.json if as_json else output
+    body = {"project": project, "question": question}
+    if served := _served(config, local, "/answer", body, fmt.value):
+        return _show_served(served, fmt.value)
+
     from citeloom import bootstrap
     from citeloom.entrypoints import render
 
@@ -356,7 +409,7 @@ def answer(
         report = bootstrap.answer_service(settings, project, index).answer(question)
     finally:
         index.close()
-    if as_json or output is AnswerFormat.json:
+    if fmt is AnswerFormat.json:
         from citeloom.entrypoints.schemas import AnswerResponse
 
         _print_json(AnswerResponse.model_validate(report.to_json()).dump())
@@ -376,6 +429,7 @@ def check(
     project: ProjectOpt = ...,  # type: ignore[assignment]
     config: ConfigOpt = Path("citeloom.toml"),
     as_json: JsonOpt = False,
+    local: LocalOpt = False,
 ) -> None:
     """Check that each cited paper supports the sentence citing it, on the cited pages.
 
@@ -394,12 +448,26 @@ def check(
             f"{draft}: cannot be read as a UTF-8 text draft ({error}). Pass a Markdown or "
             "LaTeX file."
         ) from error
+    latex = draft.suffix.lower() in (".tex", ".ltx")
+    fmt = "json" if as_json else "text"
+    body = {
+        "project": project,
+        "draft": text,
+        "name": str(draft),
+        "format": "latex" if latex else "auto",
+    }
+    if text.strip() and (served := _served(config, local, "/check", body, fmt)):
+        _show_served(served, fmt)
+        if not served.get("ok"):
+            raise typer.Exit(CITATIONS_UNSUPPORTED)
+        return
+
     settings = bootstrap.settings(config)
     settings.get_project(project)
     index = bootstrap.index(settings, on_wait=_tell)
     try:
         report = bootstrap.check_service(settings, project, index).check(
-            text, str(draft), latex=draft.suffix.lower() in (".tex", ".ltx") or None
+            text, str(draft), latex=latex or None
         )
     finally:
         index.close()
@@ -435,10 +503,12 @@ def serve(
     """Serve query, answer and check over a local HTTP API (OpenAPI docs at /docs).
 
     POST /query, /answer, /check; GET /projects, /health; the MCP tools at /mcp/. Each model
-    is loaded once; the embedded index is opened per request and closed after it, so
-    `citeloom ingest` works while the server runs. Each request runs under [serve]
-    timeout_s, then answers 503 with Retry-After. With CITELOOM_SERVE_TOKEN set (visible
-    ASCII), requests need 'Authorization: Bearer TOKEN'.
+    is loaded once and the embedded index stays open, handed at once to a `citeloom ingest`
+    that waits for it. While it runs, `citeloom query`, `answer` and `check` with the same
+    config (and directory and CITELOOM_* settings) send their requests to it: same output,
+    without loading a model (--local: not). Each request runs under [serve] timeout_s, then
+    answers 503 with Retry-After. With CITELOOM_SERVE_TOKEN set (visible ASCII), requests
+    need 'Authorization: Bearer TOKEN'.
     """
     from citeloom import bootstrap
     from citeloom.entrypoints import http
@@ -449,7 +519,7 @@ def serve(
     token = http.serve_token(host)
     listener = http.bind(host, port)
     _tell(f"citeloom serving on http://{host}:{port} (docs: /docs); Ctrl-C stops it")
-    http.run(settings, listener, token)
+    http.run(settings, listener, token, config)
 
 
 @app.command()

@@ -21,6 +21,7 @@ no page the server sends fetches anything from another machine.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import errno
 import hmac
@@ -29,11 +30,13 @@ import logging
 import os
 import platform
 import re
+import signal
 import socket
 from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, FastAPI, Request
@@ -51,7 +54,7 @@ from citeloom.domain.errors import (
     ConfigError,
     UnknownProject,
 )
-from citeloom.entrypoints import schemas
+from citeloom.entrypoints import handoff, render, schemas
 from citeloom.entrypoints.outcomes import outcome
 from citeloom.entrypoints.query_options import query_options
 from citeloom.entrypoints.runtime import Limit, Runtime
@@ -527,7 +530,10 @@ def create_app(
             with runtime.index(deadline) as index:  # one unit of work
                 service = bootstrap.query_service(settings, request.project, index, embedder)
                 report = service.search(request.query, options)
-            return QueryResponse.model_validate(report.to_json()).dump()
+            out = QueryResponse.model_validate(report.to_json()).dump()
+            if request.render:
+                out["rendered"] = render.QUERY_FORMATS[request.render](report)
+            return out
 
         return await runtime.run("POST /query", work, limit)
 
@@ -544,7 +550,10 @@ def create_app(
             runtime.embedder(request.project)  # loaded before the index is taken
             with runtime.index(deadline) as index:  # one unit of work
                 report = runtime.answer_service(request.project, index).answer(request.question)
-            return AnswerResponse.model_validate(report.to_json()).dump()
+            out = AnswerResponse.model_validate(report.to_json()).dump()
+            if request.render:
+                out["rendered"] = render.ANSWER_FORMATS[request.render](report)
+            return out
 
         return await runtime.run("POST /answer", work, limit)
 
@@ -565,7 +574,10 @@ def create_app(
                 service = runtime.check_service(request.project, index)
                 between = runtime.between(index, deadline)
                 report = service.check(request.draft, request.name, latex, between=between)
-            return CheckResponse.model_validate(report.to_json()).dump()
+            out = CheckResponse.model_validate(report.to_json()).dump()
+            if request.render:
+                out["rendered"] = render.check_text(report)
+            return out
 
         return await runtime.run("POST /check", work, limit)
 
@@ -623,13 +635,33 @@ def create_app(
     return app
 
 
-def run(settings: Settings, listener: socket.socket, token: str | None) -> None:
+def run(
+    settings: Settings, listener: socket.socket, token: str | None, config: Path | None = None
+) -> None:
     """Load the models, then serve on the bound ``listener`` until interrupted (uvicorn
     handles Ctrl-C and SIGTERM, and waits for the requests under way: a check among them
-    stops at its next citation)."""
+    stops at its next citation). Once warm, the server is announced for ``config``, so that
+    ``citeloom query``, ``answer`` and ``check`` hand their requests to it (``handoff``)."""
     import uvicorn
 
     server: uvicorn.Server | None = None
     app = create_app(settings, token, stopping=lambda: server is not None and server.should_exit)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
-    server.run(sockets=[listener])
+    host, port = listener.getsockname()[:2]
+    announce = (
+        handoff.announced(config, host, port, settings.serve.timeout_s)
+        if config is not None
+        else contextlib.nullcontext()
+    )
+    # uvicorn raises SIGTERM again once it has shut down; by default that ends the process
+    # before the announcement is taken back, so here it unwinds instead
+    previous = signal.signal(signal.SIGTERM, _unwind)
+    try:
+        with announce:
+            server.run(sockets=[listener])
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _unwind(signum: int, _: object) -> None:
+    raise SystemExit(128 + signum)

@@ -36,6 +36,13 @@ def _examples(*examples: dict[str, Any]) -> ConfigDict:
     return ConfigDict(json_schema_extra={"examples": list(examples)})
 
 
+_RENDER = (
+    "Also return, as rendered, the text the CLI prints in this format (a CLI on the same "
+    "machine hands its request to a running serve; unset: JSON only)."
+)
+_RENDERED = "The text the CLI prints, when the request asked for render."
+
+
 class _Request(BaseModel):
     model_config = ConfigDict(extra="forbid")  # a misspelt field is named, not ignored
 
@@ -89,6 +96,7 @@ class QueryRequest(_Request):
         description="Return the best passages until this many tokens (labels included) are "
         "spent, for an LLM's context.",
     )
+    render: Literal["text", "markdown", "context"] | None = Field(None, description=_RENDER)
 
 
 class AnswerRequest(_Request):
@@ -97,6 +105,7 @@ class AnswerRequest(_Request):
     question: str = Field(
         min_length=1, description="A question the project's papers may answer, in plain words."
     )
+    render: Literal["text", "markdown"] | None = Field(None, description=_RENDER)
 
 
 class CheckRequest(_Request):
@@ -114,6 +123,7 @@ class CheckRequest(_Request):
         description="How to read the citations; auto: LaTeX when name ends in .tex or the "
         "text holds \\documentclass or a \\cite command, else Markdown.",
     )
+    render: Literal["text"] | None = Field(None, description=_RENDER)
 
 
 class _Response(BaseModel):
@@ -207,6 +217,7 @@ class QueryResponse(_Response):
     note: str | None = Field(
         None, description="Why results are missing or few: nothing ingested, nothing fits."
     )
+    rendered: str | None = Field(None, description=_RENDERED)
 
 
 CITATION: dict[str, Any] = {
@@ -277,6 +288,7 @@ class AnswerResponse(_Response):
         None, description="Names in the question that no document of the project mentions."
     )
     note: str | None = Field(None, description="Why passages are missing: nothing ingested.")
+    rendered: str | None = Field(None, description=_RENDERED)
 
 
 class EvidenceOut(CitationOut):
@@ -360,6 +372,7 @@ class CheckResponse(_Response):
     ok: bool = Field(description="Every citation supported (the CLI exits 0).")
     counts: dict[str, int] = Field(description="Citations per verdict, every verdict named.")
     citations: list[CitationCheckOut] = Field(description="One per citation, in draft order.")
+    rendered: str | None = Field(None, description=_RENDERED)
 
 
 PROJECT: dict[str, Any] = {
