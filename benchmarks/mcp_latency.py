@@ -169,9 +169,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.chunks:
         from benchmarks import query_latency
-        from citeloom.config import DEFAULT_EMBED_MODEL
 
-        config = query_latency.build(args.chunks, DEFAULT_EMBED_MODEL)
+        config = query_latency.build(args.chunks, query_latency.LATENCY_MODEL)
         project, collection = "lat", f"lat-{args.chunks}"
     else:
         config = eval_papers.prepare()

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -20,6 +22,12 @@ CITELOOM = str(Path(sys.executable).with_name("citeloom"))
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # the exported fp32 model (the default) is kept per user: once per test session here,
+    # in a folder of the session's own (subprocesses inherit it)
+    if not os.environ.get("CITELOOM_MODEL_CACHE"):
+        models = tempfile.mkdtemp(prefix="citeloom-models-")
+        os.environ["CITELOOM_MODEL_CACHE"] = models
+        config.add_cleanup(lambda: shutil.rmtree(models, ignore_errors=True))
     if not CORPUS.is_dir():
         raise pytest.UsageError(
             f"the shared corpus is missing at {CORPUS}; tests read it in place "
@@ -46,6 +54,15 @@ def fp32_cache(cache_dir: Path) -> Path:
 
     exported_minilm(cache_dir)
     return cache_dir
+
+
+@pytest.fixture(autouse=True)
+def default_model_exported(request: pytest.FixtureRequest) -> None:
+    """Tests of real components find the default model (fp32) exported, as on a machine that
+    has run citeloom once: else the first command would print the export's notice among the
+    output a test reads. The fast tests never pay for the export."""
+    if request.node.get_closest_marker("real") is not None:
+        request.getfixturevalue("fp32_cache")
 
 
 @pytest.fixture(scope="session")

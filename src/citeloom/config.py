@@ -26,7 +26,7 @@ from citeloom.domain.errors import ConfigError, UnknownProject
 from citeloom.domain.fusion import DEFAULT_FUSION
 
 DEFAULT_CONFIG = Path("citeloom.toml")
-DEFAULT_EMBED_MODEL = "fastembed/all-MiniLM-L6-v2"
+DEFAULT_EMBED_MODEL = "fastembed/all-MiniLM-L6-v2-fp32"  # ADR 0012
 API_KEY_ENV = "CITELOOM_QDRANT_API_KEY"
 _COLLECTION_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$")
 

@@ -235,7 +235,8 @@ def test_inspect_lists_documents(project):
     code, out = run("inspect", "--project", "papers", "--config", str(project["config"]), "--json")
     assert code == 0
     report = json.loads(out)
-    assert report["embed_model"] == "fastembed/all-MiniLM-L6-v2" and report["dimensions"] == 384
+    assert report["embed_model"] == "fastembed/all-MiniLM-L6-v2-fp32"
+    assert report["dimensions"] == 384
     assert {d["citekey"] for d in report["documents"]} >= {
         "bolejko2008apparent",
         "he2025pasa",

@@ -270,7 +270,7 @@ def test_embedding_mismatch_is_refused_before_writing(tmp_path):
 
     config = write_config(tmp_path)
     index = EdgeIndex(tmp_path / "var" / "qdrant")
-    index.ensure_collection("proj-other", "fastembed/all-MiniLM-L6-v2-fp32", 384)
+    index.ensure_collection("proj-other", "fastembed/all-MiniLM-L6-v2", 384)
     index.close()
 
     async def run() -> None:
@@ -369,7 +369,7 @@ def test_check_reports_what_a_client_would_see(library):
     report = json.loads(result.stdout)
     assert len(report["tools"]) == len(TOOLS) and report["errors"] == []
     assert {p["project"]: p["chunks"] for p in report["projects"]} == {"other": 0, "papers": 4}
-    assert report["models"][0]["model"] == "fastembed/all-MiniLM-L6-v2"
+    assert report["models"][0]["model"] == "fastembed/all-MiniLM-L6-v2-fp32"
     assert report["models"][0]["load_s"] > 0
     text = subprocess.run(
         [CITELOOM, "mcp", "--check", "-c", str(library)], capture_output=True, text=True, check=True
@@ -437,7 +437,7 @@ def test_notes_survive_reindex_with_their_tags_when_no_conversion_cache_holds_th
     shutil.rmtree(tmp_path / "var" / "cache" / "conversions", ignore_errors=True)
     rebuilt = subprocess.run(
         [CITELOOM, "reindex", "-p", "papers", "-c", str(config),
-         "--embedding-model", "fastembed/all-MiniLM-L6-v2", "--json"],
+         "--embedding-model", "fastembed/all-MiniLM-L6-v2-fp32", "--json"],
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert rebuilt.returncode == 0, rebuilt.stdout + rebuilt.stderr

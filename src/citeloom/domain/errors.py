@@ -73,7 +73,8 @@ class EmbeddingModelMismatch(CiteloomError):
             f"collection '{collection}' holds vectors of embedding model '{stored}', but the "
             f"project is configured for '{configured}'. Mixing models would make scores "
             f'meaningless, so nothing was written. Set embedding_model = "{stored}" in the '
-            f"project config, or use a new collection name for '{configured}'."
+            f"project config, move the project to the new model (citeloom reindex "
+            f"--embedding-model {configured}), or use a new collection name for it."
         )
 
 
