@@ -121,6 +121,7 @@ def test_router_picks_by_suffix_and_refuses_unknown_types(converter, tmp_path):
 
 
 @needs_tesseract
+@pytest.mark.shared
 def test_ocr_never_leaves_an_image_page_empty_and_says_so():
     doc = DoclingConverter(ocr="never").convert(PAPERS / "grobid_two_pages.pdf", "0" * 64)
     assert doc.ocr_pages == ()
@@ -129,6 +130,7 @@ def test_ocr_never_leaves_an_image_page_empty_and_says_so():
 
 
 @needs_tesseract
+@pytest.mark.shared
 def test_ocr_always_reads_pages_that_have_text_too():
     doc = DoclingConverter(ocr="always", ocr_languages=("eng",)).convert(
         PAPERS / "grobid_submission_363.pdf", "0" * 64
@@ -137,6 +139,7 @@ def test_ocr_always_reads_pages_that_have_text_too():
     assert "resonance fluorescence" in " ".join(b.text for b in doc.blocks).lower()
 
 
+@pytest.mark.shared
 def test_a_document_over_the_time_limit_fails_alone_with_the_fix():
     # a limit no page can beat (a fast machine converts a page in well under 0.2 s)
     slow = DoclingConverter(timeout_s=1e-6)
@@ -144,6 +147,7 @@ def test_a_document_over_the_time_limit_fails_alone_with_the_fix():
         slow.convert(PAPERS / "grobid_MullenJSSv18i03.pdf", "0" * 64)
 
 
+@pytest.mark.shared
 def test_the_page_cap_converts_the_first_pages_and_says_so():
     doc = DoclingConverter(max_pages=2).convert(PAPERS / "grobid_0807.3577.pdf", "0" * 64)
     assert doc.page_count == 15
@@ -220,6 +224,7 @@ print(json.dumps([pdf.ocr_pages, after_pdf, len(markdown.blocks) > 0]))
 
 
 @needs_tesseract
+@pytest.mark.shared
 def test_pdfs_convert_without_torch_and_other_formats_still_convert_after(tmp_path):
     # torch costs every ingest ~3 s of CPU and ~200 MB; the rules layout never runs it
     markdown = tmp_path / "note.md"

@@ -225,6 +225,7 @@ def encrypted_pdf(path: Path) -> None:
     pdf.save()
 
 
+@pytest.mark.shared
 def test_bad_files_each_fail_with_the_fix_and_the_batch_goes_on(project):
     inbox = project["dir"] / "inbox"
     inbox.mkdir()
@@ -676,6 +677,7 @@ def test_a_terminal_gets_a_progress_bar_and_json_gets_none(project):
     assert code == 0 and json.loads(out)["totals"]["ingested"] == 1  # nothing but the JSON
 
 
+@pytest.mark.shared
 def test_a_document_over_the_time_limit_does_not_hold_up_the_batch(tmp_path):
     refs = tmp_path / "refs.json"
     refs.write_text("[]")
