@@ -15,6 +15,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -47,18 +48,84 @@ def _open(pdf: Path, backend: type) -> object:
     return parts.InputDocument(path_or_stream=pdf, format=parts.InputFormat.PDF, backend=backend)
 
 
-def _assigned_self_attributes(function: object) -> set[str]:
-    """Names ``function`` assigns as ``self.<name> = ...``, read from its source."""
-    tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
-    return {
-        target.attr
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Assign)
-        for target in node.targets
-        if isinstance(target, ast.Attribute)
-        and isinstance(target.value, ast.Name)
-        and target.value.id == "self"
-    }
+def _assigned_self_attributes(code: type | Callable[..., object]) -> set[str]:
+    """Names a function or class assigns as ``self.<name> = ...``, read from its source."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(code)))
+    except (OSError, TypeError):  # no source: a builtin or generated class
+        return set()
+    targets = [t for n in ast.walk(tree) if isinstance(n, ast.Assign) for t in n.targets]
+    targets += [n.target for n in ast.walk(tree) if isinstance(n, ast.AnnAssign)]
+    return {t.attr for t in targets if _on_self(t) and getattr(t.value, "id", "") == "self"}
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def _on_self(node: ast.AST) -> bool:
+    return isinstance(node, ast.Attribute) and getattr(node.value, "id", None) in ("self", "cls")
+
+
+def _private_uses(source: str) -> list[str]:
+    """Private names of others a module reaches for: imported (``from docling.x import
+    _y``) or read off another object (``page._backend``)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("docling"):
+            found += [f"import {a.name}" for a in node.names if _private(a.name)]
+        if isinstance(node, ast.Attribute) and _private(node.attr) and not _on_self(node):
+            found.append(ast.unparse(node))
+    return found
+
+
+def _self_privates(cls: ast.ClassDef) -> set[str]:
+    """Private names a class defines, sets or reads on itself."""
+    names = {n.name for n in cls.body if isinstance(n, ast.FunctionDef) and _private(n.name)}
+    return names | {n.attr for n in ast.walk(cls) if _on_self(n) and _private(n.attr)}
+
+
+def _docling_privates(cls: type) -> set[str]:
+    """Private names of the Docling classes ``cls`` derives from: methods, class attributes,
+    pydantic private attributes and attributes their code sets on ``self``."""
+    names: set[str] = set()
+    for base in cls.__mro__[1:]:
+        if not base.__module__.startswith("docling"):
+            continue
+        names |= set(vars(base)) | set(getattr(base, "__private_attributes__", {}))
+        names |= _assigned_self_attributes(base)
+    return {name for name in names if _private(name)}
+
+
+def test_no_module_but_docling_compat_touches_docling_s_private_names():
+    _docling_parts()
+    import citeloom.adapters.conversion as package
+
+    found = {}
+    for info in pkgutil.iter_modules(package.__path__):
+        if info.name == "docling_compat":
+            continue
+        module = importlib.import_module(f"{package.__name__}.{info.name}")
+        source = inspect.getsource(module)
+        uses = _private_uses(source)
+        for node in ast.parse(source).body:
+            if isinstance(node, ast.ClassDef):
+                docling = _docling_privates(getattr(module, node.name))
+                uses += [f"{node.name}: self.{n}" for n in sorted(_self_privates(node) & docling)]
+        if uses:
+            found[info.name] = uses
+    assert found == {}, "wrap these in docling_compat, with a smoke test here"
+
+
+def test_the_private_use_finder_finds_them():
+    from docling.backend.docling_parse_backend import ThreadedDoclingParsePageBackend
+
+    source = "page._backend.unload()\nfrom docling.x import _y\nself._z = 1"
+    assert _private_uses(source) == ["import _y", "page._backend"]
+    subclass = ast.parse("class B:\n    def _own(self):\n        return self._result, self._mine")
+    assert _self_privates(subclass.body[0]) == {"_own", "_result", "_mine"}
+    docling = _docling_privates(type("B", (ThreadedDoclingParsePageBackend,), {}))
+    assert {"_result", "_seg_page"} <= docling and "_mine" not in docling
 
 
 # ------------------------------------------------------------------ reading-order separators
@@ -231,18 +298,19 @@ def test_the_lean_backend_reads_the_lines_and_rules_the_stock_backend_reads():
     from citeloom.adapters.conversion.parse_backend import LeanParseBackend
 
     compat = _docling_parts().compat
-    for name in ("_result",):
-        page_init = inspect.getsource(ThreadedDoclingParsePageBackend.__init__)
-        assert f"self.{name} = " in page_init, (
-            f"ThreadedDoclingParsePageBackend.{name} no longer exists: "
-            + UPDATE.format("page_decoder")
-        )
+    assert "_result" in _assigned_self_attributes(ThreadedDoclingParsePageBackend.__init__), (
+        "ThreadedDoclingParsePageBackend._result no longer exists: " + UPDATE.format("page_decoder")
+    )
 
     def read(backend: type) -> dict[int, tuple[list, list, list, int]]:
         document = _open(RULED, backend)
         pages = {}
         try:
             for page in document._backend.iter_pages():
+                assert hasattr(page._result, "_require_page_decoder"), (
+                    "docling-parse's page result has no _require_page_decoder() any more: "
+                    + UPDATE.format("page_decoder")
+                )
                 cells = page.get_segmented_page().textline_cells
                 box = [(c.text, round(c.rect.r_x0, 2), round(c.rect.r_y0, 2)) for c in cells]
                 rules = [tuple(round(v, 2) for v in b.as_tuple()) for b in page.get_shape_lines()]

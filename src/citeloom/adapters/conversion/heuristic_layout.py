@@ -37,7 +37,6 @@ from citeloom.adapters.conversion.layout_rules import (
 from citeloom.adapters.conversion.parse_backend import CharBox, LeanPageBackend
 from citeloom.domain.models import ConversionWarning, WarningKind
 
-PLUGIN_NAME = "citeloom"
 _NUMBER_TOKEN = re.compile(r"^(?:[\dIVXLC]+|[A-Z])(?:\.\d+)*\.?$")
 
 _DOCLING_LABELS: Mapping[Label, DocItemLabel] = MappingProxyType(
