@@ -234,6 +234,7 @@ def test_pages_still_hold_their_backend_and_rules_where_docling_reads_them():
         )
 
 
+@pytest.mark.shared
 def test_release_input_closes_the_backend_of_a_document():
     from docling.backend.docling_parse_backend import ThreadedDoclingParseDocumentBackend
 
@@ -247,6 +248,7 @@ def test_release_input_closes_the_backend_of_a_document():
     assert not backend.is_valid()
 
 
+@pytest.mark.shared
 def test_the_noted_input_document_travels_with_the_conversion_result():
     from docling.datamodel.document import ConversionResult
 
@@ -270,6 +272,7 @@ def test_the_noted_input_document_travels_with_the_conversion_result():
 
 
 # ------------------------------------------------------------------ docling-parse backends
+@pytest.mark.shared
 def test_the_backend_constructor_sets_everything_the_stock_one_sets():
     from docling.backend.docling_parse_backend import ThreadedDoclingParseDocumentBackend
 
@@ -289,6 +292,7 @@ def test_the_backend_constructor_sets_everything_the_stock_one_sets():
         compat.release_input(lean)
 
 
+@pytest.mark.shared
 def test_the_lean_backend_reads_the_lines_and_rules_the_stock_backend_reads():
     from docling.backend.docling_parse_backend import (
         ThreadedDoclingParseDocumentBackend,
@@ -405,6 +409,7 @@ print(json.dumps({
 """
 
 
+@pytest.mark.shared
 def test_converting_leaves_the_environment_docling_and_the_temp_folder_as_they_were(tmp_path):
     # the trained layout path too: weights found in the Hugging Face cache are linked into a
     # temporary folder of the converter's, which goes with the converter
