@@ -66,25 +66,34 @@ def _named(value: Any) -> str:
         return ", ".join(filter(None, (_named(v) for v in value)))
     if isinstance(value, str):
         return f"@{value}" if value and " " not in value else value
-    return ""  # True: nothing more to say
+    citekey = getattr(value, "citekey", None)  # a record object; True says nothing more
+    return f"@{citekey}" if isinstance(citekey, str) and citekey else ""
 
 
 def banner(passage: Any) -> str | None:
     """A retraction or version notice, when the result carries one.
 
-    The hook for the fields the versions work adds to results (``retracted``,
-    ``superseded_by``, ``versions``): read if present, whatever their shape, so that the
-    TUI shows them the day they arrive and nothing until then."""
-    retracted = getattr(passage, "retracted", None)
-    if retracted:
-        detail = retracted if isinstance(retracted, str) else _named(retracted)
-        return "RETRACTED" + (f": {detail}" if detail else "")
-    superseded = getattr(passage, "superseded_by", None)
-    if superseded:
-        return f"superseded by {_named(superseded)}".rstrip()
-    versions = getattr(passage, "versions", None)
-    if isinstance(versions, Sequence) and not isinstance(versions, str) and len(versions) > 1:
-        return f"{len(versions)} versions in the library: {_named(versions)}"
+    The hook for what the versions work adds to results: its own one-line ``banner`` (of the
+    passage's ``flags``) when there is one, else the fields ``retracted``, ``superseded_by``
+    and ``versions`` of the flags or the passage, whatever their shape. Nothing is shown for
+    a result without them, so the TUI needs nothing new the day they arrive."""
+    for holder in (getattr(passage, "flags", None), passage):
+        if holder is None:
+            continue
+        told = getattr(holder, "banner", None)
+        if isinstance(told, str) and told:
+            return told
+        retracted = getattr(holder, "retracted", None)
+        if retracted:
+            detail = retracted if isinstance(retracted, str) else _named(retracted)
+            detail = detail or str(getattr(holder, "retraction", None) or "")
+            return "RETRACTED" + (f": {detail}" if detail else "")
+        superseded = getattr(holder, "superseded_by", None)
+        if superseded:
+            return f"superseded by {_named(superseded)}".rstrip()
+        versions = getattr(holder, "versions", None)
+        if isinstance(versions, Sequence) and not isinstance(versions, str) and versions:
+            return f"also in the library as {_named(versions)}"
     return None
 
 
