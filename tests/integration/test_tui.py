@@ -13,7 +13,7 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -72,22 +72,27 @@ def run(test: Callable[..., Coroutine[Any, Any, None]], *args: Any) -> None:
     asyncio.run(test(*args))
 
 
-@asynccontextmanager
-async def tui(config: Path, project: str = "papers") -> AsyncIterator[tuple[Any, Any]]:
-    """The app over a warm runtime of its own, as ``citeloom tui`` runs it, in 80x24."""
+@pytest.fixture(scope="module")
+def runtime(library: Path) -> Iterator[Any]:
+    """One warm runtime for the module, as one ``citeloom tui`` keeps it between questions."""
     from citeloom.config import load_settings
     from citeloom.entrypoints.runtime import Runtime
+
+    warm = Runtime(load_settings(library))
+    yield warm
+    warm.close()
+
+
+@asynccontextmanager
+async def tui(runtime: Any, project: str = "papers") -> AsyncIterator[tuple[Any, Any]]:
+    """The app over the warm runtime, as ``citeloom tui`` runs it, in 80x24."""
     from citeloom.entrypoints.tui.app import CiteloomTui
     from citeloom.entrypoints.tui.session import Session
 
-    runtime = Runtime(load_settings(config))
     app = CiteloomTui(Session(runtime), project)
-    try:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await settle(app, pilot)
-            yield app, pilot
-    finally:
-        runtime.close()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        yield app, pilot
 
 
 async def settle(app: Any, pilot: Any) -> None:
@@ -97,10 +102,12 @@ async def settle(app: Any, pilot: Any) -> None:
     await pilot.pause()
 
 
-async def ask(app: Any, pilot: Any, question: str) -> None:
+async def ask(app: Any, pilot: Any, question: str, typed: bool = False) -> None:
+    """``/``, the question (typed key by key, or pasted), enter, and wait for the answer."""
     await pilot.press("slash")
-    app.query_one("#question").value = ""
-    await pilot.press(*question, "enter")
+    box = app.query_one("#question")
+    box.value = "" if typed else question
+    await pilot.press(*(question if typed else ()), "enter")
     await settle(app, pilot)
 
 
@@ -136,12 +143,12 @@ def picture(app: Any) -> None:
 
 
 # ---------------------------------------------------------------------- asking and reading
-def test_a_question_gets_the_verified_answer_its_confidence_bar_and_the_passages(library):
+def test_a_question_gets_the_verified_answer_its_confidence_bar_and_the_passages(runtime):
     async def go() -> None:
-        async with tui(library) as (app, pilot):
+        async with tui(runtime) as (app, pilot):
             assert "papers: 3 documents" in shown(app)
             assert "Ask the papers of 'papers' a question." in shown(app)
-            await ask(app, pilot, QUESTION)
+            await ask(app, pilot, QUESTION, typed=True)
             await pilot.press("c")  # the first quote: the picture shows it copied
             picture(app)
             screen = shown(app)
@@ -158,9 +165,9 @@ def test_a_question_gets_the_verified_answer_its_confidence_bar_and_the_passages
     run(go)
 
 
-def test_moving_through_the_results_and_copying_a_citation_or_the_quote(library):
+def test_moving_through_the_results_and_copying_a_citation_or_the_quote(runtime):
     async def go() -> None:
-        async with tui(library) as (app, pilot):
+        async with tui(runtime) as (app, pilot):
             await ask(app, pilot, QUESTION)
             await move_to(app, pilot, RATE)
             assert status(app) == f"copied {RATE}"
@@ -173,9 +180,9 @@ def test_moving_through_the_results_and_copying_a_citation_or_the_quote(library)
     run(go)
 
 
-def test_enter_reads_the_result_between_its_neighbours(library):
+def test_enter_reads_the_result_between_its_neighbours(runtime):
     async def go() -> None:
-        async with tui(library) as (app, pilot):
+        async with tui(runtime) as (app, pilot):
             await ask(app, pilot, QUESTION)
             await move_to(app, pilot, RATE)
             await pilot.press("enter")
@@ -198,9 +205,9 @@ def test_enter_reads_the_result_between_its_neighbours(library):
     run(go)
 
 
-def test_a_question_the_library_cannot_answer_says_so_and_lists_leads(library):
+def test_a_question_the_library_cannot_answer_says_so_and_lists_leads(runtime):
     async def go() -> None:
-        async with tui(library) as (app, pilot):
+        async with tui(runtime) as (app, pilot):
             await ask(app, pilot, "what is the boiling point of liquid helium on Jupiter")
             screen = shown(app)
             assert "No answer found in the library." in screen
@@ -214,9 +221,9 @@ def test_a_question_the_library_cannot_answer_says_so_and_lists_leads(library):
     run(go)
 
 
-def test_an_empty_library_says_how_to_fill_it(library):
+def test_an_empty_library_says_how_to_fill_it(runtime):
     async def go() -> None:
-        async with tui(library, "empty") as (app, pilot):
+        async with tui(runtime, "empty") as (app, pilot):
             screen = shown(app)
             assert "empty: 0 documents, 0 chunks" in screen
             assert "holds no documents yet" in screen
@@ -231,9 +238,9 @@ def test_an_empty_library_says_how_to_fill_it(library):
 
 
 # ---------------------------------------------------------------------- filters and projects
-def test_filters_narrow_the_answer_and_a_project_can_be_switched(library):
+def test_filters_narrow_the_answer_and_a_project_can_be_switched(runtime):
     async def go() -> None:
-        async with tui(library) as (app, pilot):
+        async with tui(runtime) as (app, pilot):
             await ask(app, pilot, "quiet hours")
             await pilot.press("end", "c")
             other = app.clipboard.split(",")[0].removeprefix("[@")
@@ -270,9 +277,9 @@ def test_filters_narrow_the_answer_and_a_project_can_be_switched(library):
     run(go)
 
 
-def test_an_unreadable_year_is_named_in_the_filters_dialog(library):
+def test_an_unreadable_year_is_named_in_the_filters_dialog(runtime):
     async def go() -> None:
-        async with tui(library) as (app, pilot):
+        async with tui(runtime) as (app, pilot):
             await pilot.press("escape", "f")
             await pilot.pause()
             await pilot.press("tab", "minus", "enter")
@@ -285,7 +292,7 @@ def test_an_unreadable_year_is_named_in_the_filters_dialog(library):
 
 # ---------------------------------------------------------------------- the PDF at its page
 def test_o_opens_the_pdf_at_the_quotes_page_or_says_there_is_no_opener(
-    library, tmp_path, monkeypatch
+    runtime, tmp_path, monkeypatch
 ):
     opener = "open" if sys.platform == "darwin" else "xdg-open"
     seen = tmp_path / "opened.txt"
@@ -296,7 +303,7 @@ def test_o_opens_the_pdf_at_the_quotes_page_or_says_there_is_no_opener(
     pdf = (EXAMPLES / "ardel2023_restored_marshes.pdf").resolve().as_uri()
 
     async def go() -> None:
-        async with tui(library) as (app, pilot):
+        async with tui(runtime) as (app, pilot):
             await ask(app, pilot, QUESTION)
             await move_to(app, pilot, RATE)
             monkeypatch.setenv("PATH", str(tmp_path / "bin"))
@@ -317,9 +324,9 @@ def test_o_opens_the_pdf_at_the_quotes_page_or_says_there_is_no_opener(
 
 
 # ---------------------------------------------------------------------- the shard policy
-def test_an_ingest_in_another_terminal_is_not_blocked_by_an_open_tui(library):
+def test_an_ingest_in_another_terminal_is_not_blocked_by_an_open_tui(library, runtime):
     async def go() -> None:
-        async with tui(library) as (app, pilot):
+        async with tui(runtime) as (app, pilot):
             await ask(app, pilot, QUESTION)  # the runtime now holds the index open
             ingest = [CITELOOM, "ingest", str(EXAMPLES), "-p", "papers", "-c", str(library)]
             done = await asyncio.to_thread(
