@@ -862,6 +862,50 @@ def _mcp_check_text(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+@app.command()
+@handle_errors
+def tui(
+    project: Annotated[
+        str | None,
+        typer.Option(
+            "--project",
+            "-p",
+            help="Project to open first (default: the first configured; p switches).",
+            show_default=False,
+        ),
+    ] = None,
+    config: ConfigOpt = Path("citeloom.toml"),
+) -> None:
+    """Ask, read and cite in the terminal: the verified answer with a confidence bar, the
+    passages with citekey, printed page and section, each readable between its neighbours.
+
+    Keys: enter asks (in the box) or reads a result; c copies its pandoc citation, y the
+    quote (the terminal's clipboard, over SSH too); o opens the PDF at the page; k and s keep
+    only that paper or section, f edits the filters, p switches project, / asks again,
+    ctrl+q quits. Fits 80x24. The model stays loaded and the index open between questions;
+    an ingest in another terminal gets the index as soon as it waits for it.
+    """
+    from citeloom import bootstrap
+
+    settings = bootstrap.settings(config)
+    if project is None:
+        if not settings.project:
+            raise ConfigError(
+                f'{config} configures no project. Add a [project."NAME"] table (see the '
+                "README's Configuration), then run citeloom tui again."
+            )
+        project = sorted(settings.project)[0]
+    settings.get_project(project)
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise ConfigError(
+            "citeloom tui needs a terminal to draw on (stdin and stdout are not one). In a "
+            f'script, use citeloom answer "QUESTION" --project {project} or citeloom query.'
+        )
+    from citeloom.entrypoints.tui.app import run
+
+    run(settings, project)
+
+
 audit_app = typer.Typer(
     help="Read the audits of ingest runs (one JSONL file per run under [paths] audit_dir).",
     no_args_is_help=True,
