@@ -1,0 +1,61 @@
+"""The languages a project's full-text (BM25) search stems and drops stop words for.
+
+A project names them (``languages = ["german", "english"]``); its collection remembers them, as
+it remembers its embedding model, because a query's terms only meet a chunk's terms when both
+were stemmed alike. The dense model is chosen separately and may read only English: then a
+German query is found by its words alone (``reads_languages``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+DEFAULT_LANGUAGES: tuple[str, ...] = ("english",)
+
+# Every language Qdrant's BM25 has both a Snowball stemmer and a stop word list for
+# (qdrant-edge-py 0.9.0). German and English are the ones tested on documents.
+BM25_LANGUAGES: tuple[str, ...] = (
+    "arabic",
+    "danish",
+    "dutch",
+    "english",
+    "finnish",
+    "french",
+    "german",
+    "greek",
+    "hungarian",
+    "italian",
+    "norwegian",
+    "portuguese",
+    "romanian",
+    "russian",
+    "spanish",
+    "swedish",
+    "turkish",
+)
+
+# A multilingual FastEmbed model in citeloom's catalogue with the default model's 384
+# dimensions and a window as wide: what validate suggests for dense search beyond English.
+MULTILINGUAL_MODEL = "fastembed/sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2"
+
+# Model ids that name a model trained on many languages (or on German and English): the
+# multilingual sentence-transformers, multilingual e5, BGE-M3, LaBSE and Jina's German one.
+_MULTILINGUAL = re.compile(r"multilingual|bge-m3|labse|jina-embeddings-v2-base-de", re.IGNORECASE)
+
+
+def same_languages(stored: Iterable[str], configured: Iterable[str]) -> bool:
+    """Whether two lists index alike: the order of the names does not change a term."""
+    return set(stored) == set(configured)
+
+
+def shown(languages: Sequence[str]) -> str:
+    return ", ".join(languages)
+
+
+def reads_languages(model_id: str, languages: Sequence[str]) -> bool:
+    """Whether the dense model can be expected to match queries in all of ``languages``: any
+    model for English alone; for more, one whose name says it is multilingual. A model
+    citeloom cannot tell (an id of the user's own) counts as English-only, and validate only
+    warns."""
+    return set(languages) <= {"english"} or bool(_MULTILINGUAL.search(model_id))
