@@ -461,4 +461,5 @@ def project_components(
         chunker=lambda emb: _wordpiece_chunker(settings, emb.tokenizer_dir),  # type: ignore[attr-defined]
         index=lambda: index(settings),
         others=tuple(p.collection for name, p in settings.project.items() if name != project_name),
+        languages=tuple(project.languages),
     )

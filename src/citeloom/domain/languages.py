@@ -35,9 +35,11 @@ BM25_LANGUAGES: tuple[str, ...] = (
     "turkish",
 )
 
-# A multilingual FastEmbed model in citeloom's catalogue with the default model's 384
-# dimensions and a window as wide: what validate suggests for dense search beyond English.
-MULTILINGUAL_MODEL = "fastembed/sentence-transformers/paraphrase-multilingual-MiniLM-L12-v2"
+# What validate suggests for dense search beyond English: a multilingual FastEmbed model of
+# citeloom's catalogue (~50 languages, 768 dimensions, 1 GB) whose window of 512 word pieces
+# takes the default chunks whole. Its small sibling, paraphrase-multilingual-MiniLM-L12-v2
+# (384 dimensions), truncates at 128, which would need [chunking] max_tokens = 126.
+MULTILINGUAL_MODEL = "fastembed/sentence-transformers/paraphrase-multilingual-mpnet-base-v2"
 
 # Model ids that name a model trained on many languages (or on German and English): the
 # multilingual sentence-transformers, multilingual e5, BGE-M3, LaBSE and Jina's German one.
