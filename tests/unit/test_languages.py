@@ -163,3 +163,14 @@ def test_validate_names_a_multilingual_model_for_german_with_an_english_one():
     assert "citeloom reindex --project p" in check.fix
     fine = languages_check("p", MULTILINGUAL_MODEL, GERMAN)
     assert fine is not None and not fine.warning
+
+
+def test_capitalised_german_nouns_are_not_names():
+    from citeloom.domain.languages import looks_german
+    from citeloom.domain.names import names
+
+    question = "Wie wurden Abfluss und Sediment nach den Niederschlagsereignissen erfasst?"
+    assert looks_german(question) and names(question) == []
+    assert not looks_german("Does Kano analysis use Maple in the BLEU setup?")
+    assert names("Does Kano analysis use Maple in the BLEU setup?") == ["BLEU", "Kano", "Maple"]
+    assert names("Wie hoch sind die CO2-Emissionen?") == ["CO2-Emissionen"]  # still a name

@@ -61,3 +61,20 @@ def reads_languages(model_id: str, languages: Sequence[str]) -> bool:
     citeloom cannot tell (an id of the user's own) counts as English-only, and validate only
     warns."""
     return set(languages) <= {"english"} or bool(_MULTILINGUAL.search(model_id))
+
+
+# Words that mark a sentence as German and are no English words ("die", "was", "also" are).
+_GERMAN_WORDS = frozenset(
+    """der das und ist sind wie welche welcher welches welchen wurde wurden werden wird nicht
+    mit auf für den dem des ein eine einer eines einen im zum zur von bei nach über auch hat
+    haben sich durch oder zu aus dass warum wann wo wieviel wieviele viele können kann""".split()  # noqa: SIM905
+)
+
+
+def looks_german(text: str) -> bool:
+    """Whether ``text`` reads as German: two of its words are German function words, or one
+    in a text of a few words. Every German noun is capitalised, so rules that take a
+    capitalised word for a name (``domain.names``) must not apply to it."""
+    words = re.findall(r"[^\W\d_]+", text.lower())
+    hits = sum(w in _GERMAN_WORDS for w in words)
+    return hits >= 2 or (hits == 1 and len(words) <= 6)
