@@ -1,10 +1,11 @@
 """A small German and mixed German/English library, for the language tests and
 ``benchmarks/german_queries.py``.
 
-Five short papers written for citeloom (``tests/data/german``): three German papers, two with
-an English abstract and one with a German and an English one, rendered to PDF here with
-reportlab (a dev dependency, as ``examples/make_examples.py`` renders the example papers), a
-German paper kept as Markdown, and an English paper with a German summary, also Markdown.
+Ten short papers written for citeloom (``tests/data/german``), on neighbouring subjects (soil,
+water, farming, climate) so that their words compete: five rendered to PDF here with reportlab
+(a dev dependency, as ``examples/make_examples.py`` renders the example papers), German papers
+with an English abstract or with a German and an English one; five kept as Markdown, German
+papers, one with an English abstract, and an English paper with a German summary.
 The three English example papers join them as neighbours, so that a German query competes
 with English passages too.
 """
@@ -20,8 +21,20 @@ SOURCES = ROOT / "tests" / "data" / "german"
 EXAMPLES = ROOT / "examples" / "papers"
 EXAMPLE_REFERENCES = ROOT / "references" / "example.json"
 
-PDF_PAPERS = ("hennig2019_bodenerosion", "weber2021_gruenland", "lorenz2018_nitrat")
-MARKDOWN_PAPERS = ("brandt2020_moore", "keller2022_stadtbaeume")
+PDF_PAPERS = (
+    "hennig2019_bodenerosion",
+    "weber2021_gruenland",
+    "lorenz2018_nitrat",
+    "fischer2020_duerre",
+    "neumann2022_bluehstreifen",
+)
+MARKDOWN_PAPERS = (
+    "brandt2020_moore",
+    "keller2022_stadtbaeume",
+    "schulz2019_humus",
+    "hoffmann2021_auen",
+    "wagner2017_hitze",
+)
 
 
 def build(folder: Path, examples: bool = True) -> Path:
@@ -78,6 +91,7 @@ def render_pdf(source: Path, target: Path) -> None:
 
     document = SimpleDocTemplate(
         str(target),
+        invariant=True,  # the same bytes every time: the same document ids, the same results
         pagesize=A5,
         leftMargin=15 * mm,
         rightMargin=15 * mm,

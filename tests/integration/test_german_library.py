@@ -124,7 +124,7 @@ def test_validate_says_german_queries_rely_on_bm25_with_the_english_model(librar
     assert code == 0, out
     check = next(c for c in json.loads(out)["checks"] if c["check"] == "languages")
     assert check["ok"] and check["warning"]
-    assert "german" in check["detail"] and "BM25" in check["detail"]
+    assert "a query in German" in check["detail"] and "BM25" in check["detail"]
     assert "paraphrase-multilingual" in check["fix"] and "--allow-download" in check["fix"]
 
 

@@ -158,7 +158,7 @@ def test_validate_names_a_multilingual_model_for_german_with_an_english_one():
     assert languages_check("p", "fastembed/all-MiniLM-L6-v2", ("english",)) is None
     check = languages_check("p", "fastembed/all-MiniLM-L6-v2", GERMAN)
     assert check is not None and check.ok and check.warning
-    assert "german" in check.detail and "BM25" in check.detail
+    assert "German and English" in check.detail and "BM25" in check.detail
     assert check.fix is not None and MULTILINGUAL_MODEL in check.fix
     assert "citeloom reindex --project p" in check.fix
     fine = languages_check("p", MULTILINGUAL_MODEL, GERMAN)

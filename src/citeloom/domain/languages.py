@@ -52,7 +52,14 @@ def same_languages(stored: Iterable[str], configured: Iterable[str]) -> bool:
 
 
 def shown(languages: Sequence[str]) -> str:
+    """As the config spells them: "german, english"."""
     return ", ".join(languages)
+
+
+def spoken(languages: Sequence[str]) -> str:
+    """As prose names them: "German and English"."""
+    names = [name.capitalize() for name in languages]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def reads_languages(model_id: str, languages: Sequence[str]) -> bool:

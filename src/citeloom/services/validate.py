@@ -18,6 +18,7 @@ from citeloom.domain.languages import (
     reads_languages,
     same_languages,
     shown,
+    spoken,
 )
 from citeloom.domain.models import DocumentSummary, chunk_token_limit
 from citeloom.ports import Chunker, Embedder, Index, MetadataResolver
@@ -262,16 +263,16 @@ def languages_check(project: str, model: str, languages: Sequence[str]) -> Check
     only read English, leaving such queries to their words (None for English alone)."""
     if tuple(languages) == DEFAULT_LANGUAGES:
         return None
-    stems = f"BM25 stems and drops stop words for {shown(languages)}"
+    stems = f"BM25 stems {spoken(languages)} words and drops their stop words"
     if reads_languages(model, languages):
         return Check("languages", True, f"{stems}; {model} is multilingual")
-    others = [name for name in languages if name != "english"]
+    others = spoken([name for name in languages if name != "english"])
     return Check(
         "languages",
         True,
-        f"{stems}. {model} was trained on English: a query in {shown(others)} finds its "
-        "passages by their words (BM25) only, its vector matching them little",
-        f"for dense search in {shown(others)} too, bring a multilingual FastEmbed model: "
+        f"{stems}. {model} was trained on English: a query in {others} finds its passages by "
+        "their words (BM25) only, its vector matching them little",
+        f"for dense search in {others} too, bring a multilingual FastEmbed model: "
         f"citeloom reindex --project {project} --embedding-model {MULTILINGUAL_MODEL} "
         f'--allow-download, then set embedding_model = "{MULTILINGUAL_MODEL}"',
         warning=True,
