@@ -129,7 +129,7 @@ def main() -> None:
         for lang in ("de", "en")
     }
     cells = "  ".join(f"{f'{h} {lang} ({len(g)})':>16}" for (h, lang), g in groups.items())
-    print(f"\n{'hit@1/hit@5':30} {cells}")
+    print(f"\n{'hit@1/hit@5':34} {cells}")
     for signals in ("hybrid", "bm25"):
         for project in PROJECTS:
             hits = evaluate(config, project, signals, queries)
@@ -140,7 +140,7 @@ def main() -> None:
                 five = statistics.mean(hit_at(by_id[q["id"]], 5) for q in group)
                 row.append(f"{one:.2f}/{five:.2f}")
             name = f"{signals}, languages {project}"
-            print(f"{name:30} " + "  ".join(f"{c:>16}" for c in row))
+            print(f"{name:34} " + "  ".join(f"{c:>16}" for c in row))
 
 
 if __name__ == "__main__":
