@@ -283,11 +283,12 @@ def test_embedding_mismatch_is_refused_before_writing(tmp_path):
 
 def test_a_collection_of_other_languages_is_refused_with_the_reindex_fix(tmp_path):
     from citeloom.adapters.qdrant_edge_index import EdgeIndex
+    from citeloom.config import DEFAULT_EMBED_MODEL
     from citeloom.domain.models import IndexPoint
 
     config = write_config(tmp_path)
     index = EdgeIndex(tmp_path / "var" / "qdrant")
-    index.ensure_collection("proj-other", "fastembed/all-MiniLM-L6-v2", 384, ("german", "english"))
+    index.ensure_collection("proj-other", DEFAULT_EMBED_MODEL, 384, ("german", "english"))
     payload = {"project": "other", "doc_id": "d", "fulltext": "Bodenerosion"}
     point = IndexPoint(
         "00000000-0000-0000-0000-000000000001", [0.05] * 384, "Bodenerosion", payload
