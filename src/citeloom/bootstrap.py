@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from citeloom.services.ingest import IngestService
     from citeloom.services.notes import NoteBook, NoteService
     from citeloom.services.query import QueryService
-    from citeloom.services.reindex import ReindexService
+    from citeloom.services.reindex import ReindexService, TermsReindex
     from citeloom.services.validate import Check, ProjectComponents
 
 
@@ -169,14 +169,14 @@ def chunker(settings: Settings, embedder: OnnxEmbedder) -> Chunker:
             f"more than {embedder.model_id} sees ({window} word pieces); the rest of every "
             f"chunk would be dropped unembedded. Set max_tokens to at most {window}."
         )
-    return _wordpiece_chunker(settings, embedder)
+    return _wordpiece_chunker(settings, embedder.tokenizer_dir)
 
 
-def _wordpiece_chunker(settings: Settings, embedder: OnnxEmbedder) -> Chunker:
+def _wordpiece_chunker(settings: Settings, tokenizer_dir: Path) -> Chunker:
     from citeloom.adapters.wordpiece_chunker import WordPieceChunker
 
     return WordPieceChunker(
-        embedder.tokenizer_dir,
+        tokenizer_dir,
         max_tokens=settings.chunking.max_tokens,
         overlap_tokens=settings.chunking.overlap_tokens,
         heading_context=settings.chunking.heading_context,
@@ -243,6 +243,7 @@ def _pipeline(
         "embedder": emb,
         "index": index,
         "audit": audit_log(settings),
+        "languages": tuple(project.languages),
     }
 
 
@@ -256,13 +257,29 @@ def reindex_service(
     settings: Settings,
     project_name: str,
     index: Index,
-    embedding_model: str,
+    embedding_model: str | None,
     allow_download: bool = False,
-) -> ReindexService:
-    from citeloom.services.reindex import ReindexService
+) -> ReindexService | TermsReindex:
+    """With a model: everything rebuilt from cached conversions and embedded with it. Without:
+    only the BM25 vectors, for the project's languages (nothing is embedded; the chunker is
+    built from the project's tokenizer alone, for the heading context of each chunk)."""
+    from citeloom.services.reindex import ReindexService, TermsReindex
 
-    return ReindexService(
-        **_pipeline(settings, project_name, index, embedding_model, allow_download)
+    if embedding_model is not None:
+        return ReindexService(
+            **_pipeline(settings, project_name, index, embedding_model, allow_download)
+        )
+    from citeloom.adapters.embedding.models import resolve_model
+
+    project = settings.get_project(project_name)
+    spec = resolve_model(project.embedding_model, settings.paths.cache_dir, model_sources(settings))
+    return TermsReindex(
+        project=project_name,
+        collection=project.collection,
+        index=index,
+        chunker=_wordpiece_chunker(settings, spec.tokenizer_dir),
+        audit=audit_log(settings),
+        languages=tuple(project.languages),
     )
 
 
@@ -284,6 +301,7 @@ def query_service(
         rrf_k=project.rrf_k,
         candidates=settings.query.candidates,
         min_confidence=settings.query.min_confidence,
+        languages=tuple(project.languages),
     )
 
 
@@ -313,6 +331,7 @@ def note_service(
         embedder=emb,
         index=index,
         audit=audit_log(settings),
+        languages=tuple(project.languages),
     )
 
 
@@ -439,7 +458,8 @@ def project_components(
         metadata=lambda: metadata(settings, project),
         embedder=lambda: embedder(settings, project, allow_download),
         # validate reports an oversized max_tokens as its own check, so build it unchecked
-        chunker=lambda emb: _wordpiece_chunker(settings, emb),  # type: ignore[arg-type]
+        chunker=lambda emb: _wordpiece_chunker(settings, emb.tokenizer_dir),  # type: ignore[attr-defined]
         index=lambda: index(settings),
         others=tuple(p.collection for name, p in settings.project.items() if name != project_name),
+        languages=tuple(project.languages),
     )

@@ -11,7 +11,7 @@ import pytest
 
 from citeloom.adapters.qdrant_edge_index import EdgeIndex
 from citeloom.adapters.qdrant_server_index import QdrantServerIndex
-from citeloom.domain.errors import EmbeddingModelMismatch, IndexUnavailable
+from citeloom.domain.errors import EmbeddingModelMismatch, IndexUnavailable, LanguagesMismatch
 from citeloom.domain.ids import chunk_id
 from citeloom.domain.models import Chunk, ConvertedDocument, IndexPoint, MetadataMatch, Reference
 from citeloom.domain.records import build_payload
@@ -407,3 +407,50 @@ def test_a_server_collection_made_without_payload_indexes_gets_them_on_open():
     client.create_payload_index = recording  # the in-process engine keeps no payload schema
     QdrantServerIndex(client=client).ensure_collection("old", "m", 4)
     assert {"project", "doc_id", "fulltext", "doc.year"} <= set(made)
+
+
+GERMAN = ("german", "english")
+
+
+def test_write_guard_refuses_other_languages(index):
+    name = collection()
+    index.ensure_collection(name, "m", 4, GERMAN)
+    index.ensure_collection(name, "m", 4, ("english", "german"))  # the order changes no term
+    index.check_model(name, "m")  # a caller that does not say: the model alone is checked
+    for call in (
+        lambda: index.ensure_collection(name, "m", 4),
+        lambda: index.check_model(name, "m", ("english",)),
+    ):
+        with pytest.raises(LanguagesMismatch) as error:
+            call()
+        assert "german, english" in str(error.value) and "citeloom reindex" in str(error.value)
+        assert error.value.exit_code == 4
+    assert index.collection_info(name).languages == GERMAN
+
+
+def test_a_german_collection_stems_german_and_english_words(index):
+    name, english = collection(), collection()
+    texts = [
+        "Die Bodenerosion auf den Böden der Äcker nimmt nach Starkregen zu.",
+        "Soil erosion was measured on eroded loess slopes.",
+        "Der Hund und die Katze schlafen.",
+    ]
+    vectors = [vec(1), vec(0, 1), vec(0, 0, 1)]
+    for target, languages in ((name, GERMAN), (english, ("english",))):
+        index.ensure_collection(target, "m", 4, languages)
+        index.replace_document(target, "d1", "a.pdf", points("d1", "a.pdf", texts, vectors))
+
+    def found(target: str, query: str) -> list[str]:
+        hits = index.text_search(target, query, SearchFilter(project="p"), 10)
+        return [h.payload["fulltext"] for h in hits]
+
+    # inflections only the German stemmer brings together (plural, umlaut)
+    assert found(name, "Bodenerosionen Boden") == [texts[0]]
+    assert found(english, "Bodenerosionen Boden") == []
+    assert found(name, "eroding soils") == [texts[1]]  # English words keep their stems
+    # German stop words are no terms, English ones neither, in either language
+    assert found(name, "und die der") == [] and found(name, "the of and") == []
+    assert found(english, "und die der") != []
+    weights = index.term_weights(name, "die Bodenerosionen und der Boden im Starkregen")
+    assert set(weights) == {"Bodenerosionen", "Boden", "Starkregen"}
+    assert all(w > 0 for w in weights.values())

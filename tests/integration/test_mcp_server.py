@@ -281,6 +281,35 @@ def test_embedding_mismatch_is_refused_before_writing(tmp_path):
     anyio.run(run)
 
 
+def test_a_collection_of_other_languages_is_refused_with_the_reindex_fix(tmp_path):
+    from citeloom.adapters.qdrant_edge_index import EdgeIndex
+    from citeloom.config import DEFAULT_EMBED_MODEL
+    from citeloom.domain.models import IndexPoint
+
+    config = write_config(tmp_path)
+    index = EdgeIndex(tmp_path / "var" / "qdrant")
+    index.ensure_collection("proj-other", DEFAULT_EMBED_MODEL, 384, ("german", "english"))
+    payload = {"project": "other", "doc_id": "d", "fulltext": "Bodenerosion"}
+    point = IndexPoint(
+        "00000000-0000-0000-0000-000000000001", [0.05] * 384, "Bodenerosion", payload
+    )
+    index.upsert_points("proj-other", [point])
+    index.close()
+
+    async def run() -> None:
+        async with session(config) as client:
+            for tool, arguments in (
+                ("store_chunks", {"items": NOTES[:1]}),
+                ("query_hybrid", {"query": "Bodenerosion"}),
+            ):
+                answer, failed = await call(client, tool, project="other", **arguments)
+                assert failed and code(answer) == "EMBEDDING_MISMATCH", answer
+                assert "german, english" in answer["error"]["message"]
+                assert "citeloom reindex --project P" in answer["error"]["fix"]
+
+    anyio.run(run)
+
+
 def test_index_unavailable_and_busy(library, tmp_path):
     from citeloom.adapters.qdrant_edge_index import EdgeIndex
 

@@ -34,6 +34,7 @@ import shutil
 import time
 import uuid
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -71,10 +72,11 @@ from qdrant_edge import (
 )
 
 from citeloom.adapters import bm25
-from citeloom.adapters.collection_meta import guard, new_meta
+from citeloom.adapters.collection_meta import guard, languages_of, new_meta
 from citeloom.adapters.qdrant.filter_plan import Condition, filter_plan, payload_indexes
 from citeloom.adapters.qdrant.stored import DENSE, SPARSE, stored_point
 from citeloom.domain.errors import CiteloomError, IndexBusy, IndexUnavailable, StorageError
+from citeloom.domain.languages import DEFAULT_LANGUAGES
 from citeloom.domain.models import CollectionInfo, DocumentSummary, IndexPoint, ScoredPoint
 from citeloom.domain.records import (
     SUMMARY_FIELDS,
@@ -139,8 +141,8 @@ def _text_index(phrases: bool) -> TextIndexParams:
     )
 
 
-def _edge_point(point: IndexPoint) -> Point:
-    indices, values = point.sparse or bm25.encode_document(point.text)
+def _edge_point(point: IndexPoint, languages: Sequence[str]) -> Point:
+    indices, values = point.sparse or bm25.encode_document(point.text, languages)
     return Point(
         id=point.id,
         vector={DENSE: list(point.vector), SPARSE: SparseVector(indices=indices, values=values)},
@@ -334,21 +336,35 @@ class EdgeIndex:
             embed_model=str(meta.get("embed_model")),
             dimensions=int(meta.get("dimensions", 0)),
             points=points,
+            languages=languages_of(meta),
         )
 
-    def check_model(self, collection: str, embed_model: str) -> None:
+    def _languages(self, collection: str) -> tuple[str, ...]:
+        """What the collection's BM25 terms are stemmed for: every chunk and query of it is
+        encoded so (``collection_meta``)."""
+        return languages_of(self._meta(collection))
+
+    def check_model(
+        self, collection: str, embed_model: str, languages: Sequence[str] | None = None
+    ) -> None:
         meta = self._meta(collection)
         if meta is not None:
-            guard(collection, meta, embed_model)
+            guard(collection, meta, embed_model, languages)
 
-    def ensure_collection(self, collection: str, embed_model: str, dimensions: int) -> None:
+    def ensure_collection(
+        self,
+        collection: str,
+        embed_model: str,
+        dimensions: int,
+        languages: Sequence[str] = DEFAULT_LANGUAGES,
+    ) -> None:
         self._lock(self.physical(collection))  # before reading the model: no race to create
         meta = self._meta(collection)
         if meta is not None:
-            guard(collection, meta, embed_model)
+            guard(collection, meta, embed_model, languages)
         else:
             self._ensure_room()
-            meta = new_meta(collection, embed_model, dimensions)
+            meta = new_meta(collection, embed_model, dimensions, languages)
             folder = self._dir(collection)
             try:
                 folder.mkdir(parents=True, exist_ok=True)
@@ -400,7 +416,8 @@ class EdgeIndex:
     ) -> None:
         shard = self._require(collection)
         self._ensure_room(_bytes_for(points))
-        edge_points = [_edge_point(p) for p in points]
+        languages = self._languages(collection)
+        edge_points = [_edge_point(p, languages) for p in points]
         # New chunks first, then whatever else belonged to this file or content: a crash in
         # between leaves the new copy complete and the old one removable by the next run.
         if edge_points:
@@ -417,10 +434,11 @@ class EdgeIndex:
 
     def upsert_points(self, collection: str, points: Sequence[IndexPoint]) -> None:
         shard = self._require(collection)
+        languages = self._languages(collection)
         for start in range(0, len(points), 1024):
             batch = points[start : start + 1024]
             self._ensure_room(_bytes_for(batch))
-            shard.update(UpdateOperation.upsert_points([_edge_point(p) for p in batch]))
+            shard.update(UpdateOperation.upsert_points([_edge_point(p, languages) for p in batch]))
         shard.flush()
 
     def optimize(self, collection: str) -> None:
@@ -498,7 +516,8 @@ class EdgeIndex:
     def text_search(
         self, collection: str, text: str, filters: SearchFilter, limit: int
     ) -> list[ScoredPoint]:
-        indices, values = bm25.encode_query(text)
+        languages = self._languages(collection)
+        indices, values = bm25.encode_query(text, languages, partial(self._idf, collection))
         if not indices:
             return []
         shard = self._require(collection)
@@ -511,13 +530,17 @@ class EdgeIndex:
         return _scored(shard.query(request))
 
     def term_weights(self, collection: str, text: str) -> dict[str, float]:
-        words = bm25.query_terms(text)
-        terms = sorted({t for ts in words.values() for t in ts})
+        languages = self._languages(collection)
+        words, idf = bm25.weigh_query(text, languages, partial(self._idf, collection))
+        return bm25.word_weights(words, idf)
+
+    def _idf(self, collection: str, terms: Sequence[int]) -> dict[int, float]:
+        """The engine's IDF of each term some chunk holds: one single-term query per term,
+        planned as one batch; the best chunk holding the term reveals it (score / stored
+        weight), and no hit means no chunk has it."""
         shard = self._shard(collection)
         if shard is None or not terms:
-            return bm25.word_weights(words, {})
-        # one single-term query per term, planned as one batch: the best chunk holding the
-        # term reveals the engine's IDF (score / stored weight); no hit means no chunk has it
+            return {}
         probes = shard.query_batch(
             QueryBatchRequest(
                 [
@@ -535,7 +558,7 @@ class EdgeIndex:
             vectors: Any = hits[0].vector if hits else None
             if vectors:
                 idf[term] = bm25.idf_from_probe(float(hits[0].score), vectors[SPARSE], term)
-        return bm25.word_weights(words, idf)
+        return idf
 
     def payloads(self, collection: str, ids: Sequence[str]) -> dict[str, dict]:
         shard = self._require(collection)

@@ -10,13 +10,15 @@ when ``QDRANT_URL`` is set).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from citeloom.adapters import bm25
-from citeloom.adapters.collection_meta import guard, new_meta
+from citeloom.adapters.collection_meta import guard, languages_of, new_meta
 from citeloom.adapters.qdrant.filter_plan import Condition, filter_plan, payload_indexes
 from citeloom.adapters.qdrant.stored import DENSE, SPARSE, stored_point
 from citeloom.domain.errors import IndexUnavailable
+from citeloom.domain.languages import DEFAULT_LANGUAGES
 from citeloom.domain.models import CollectionInfo, DocumentSummary, IndexPoint, ScoredPoint
 from citeloom.domain.records import (
     SUMMARY_FIELDS,
@@ -47,10 +49,10 @@ def _condition(c: Condition) -> Any:
     return models.FieldCondition(key=c.key, match=match)
 
 
-def _point_struct(point: IndexPoint) -> Any:
+def _point_struct(point: IndexPoint, languages: Sequence[str]) -> Any:
     from qdrant_client import models
 
-    indices, values = point.sparse or bm25.encode_document(point.text)
+    indices, values = point.sparse or bm25.encode_document(point.text, languages)
     return models.PointStruct(
         id=point.id,
         vector={
@@ -167,19 +169,32 @@ class QdrantServerIndex:
             embed_model=str(meta.get("embed_model")),
             dimensions=int(meta.get("dimensions", 0)),
             points=points,
+            languages=languages_of(meta),
         )
 
-    def check_model(self, collection: str, embed_model: str) -> None:
+    def _languages(self, collection: str) -> tuple[str, ...]:
+        """What the collection's BM25 terms are stemmed for (see EdgeIndex._languages)."""
+        return languages_of(self._meta(collection))
+
+    def check_model(
+        self, collection: str, embed_model: str, languages: Sequence[str] | None = None
+    ) -> None:
         meta = self._meta(collection)
         if meta is not None:
-            guard(collection, meta, embed_model)
+            guard(collection, meta, embed_model, languages)
 
-    def ensure_collection(self, collection: str, embed_model: str, dimensions: int) -> None:
+    def ensure_collection(
+        self,
+        collection: str,
+        embed_model: str,
+        dimensions: int,
+        languages: Sequence[str] = DEFAULT_LANGUAGES,
+    ) -> None:
         from qdrant_client import models
 
         meta = self._meta(collection)
         if meta is not None:
-            guard(collection, meta, embed_model)
+            guard(collection, meta, embed_model, languages)
             self._ensure_indexes(collection)
             return
         self._call(
@@ -190,7 +205,7 @@ class QdrantServerIndex:
                 DENSE: models.VectorParams(size=dimensions, distance=models.Distance.COSINE)
             },
             sparse_vectors_config={SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)},
-            metadata=new_meta(collection, embed_model, dimensions),
+            metadata=new_meta(collection, embed_model, dimensions, languages),
             **self._placement,
         )
         self._ensure_indexes(collection)
@@ -235,7 +250,8 @@ class QdrantServerIndex:
     ) -> None:
         from qdrant_client import models
 
-        structs = [_point_struct(p) for p in points]
+        languages = self._languages(collection)
+        structs = [_point_struct(p, languages) for p in points]
         if structs:
             self._call("store points", self._client.upsert, collection, points=structs, wait=True)
         stale = models.Filter(
@@ -256,8 +272,9 @@ class QdrantServerIndex:
         )
 
     def upsert_points(self, collection: str, points: Sequence[IndexPoint]) -> None:
+        languages = self._languages(collection)
         for start in range(0, len(points), 256):
-            batch = [_point_struct(p) for p in points[start : start + 256]]
+            batch = [_point_struct(p, languages) for p in points[start : start + 256]]
             self._call("store points", self._client.upsert, collection, points=batch, wait=True)
 
     def optimize(self, collection: str) -> None:
@@ -351,7 +368,8 @@ class QdrantServerIndex:
     ) -> list[ScoredPoint]:
         from qdrant_client import models
 
-        indices, values = bm25.encode_query(text)
+        languages = self._languages(collection)
+        indices, values = bm25.encode_query(text, languages, partial(self._idf, collection))
         if not indices:
             return []
         return self._query(
@@ -359,13 +377,15 @@ class QdrantServerIndex:
         )
 
     def term_weights(self, collection: str, text: str) -> dict[str, float]:
+        meta = self._meta(collection)
+        probe = None if meta is None else partial(self._idf, collection)
+        words, idf = bm25.weigh_query(text, languages_of(meta), probe)
+        return bm25.word_weights(words, idf)
+
+    def _idf(self, collection: str, terms: Sequence[int]) -> dict[int, float]:
+        """The embedded adapter's probe (``EdgeIndex._idf``), as one batch request."""
         from qdrant_client import models
 
-        words = bm25.query_terms(text)
-        terms = sorted({t for ts in words.values() for t in ts})
-        if self._meta(collection) is None or not terms:
-            return bm25.word_weights(words, {})
-        # the embedded adapter's probe, as one batch request (see EdgeIndex.term_weights)
         probes = self._call(
             "search",
             self._client.query_batch_points,
@@ -386,7 +406,7 @@ class QdrantServerIndex:
                 hit = response.points[0]
                 vectors: Any = hit.vector
                 idf[term] = bm25.idf_from_probe(float(hit.score), vectors[SPARSE], term)
-        return bm25.word_weights(words, idf)
+        return idf
 
     def payloads(self, collection: str, ids: Sequence[str]) -> dict[str, dict]:
         records = self._call(

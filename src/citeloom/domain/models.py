@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal
 
+from citeloom.domain.languages import DEFAULT_LANGUAGES
 from citeloom.domain.page_labels import PageLabels, PageMarks
 
 
@@ -195,6 +196,7 @@ class CollectionInfo:
     embed_model: str
     dimensions: int
     points: int
+    languages: tuple[str, ...] = DEFAULT_LANGUAGES  # what its BM25 terms were stemmed for
 
 
 @dataclass(frozen=True)

@@ -611,13 +611,15 @@ def inspect(
 def reindex(
     project: ProjectOpt = ...,  # type: ignore[assignment]
     embedding_model: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--embedding-model",
             "-m",
-            help="Model of the new collection (the current one rebuilds with new chunking).",
+            help="Model of the new collection (the current one rebuilds with new chunking). "
+            "Left out: only the BM25 vectors are rebuilt, for the project's languages, "
+            "without re-embedding.",
         ),
-    ] = ...,  # type: ignore[assignment]
+    ] = None,
     config: ConfigOpt = Path("citeloom.toml"),
     as_json: JsonOpt = False,
     allow_download: DownloadOpt = False,
@@ -626,7 +628,9 @@ def reindex(
 
     The new collection is built beside the old one and the project switches to it only when
     every document is in; until then, and if anything fails, the old one serves as before.
-    Afterwards set embedding_model in the project's config to the new model.
+    Afterwards set embedding_model in the project's config to the new model. Without
+    --embedding-model, after changing the project's languages: every chunk keeps its vector
+    and gets BM25 terms for the new languages.
     """
     from citeloom import bootstrap
 
@@ -641,6 +645,13 @@ def reindex(
         index.close()
     if as_json:
         _print_json(report.to_json())
+    elif report.switched and not report.embedded:
+        echo(
+            f"rebuilt the BM25 vectors of {report.chunks} chunks ({report.documents} documents) "
+            f"for {', '.join(report.languages)} (was {', '.join(report.old_languages)}), "
+            f"without re-embedding; '{report.collection}' now uses them.\n"
+            f"correlation id: {report.correlation_id}"
+        )
     elif report.switched:
         echo(
             f"reindexed {report.documents} documents ({report.chunks} chunks) with "
@@ -740,6 +751,7 @@ def import_(
             tokenizer,
             file,
             lambda: bootstrap.model_dimensions(settings, chosen),
+            tuple(chosen.languages),
         )
     finally:
         index.close()

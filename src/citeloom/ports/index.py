@@ -4,6 +4,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from citeloom.domain.languages import DEFAULT_LANGUAGES
 from citeloom.domain.models import CollectionInfo, DocumentSummary, IndexPoint, ScoredPoint
 
 
@@ -30,15 +31,30 @@ class Index(Protocol):
     """Per-project collections holding a dense vector and a BM25 sparse vector per chunk.
 
     The embedding model a collection was created with is stored with it; writing vectors of
-    another model raises ``EmbeddingModelMismatch`` before anything is written.
+    another model raises ``EmbeddingModelMismatch`` before anything is written. So are the
+    languages its BM25 terms are stemmed for: a collection encodes every chunk and query with
+    its own, and a caller configured for others gets ``LanguagesMismatch``.
     """
 
     def collection_info(self, collection: str) -> CollectionInfo | None: ...
 
-    def ensure_collection(self, collection: str, embed_model: str, dimensions: int) -> None: ...
+    def ensure_collection(
+        self,
+        collection: str,
+        embed_model: str,
+        dimensions: int,
+        languages: Sequence[str] = DEFAULT_LANGUAGES,
+    ) -> None:
+        """Create the collection for this model and these BM25 languages, or check that the
+        existing one has them (the write guard)."""
+        ...
 
-    def check_model(self, collection: str, embed_model: str) -> None:
-        """Raise ``EmbeddingModelMismatch`` if the collection holds another model's vectors."""
+    def check_model(
+        self, collection: str, embed_model: str, languages: Sequence[str] | None = None
+    ) -> None:
+        """Raise ``EmbeddingModelMismatch`` if the collection holds another model's vectors,
+        and ``LanguagesMismatch`` if it holds BM25 terms of other ``languages`` (None: only
+        the model is checked)."""
         ...
 
     def replace_document(
@@ -108,7 +124,9 @@ class Index(Protocol):
         Words BM25 ignores (stop words) are left out, and words that BM25 reduces to the same
         terms ("marsh", "marshes") appear once, so the weights sum to the score a chunk of
         average length holding each query term once would get: the query's own ceiling,
-        which fusion normalises BM25 by (see ``domain.fusion``)."""
+        which fusion normalises BM25 by (see ``domain.fusion``). A collection of several
+        languages counts one stem per word, the one its chunks confirm, as ``text_search``
+        does."""
         ...
 
     def payloads(self, collection: str, ids: Sequence[str]) -> dict[str, dict]: ...

@@ -100,7 +100,10 @@ class QueryService:
         candidates: int = 50,
         min_confidence: float = 0.5,
         rrf_k: int = RRF_K,
+        languages: Sequence[str] | None = None,
     ) -> None:
+        """``languages``: the project's BM25 languages, which the collection must have been
+        built for (None: not checked)."""
         if fusion not in FUSIONS:
             raise ValueError(f"unknown fusion {fusion!r}; choose one of {sorted(FUSIONS)}")
         self.project = project
@@ -112,6 +115,7 @@ class QueryService:
         self.weights = list(DEFAULT_WEIGHTS[fusion] if weights is None else weights)
         self.candidates = candidates
         self.min_confidence = min_confidence
+        self.languages = languages
 
     def search(self, text: str, options: QueryOptions | None = None) -> QueryReport:
         options = options or QueryOptions()
@@ -132,8 +136,9 @@ class QueryService:
                 f"'{self.collection}'). Run: citeloom ingest --project {self.project}"
             )
             return report
-        # A query embedded by another model than the stored vectors would rank noise.
-        self.index.check_model(self.collection, self.embedder.model_id)
+        # A query embedded by another model than the stored vectors would rank noise, and one
+        # stemmed for other languages would miss the stored terms.
+        self.index.check_model(self.collection, self.embedder.model_id, self.languages)
         filters = SearchFilter(
             project=self.project,
             citekeys=options.citekeys,

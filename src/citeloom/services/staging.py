@@ -10,8 +10,9 @@ run that needs the name, or by ``citeloom drop``.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
+from citeloom.domain.languages import DEFAULT_LANGUAGES
 from citeloom.ports import Index
 
 
@@ -53,13 +54,15 @@ def build_and_switch(
     embed_model: str,
     dimensions: int,
     fill: Callable[[], bool],
+    languages: Sequence[str] = DEFAULT_LANGUAGES,
 ) -> bool:
     """Fill ``target`` with ``fill`` (True: it is complete) and point ``collection`` at it.
+    ``target`` is made for ``embed_model`` and BM25 in ``languages``.
 
     Whatever ``fill`` raises, and an incomplete result, drops ``target`` again, so the project
     keeps serving from its old collection; returns whether the switch happened."""
     index.drop_collection(target)  # a leftover of a killed build
-    index.ensure_collection(target, embed_model, dimensions)
+    index.ensure_collection(target, embed_model, dimensions, languages)
     try:
         if not fill():
             index.drop_collection(target)
