@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from citeloom.adapters.qdrant_edge_index import EdgeIndex
-from citeloom.adapters.qdrant_server_index import QdrantServerIndex
+from citeloom.adapters.qdrant.core import QdrantIndex
+from citeloom.adapters.qdrant.edge_engine import EdgeEngine
+from citeloom.adapters.qdrant.server_engine import ServerEngine
 from citeloom.domain.errors import EmbeddingModelMismatch, IndexUnavailable
 from citeloom.domain.ids import chunk_id
 from citeloom.domain.models import Chunk, ConvertedDocument, IndexPoint, MetadataMatch, Reference
@@ -27,7 +28,7 @@ BACKENDS = ["edge", "client-local", "fake", "server"]
 @pytest.fixture(params=BACKENDS)
 def index(request, tmp_path: Path):
     if request.param == "edge":
-        idx = EdgeIndex(tmp_path / "qdrant")
+        idx = QdrantIndex(EdgeEngine(tmp_path / "qdrant"))
     elif request.param == "fake":
         from tests.fakes import FakeIndex
 
@@ -35,12 +36,12 @@ def index(request, tmp_path: Path):
     elif request.param == "client-local":
         from qdrant_client import QdrantClient
 
-        idx = QdrantServerIndex(client=QdrantClient(":memory:"))
+        idx = QdrantIndex(ServerEngine(client=QdrantClient(":memory:")))
     else:
         if not os.environ.get("QDRANT_URL"):
             pytest.skip("no live Qdrant server: set QDRANT_URL (docker compose up) to include it")
-        idx = QdrantServerIndex(
-            url=os.environ["QDRANT_URL"], api_key=os.environ.get("QDRANT_API_KEY")
+        idx = QdrantIndex(
+            ServerEngine(url=os.environ["QDRANT_URL"], api_key=os.environ.get("QDRANT_API_KEY"))
         )
     yield idx
     idx.close()
@@ -169,9 +170,9 @@ def test_payloads_and_documents(index):
 
 
 def test_embedded_shard_admits_one_process_at_a_time(tmp_path):
-    first = EdgeIndex(tmp_path / "q")
+    first = QdrantIndex(EdgeEngine(tmp_path / "q"))
     first.ensure_collection("c", "m", 4)
-    second = EdgeIndex(tmp_path / "q")
+    second = QdrantIndex(EdgeEngine(tmp_path / "q"))
     with pytest.raises(IndexUnavailable, match="index busy"):
         second.collection_info("c")
     first.close()
@@ -180,7 +181,7 @@ def test_embedded_shard_admits_one_process_at_a_time(tmp_path):
 
 
 def test_unreachable_server_is_index_unavailable():
-    index = QdrantServerIndex(url="http://127.0.0.1:9", timeout_ms=1000)
+    index = QdrantIndex(ServerEngine(url="http://127.0.0.1:9", timeout_ms=1000))
     with pytest.raises(IndexUnavailable, match=r"127\.0\.0\.1:9"):
         index.collection_info("c")
 
@@ -311,12 +312,12 @@ def test_a_server_opening_per_call_lets_a_waiting_opener_go_first(tmp_path):
     import threading
     import time
 
-    holder = EdgeIndex(tmp_path / "q")
+    holder = QdrantIndex(EdgeEngine(tmp_path / "q"))
     holder.ensure_collection("c", "m", 4)  # holds the shard, as a server's call does
     order: list[str] = []
 
     def open_as(name: str, polite: bool) -> None:
-        index = EdgeIndex(tmp_path / "q", busy_timeout_s=10, yield_to_waiters=polite)
+        index = QdrantIndex(EdgeEngine(tmp_path / "q", busy_timeout_s=10, yield_to_waiters=polite))
         index.collection_info("c")
         order.append(name)
         time.sleep(0.3)
@@ -395,7 +396,7 @@ def test_a_server_collection_made_without_payload_indexes_gets_them_on_open():
     from qdrant_client import QdrantClient
 
     client = QdrantClient(":memory:")
-    older = QdrantServerIndex(client=client)
+    older = QdrantIndex(ServerEngine(client=client))
     older.ensure_collection("old", "m", 4)
     made: list[str] = []
     plain = client.create_payload_index
@@ -405,5 +406,5 @@ def test_a_server_collection_made_without_payload_indexes_gets_them_on_open():
         return plain(collection_name, field_name, **kwargs)
 
     client.create_payload_index = recording  # the in-process engine keeps no payload schema
-    QdrantServerIndex(client=client).ensure_collection("old", "m", 4)
+    QdrantIndex(ServerEngine(client=client)).ensure_collection("old", "m", 4)
     assert {"project", "doc_id", "fulltext", "doc.year"} <= set(made)

@@ -266,10 +266,11 @@ def test_each_error_code_names_a_fix(library):
 
 
 def test_embedding_mismatch_is_refused_before_writing(tmp_path):
-    from citeloom.adapters.qdrant_edge_index import EdgeIndex
+    from citeloom.adapters.qdrant.core import QdrantIndex
+    from citeloom.adapters.qdrant.edge_engine import EdgeEngine
 
     config = write_config(tmp_path)
-    index = EdgeIndex(tmp_path / "var" / "qdrant")
+    index = QdrantIndex(EdgeEngine(tmp_path / "var" / "qdrant"))
     index.ensure_collection("proj-other", "fastembed/all-MiniLM-L6-v2-fp32", 384)
     index.close()
 
@@ -282,7 +283,8 @@ def test_embedding_mismatch_is_refused_before_writing(tmp_path):
 
 
 def test_index_unavailable_and_busy(library, tmp_path):
-    from citeloom.adapters.qdrant_edge_index import EdgeIndex
+    from citeloom.adapters.qdrant.core import QdrantIndex
+    from citeloom.adapters.qdrant.edge_engine import EdgeEngine
 
     async def unreachable() -> None:
         async with session(library, CITELOOM_QDRANT__URL="http://127.0.0.1:9") as client:
@@ -293,7 +295,7 @@ def test_index_unavailable_and_busy(library, tmp_path):
 
     async def busy() -> None:
         async with session(library, CITELOOM_MCP__TIMEOUT_S="3") as client:
-            holder = EdgeIndex(library.parent / "var" / "qdrant")
+            holder = QdrantIndex(EdgeEngine(library.parent / "var" / "qdrant"))
             holder.collection_info("proj-papers")  # holds the project, as an ingest would
             try:
                 answer, _ = await call(client, "inspect_collection", project="papers")
