@@ -43,8 +43,8 @@ def index(request, tmp_path: Path):
         idx = QdrantIndex(
             ServerEngine(url=os.environ["QDRANT_URL"], api_key=os.environ.get("QDRANT_API_KEY"))
         )
-    yield idx
-    idx.close()
+    with idx:  # every Index closes at the end of a with block
+        yield idx
 
 
 def collection() -> str:
@@ -108,6 +108,28 @@ def test_replace_document_keeps_exactly_one_copy(index):
     index.replace_document(name, "d2", "a.pdf", points("d2", "a.pdf", ["new"], [vec(1, 1)]))
     docs = index.documents(name, "p")
     assert [(d.doc_id, d.chunks) for d in docs] == [("d2", 1)]
+
+
+def test_replace_removes_older_copies_by_content_or_path_and_nothing_else(index):
+    name = collection()
+    index.ensure_collection(name, "m", 4)
+    index.replace_document(
+        name, "d1", "a.pdf", points("d1", "a.pdf", ["x", "y"], [vec(1), vec(0, 1)])
+    )
+    index.replace_document(name, "d2", "b.pdf", points("d2", "b.pdf", ["z"], [vec(0, 0, 1)]))
+    # the same content moved to another path and chunked anew (one chunk now): one copy, at
+    # the new path, and the other document as it was
+    moved = points("d1", "new/a.pdf", ["x y"], [vec(1)])
+    index.replace_document(name, "d1", "new/a.pdf", moved)
+    docs = index.documents(name, "p")
+    assert sorted((d.doc_id, d.path, d.chunks) for d in docs) == [
+        ("d1", "new/a.pdf", 1),
+        ("d2", "b.pdf", 1),
+    ]
+    # a document that now has no chunks: its older copy goes, the rest stays
+    index.replace_document(name, "d2", "b.pdf", [])
+    assert [d.doc_id for d in index.documents(name, "p")] == ["d1"]
+    assert index.collection_info(name).points == 1
 
 
 def test_searches_rank_and_stay_in_the_project(index):
@@ -178,6 +200,16 @@ def test_embedded_shard_admits_one_process_at_a_time(tmp_path):
     first.close()
     assert second.collection_info("c").embed_model == "m"
     second.close()
+
+
+def test_an_embedded_index_is_let_go_when_its_with_block_ends_even_by_an_error(tmp_path):
+    with pytest.raises(RuntimeError), QdrantIndex(EdgeEngine(tmp_path / "q")) as first:
+        first.ensure_collection("c", "m", 4)
+        with pytest.raises(IndexUnavailable, match="index busy"):
+            QdrantIndex(EdgeEngine(tmp_path / "q")).collection_info("c")
+        raise RuntimeError("the work in the block fails")
+    with QdrantIndex(EdgeEngine(tmp_path / "q")) as second:  # at once: no wait
+        assert second.collection_info("c").embed_model == "m"
 
 
 def test_unreachable_server_is_index_unavailable():
