@@ -41,8 +41,9 @@ TICKS = os.sysconf("SC_CLK_TCK")
 HOLDER = """
 import sys, time
 from pathlib import Path
-from citeloom.adapters.qdrant_edge_index import EdgeIndex
-index = EdgeIndex(Path(sys.argv[1]), busy_timeout_s=60)
+from citeloom.adapters.qdrant.core import QdrantIndex
+from citeloom.adapters.qdrant.edge_engine import EdgeEngine
+index = QdrantIndex(EdgeEngine(Path(sys.argv[1]), busy_timeout_s=60))
 started = time.perf_counter()
 index.collection_info(sys.argv[2])          # takes the project's lock, as ingest does first
 print(f"{time.perf_counter() - started:.4f}", flush=True)

@@ -7,7 +7,7 @@ import math
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from citeloom.adapters import bm25
 from citeloom.domain.errors import DocumentError, EmbeddingModelMismatch, LanguagesMismatch
@@ -137,6 +137,7 @@ class FakeIndex:
         self.collections: dict[str, dict[str, Any]] = {}
         self.aliases: dict[str, str] = {}
         self.optimized: list[str] = []  # collections optimised, in order
+        self.closed = False  # close() was called (a with block ended)
 
     def physical(self, collection: str) -> str:
         return self.aliases.get(collection, collection)
@@ -328,7 +329,13 @@ class FakeIndex:
         return [c["points"][i] for i in ids[:limit]], ids[limit] if len(ids) > limit else None
 
     def close(self) -> None:
-        pass
+        self.closed = True
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def _overlaps(doc: dict, pages: tuple[int, int]) -> bool:

@@ -46,44 +46,49 @@ def index(
     on_wait: Callable[[str], None] | None = None,
     busy_timeout_s: float | None = None,
 ) -> Index:
-    """``busy_timeout_s``: an index for one call of a long-lived server (MCP): it waits this
+    """The configured index, to use as ``with bootstrap.index(settings) as index:``.
+
+    ``busy_timeout_s``: an index for one call of a long-lived server (MCP): it waits this
     long for another process holding an embedded project instead of [qdrant] busy_timeout_s
     (a call has its own time limit), and lets a process already waiting go first."""
+    from citeloom.adapters.qdrant.core import QdrantIndex
+
     if settings.qdrant.url:
-        from citeloom.adapters.qdrant_server_index import QdrantServerIndex
+        from citeloom.adapters.qdrant.server_engine import ServerEngine
 
-        return QdrantServerIndex(
-            url=settings.qdrant.url,
-            api_key=settings.qdrant_api_key,
-            timeout_ms=settings.qdrant.timeout_ms,
-            shard_number=settings.qdrant.shard_number,
-            replication_factor=settings.qdrant.replication_factor,
-            write_consistency_factor=settings.qdrant.write_consistency_factor,
+        return QdrantIndex(
+            ServerEngine(
+                url=settings.qdrant.url,
+                api_key=settings.qdrant_api_key,
+                timeout_ms=settings.qdrant.timeout_ms,
+                shard_number=settings.qdrant.shard_number,
+                replication_factor=settings.qdrant.replication_factor,
+                write_consistency_factor=settings.qdrant.write_consistency_factor,
+            )
         )
-    from citeloom.adapters.qdrant_edge_index import EdgeIndex
+    from citeloom.adapters.qdrant.edge_engine import EdgeEngine
 
-    if busy_timeout_s is None:
-        return EdgeIndex(
-            settings.paths.index_dir,
-            busy_timeout_s=settings.qdrant.busy_timeout_s,
-            on_wait=on_wait,
-        )
     # a server's call: short waits, and a waiting ingest goes first
-    return EdgeIndex(
-        settings.paths.index_dir,
-        busy_timeout_s=busy_timeout_s,
-        on_wait=on_wait,
-        yield_to_waiters=True,
+    server_call = busy_timeout_s is not None
+    return QdrantIndex(
+        EdgeEngine(
+            settings.paths.index_dir,
+            busy_timeout_s=settings.qdrant.busy_timeout_s
+            if busy_timeout_s is None
+            else busy_timeout_s,
+            on_wait=on_wait,
+            yield_to_waiters=server_call,
+        )
     )
 
 
 def make_way(index: Index, busy_timeout_s: float) -> bool:
     """Between two units of a server's work: let a process waiting for the embedded index
-    have it now (``EdgeIndex.make_way``); the index reopens on its next use, waiting at most
+    have it now (``QdrantIndex.make_way``); the index reopens on its next use, waiting at most
     ``busy_timeout_s``. A Qdrant server is shared and has no such wait."""
-    from citeloom.adapters.qdrant_edge_index import EdgeIndex
+    from citeloom.adapters.qdrant.core import QdrantIndex
 
-    return isinstance(index, EdgeIndex) and index.make_way(busy_timeout_s)
+    return isinstance(index, QdrantIndex) and index.make_way(busy_timeout_s)
 
 
 def with_server(settings: Settings, url: str) -> Settings:

@@ -42,13 +42,14 @@ def test_query_help_imports_neither_docling_nor_torch():
 
 @pytest.mark.real
 def test_a_real_query_imports_neither_docling_nor_torch(tmp_path: Path, fp32_embedder):
-    from citeloom.adapters.qdrant_edge_index import EdgeIndex
+    from citeloom.adapters.qdrant.core import QdrantIndex
+    from citeloom.adapters.qdrant.edge_engine import EdgeEngine
     from citeloom.domain.ids import chunk_id
     from citeloom.domain.models import Chunk, ConvertedDocument, IndexPoint, MetadataMatch
     from citeloom.domain.records import build_payload
 
     config = write_config(tmp_path, DATA / "papers.csl.json")
-    index = EdgeIndex(tmp_path / "var" / "qdrant")
+    index = QdrantIndex(EdgeEngine(tmp_path / "var" / "qdrant"))
     index.ensure_collection("proj-papers", fp32_embedder.model_id, fp32_embedder.dimensions)
     text = "Restored marshes accreted sediment quickly after the breach."
     chunk = Chunk("d", 0, text, text, ("3 Results",), 2, 2, 12)

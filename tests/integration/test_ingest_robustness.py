@@ -357,8 +357,9 @@ def test_a_usage_error_leaves_no_audit_behind(project, mistake):
 HOLD = """
 import sys
 from pathlib import Path
-from citeloom.adapters.qdrant_edge_index import EdgeIndex
-index = EdgeIndex(Path(sys.argv[1]))
+from citeloom.adapters.qdrant.core import QdrantIndex
+from citeloom.adapters.qdrant.edge_engine import EdgeEngine
+index = QdrantIndex(EdgeEngine(Path(sys.argv[1])))
 index.ensure_collection("proj-papers", "fastembed/all-MiniLM-L6-v2-fp32", 384)
 print("holding", flush=True)
 sys.stdin.read()

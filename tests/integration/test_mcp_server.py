@@ -266,10 +266,11 @@ def test_each_error_code_names_a_fix(library):
 
 
 def test_embedding_mismatch_is_refused_before_writing(tmp_path):
-    from citeloom.adapters.qdrant_edge_index import EdgeIndex
+    from citeloom.adapters.qdrant.core import QdrantIndex
+    from citeloom.adapters.qdrant.edge_engine import EdgeEngine
 
     config = write_config(tmp_path)
-    index = EdgeIndex(tmp_path / "var" / "qdrant")
+    index = QdrantIndex(EdgeEngine(tmp_path / "var" / "qdrant"))
     index.ensure_collection("proj-other", "fastembed/all-MiniLM-L6-v2", 384)
     index.close()
 
@@ -282,12 +283,13 @@ def test_embedding_mismatch_is_refused_before_writing(tmp_path):
 
 
 def test_a_collection_of_other_languages_is_refused_with_the_reindex_fix(tmp_path):
-    from citeloom.adapters.qdrant_edge_index import EdgeIndex
+    from citeloom.adapters.qdrant.core import QdrantIndex
+    from citeloom.adapters.qdrant.edge_engine import EdgeEngine
     from citeloom.config import DEFAULT_EMBED_MODEL
     from citeloom.domain.models import IndexPoint
 
     config = write_config(tmp_path)
-    index = EdgeIndex(tmp_path / "var" / "qdrant")
+    index = QdrantIndex(EdgeEngine(tmp_path / "var" / "qdrant"))
     index.ensure_collection("proj-other", DEFAULT_EMBED_MODEL, 384, ("german", "english"))
     payload = {"project": "other", "doc_id": "d", "fulltext": "Bodenerosion"}
     point = IndexPoint(
@@ -311,7 +313,8 @@ def test_a_collection_of_other_languages_is_refused_with_the_reindex_fix(tmp_pat
 
 
 def test_index_unavailable_and_busy(library, tmp_path):
-    from citeloom.adapters.qdrant_edge_index import EdgeIndex
+    from citeloom.adapters.qdrant.core import QdrantIndex
+    from citeloom.adapters.qdrant.edge_engine import EdgeEngine
 
     async def unreachable() -> None:
         async with session(library, CITELOOM_QDRANT__URL="http://127.0.0.1:9") as client:
@@ -322,7 +325,7 @@ def test_index_unavailable_and_busy(library, tmp_path):
 
     async def busy() -> None:
         async with session(library, CITELOOM_MCP__TIMEOUT_S="3") as client:
-            holder = EdgeIndex(library.parent / "var" / "qdrant")
+            holder = QdrantIndex(EdgeEngine(library.parent / "var" / "qdrant"))
             holder.collection_info("proj-papers")  # holds the project, as an ingest would
             try:
                 answer, _ = await call(client, "inspect_collection", project="papers")

@@ -15,8 +15,9 @@ import pytest
 from typer.testing import CliRunner
 
 from citeloom import bootstrap
-from citeloom.adapters.qdrant_edge_index import EdgeIndex
-from citeloom.adapters.qdrant_server_index import QdrantServerIndex
+from citeloom.adapters.qdrant.core import QdrantIndex
+from citeloom.adapters.qdrant.edge_engine import EdgeEngine
+from citeloom.adapters.qdrant.server_engine import ServerEngine
 from citeloom.config import load_settings
 from citeloom.domain.errors import ConfigError
 from citeloom.domain.models import IndexPoint
@@ -96,7 +97,7 @@ def test_a_round_trip_through_a_server_answers_queries_identically(original, tmp
     assert all(a for a in original["answers"])  # every query finds passages
 
     settings = original["settings"]
-    server = QdrantServerIndex(client=QdrantClient(":memory:"))
+    server = QdrantIndex(ServerEngine(client=QdrantClient(":memory:")))
     model = settings.project["papers"].embedding_model
     tokenizer = bootstrap.tokenizer_id(settings, model)
     imported = import_project(server, "papers", "proj-papers", model, tokenizer, original["file"])
@@ -216,11 +217,11 @@ def test_exporting_a_project_without_a_collection_says_so(tmp_path):
 @pytest.fixture(params=["edge", "client-local", "fake"])
 def index(request, tmp_path):
     if request.param == "edge":
-        idx = EdgeIndex(tmp_path / "qdrant")
+        idx = QdrantIndex(EdgeEngine(tmp_path / "qdrant"))
     elif request.param == "client-local":
         from qdrant_client import QdrantClient
 
-        idx = QdrantServerIndex(client=QdrantClient(":memory:"))
+        idx = QdrantIndex(ServerEngine(client=QdrantClient(":memory:")))
     else:
         idx = FakeIndex()
     yield idx

@@ -7,7 +7,7 @@ import pytest
 from qdrant_edge import Bm25, Bm25Config
 
 from citeloom.adapters import bm25
-from citeloom.adapters.collection_meta import guard, languages_of, new_meta
+from citeloom.adapters.qdrant.collection_meta import guard, languages_of, new_meta
 from citeloom.config import ProjectConfig
 from citeloom.domain.errors import LanguagesMismatch
 from citeloom.domain.languages import BM25_LANGUAGES, MULTILINGUAL_MODEL

@@ -217,9 +217,8 @@ def ingest(
             f"Pass the folder of your papers (citeloom ingest ~/papers -p {project}), or put "
             "them in raw_dir."
         )
-    index = bootstrap.index(settings, on_wait=_tell)
     stop = StopRequest()
-    try:
+    with bootstrap.index(settings, on_wait=_tell) as index:
         service = bootstrap.ingest_service(settings, project, index)
         with stop.installed(), ingest_progress(not as_json, render.document_line) as progress:
             report = service.run(
@@ -229,8 +228,6 @@ def ingest(
                 prune=prune,
                 should_stop=stop,
             )
-    finally:
-        index.close()
     if as_json:
         _print_json(report.to_json())
     else:
@@ -351,11 +348,8 @@ def query(
         section=section,
         budget=budget,
     )
-    index = bootstrap.index(settings, on_wait=_tell)
-    try:
+    with bootstrap.index(settings, on_wait=_tell) as index:
         report = bootstrap.query_service(settings, project, index).search(text, options)
-    finally:
-        index.close()
     if fmt is OutputFormat.json:
         from citeloom.entrypoints.schemas import QueryResponse
 
@@ -404,11 +398,8 @@ def answer(
 
     settings = bootstrap.settings(config)
     settings.get_project(project)
-    index = bootstrap.index(settings, on_wait=_tell)
-    try:
+    with bootstrap.index(settings, on_wait=_tell) as index:
         report = bootstrap.answer_service(settings, project, index).answer(question)
-    finally:
-        index.close()
     if fmt is AnswerFormat.json:
         from citeloom.entrypoints.schemas import AnswerResponse
 
@@ -464,13 +455,10 @@ def check(
 
     settings = bootstrap.settings(config)
     settings.get_project(project)
-    index = bootstrap.index(settings, on_wait=_tell)
-    try:
+    with bootstrap.index(settings, on_wait=_tell) as index:
         report = bootstrap.check_service(settings, project, index).check(
             text, str(draft), latex=latex or None
         )
-    finally:
-        index.close()
     if as_json:
         from citeloom.entrypoints.schemas import CheckResponse
 
@@ -595,11 +583,8 @@ def inspect(
 
     settings = bootstrap.settings(config)
     collection = settings.get_project(project).collection
-    index = bootstrap.index(settings, on_wait=_tell)
-    try:
+    with bootstrap.index(settings, on_wait=_tell) as index:
         report = inspect_project(index, project, collection)
-    finally:
-        index.close()
     if as_json:
         _print_json(report.to_json())
     else:
@@ -636,13 +621,10 @@ def reindex(
 
     settings = bootstrap.settings(config)
     settings.get_project(project)
-    index = bootstrap.index(settings, on_wait=_tell)
-    try:
+    with bootstrap.index(settings, on_wait=_tell) as index:
         report = bootstrap.reindex_service(
             settings, project, index, embedding_model, allow_download
         ).run()
-    finally:
-        index.close()
     if as_json:
         _print_json(report.to_json())
     elif report.switched and not report.embedded:
@@ -695,13 +677,10 @@ def export(
 
     settings = bootstrap.settings(config)
     chosen = settings.get_project(project)
-    index = bootstrap.index(settings, on_wait=_tell)
-    try:
+    with bootstrap.index(settings, on_wait=_tell) as index:
         info = index.collection_info(chosen.collection)
         tokenizer = bootstrap.tokenizer_id(settings, info.embed_model) if info else None
         report = export_project(index, project, chosen.collection, tokenizer, file)
-    finally:
-        index.close()
     if as_json:
         _print_json(report.to_json())
     else:
@@ -741,8 +720,7 @@ def import_(
         settings = bootstrap.with_server(settings, to)
     chosen = settings.get_project(project)
     tokenizer = bootstrap.tokenizer_id(settings, chosen.embedding_model)
-    index = bootstrap.index(settings, on_wait=_tell)
-    try:
+    with bootstrap.index(settings, on_wait=_tell) as index:
         report = import_project(
             index,
             project,
@@ -753,8 +731,6 @@ def import_(
             lambda: bootstrap.model_dimensions(settings, chosen),
             tuple(chosen.languages),
         )
-    finally:
-        index.close()
     if as_json:
         _print_json(report.to_json())
     else:
@@ -797,20 +773,15 @@ def drop(
             "(no terminal), and it cannot be undone: pass --yes to remove it. Nothing was "
             "removed."
         )
-    index = bootstrap.index(settings, on_wait=_tell)
-    try:
+    # the index is not held while a person reads the question
+    with bootstrap.index(settings, on_wait=_tell) as index:
         plan = drop_plan(index, project, collection, others)
-    finally:
-        index.close()  # not held while a person reads the question
     where = settings.qdrant.url or str(settings.paths.index_dir)
     if plan.removed and not yes and not typer.confirm(render.drop_question(plan, where), err=True):
         echo("nothing was removed")
         return
-    index = bootstrap.index(settings, on_wait=_tell)
-    try:
+    with bootstrap.index(settings, on_wait=_tell) as index:
         report = drop_project(index, project, collection, others)
-    finally:
-        index.close()
     if as_json:
         _print_json(report.to_json())
     elif report.removed:
@@ -991,11 +962,8 @@ def notes_list(
     from citeloom.entrypoints import render
 
     settings = bootstrap.settings(config)
-    index = bootstrap.index(settings, on_wait=_tell)
-    try:
+    with bootstrap.index(settings, on_wait=_tell) as index:
         notes = bootstrap.note_book(settings, project, index).stored()
-    finally:
-        index.close()
     if as_json:
         _print_json({"project": project, "notes": [n.to_json() for n in notes]})
     else:
@@ -1014,11 +982,8 @@ def notes_delete(
     from citeloom import bootstrap
 
     settings = bootstrap.settings(config)
-    index = bootstrap.index(settings, on_wait=_tell)
-    try:
+    with bootstrap.index(settings, on_wait=_tell) as index:
         deleted = bootstrap.note_book(settings, project, index).delete(doc_ids)
-    finally:
-        index.close()
     if as_json:
         _print_json({"project": project, "deleted": deleted})
     else:

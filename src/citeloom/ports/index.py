@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 
 from citeloom.domain.languages import DEFAULT_LANGUAGES
 from citeloom.domain.models import CollectionInfo, DocumentSummary, IndexPoint, ScoredPoint
@@ -27,27 +27,15 @@ class SearchFilter:
     pages: tuple[int, int] | None = None  # chunks overlapping these PDF pages, both included
 
 
-class Index(Protocol):
-    """Per-project collections holding a dense vector and a BM25 sparse vector per chunk.
+class IndexReader(Protocol):
+    """Reading a project's collection: what query, answer, check, browse and export need.
 
-    The embedding model a collection was created with is stored with it; writing vectors of
-    another model raises ``EmbeddingModelMismatch`` before anything is written. So are the
-    languages its BM25 terms are stemmed for: a collection encodes every chunk and query with
-    its own, and a caller configured for others gets ``LanguagesMismatch``.
-    """
+    The embedding model a collection was created with is stored with it; ``check_model``
+    refuses a search with another model's vectors (they would match nothing sensible). So are
+    the languages its BM25 terms are stemmed for: a collection encodes every chunk and query
+    with its own, and a caller configured for others gets ``LanguagesMismatch``."""
 
     def collection_info(self, collection: str) -> CollectionInfo | None: ...
-
-    def ensure_collection(
-        self,
-        collection: str,
-        embed_model: str,
-        dimensions: int,
-        languages: Sequence[str] = DEFAULT_LANGUAGES,
-    ) -> None:
-        """Create the collection for this model and these BM25 languages, or check that the
-        existing one has them (the write guard)."""
-        ...
 
     def check_model(
         self, collection: str, embed_model: str, languages: Sequence[str] | None = None
@@ -55,56 +43,6 @@ class Index(Protocol):
         """Raise ``EmbeddingModelMismatch`` if the collection holds another model's vectors,
         and ``LanguagesMismatch`` if it holds BM25 terms of other ``languages`` (None: only
         the model is checked)."""
-        ...
-
-    def replace_document(
-        self, collection: str, doc_id: str, source_path: str, points: Sequence[IndexPoint]
-    ) -> None:
-        """Store a document's chunks and remove any older chunks of the same doc_id or path."""
-        ...
-
-    def upsert_points(self, collection: str, points: Sequence[IndexPoint]) -> None:
-        """Write points as they are, in one durable write: a bulk load (an imported project,
-        a benchmark library) whose documents are new to the collection, so nothing stale has
-        to go. Ingest uses ``replace_document``, which also removes older copies."""
-        ...
-
-    def optimize(self, collection: str) -> None:
-        """Make a collection quick to open and to search after a bulk of writes: merge its
-        segments and build the vector graph of a large one. Seconds to a minute on a large
-        collection, so it runs once at the end of a run that wrote, never per document."""
-        ...
-
-    def delete_document(self, collection: str, doc_id: str) -> None:
-        """Remove every chunk of a document (a stale copy, or a file gone from the library)."""
-        ...
-
-    def physical(self, collection: str) -> str:
-        """The collection a project's collection name resolves to (after reindex, another)."""
-        ...
-
-    def switch_collection(self, collection: str, physical: str) -> str | None:
-        """Point the project's collection name at ``physical`` at once; returns the
-        collection it pointed at before, when that is now unused."""
-        ...
-
-    def drop_collection(self, physical: str) -> None: ...
-
-    def remove_alias(self, collection: str) -> None:
-        """Point the project's collection name at nothing again (undo ``switch_collection``):
-        after its collections are dropped, the next ingest or import creates it anew."""
-        ...
-
-    def list_collections(self) -> list[str]:
-        """Every physical collection the index holds, staging ones a killed reindex or
-        import left behind included, so they can be found and removed."""
-        ...
-
-    def relabel_document(
-        self, collection: str, doc_id: str, fields: dict[str, dict[str, Any]]
-    ) -> None:
-        """Merge ``fields`` ({"zotero": {...}, "doc": {...}}) into every chunk of a document,
-        leaving vectors and the other payload keys as they are."""
         ...
 
     def documents(self, collection: str, project: str) -> list[DocumentSummary]: ...
@@ -150,4 +88,91 @@ class Index(Protocol):
         """Chunks matching the filter (document frequencies for query confidence)."""
         ...
 
+
+class IndexWriter(Protocol):
+    """Writing a project's collection: ingest, notes, reindex and import.
+
+    Writing vectors of another model than the collection was created with raises
+    ``EmbeddingModelMismatch``, and another stemming ``LanguagesMismatch``, before anything
+    is written (``ensure_collection``)."""
+
+    def ensure_collection(
+        self,
+        collection: str,
+        embed_model: str,
+        dimensions: int,
+        languages: Sequence[str] = DEFAULT_LANGUAGES,
+    ) -> None:
+        """Create the collection for this model and these BM25 languages, or check that the
+        existing one has them (the write guard)."""
+        ...
+
+    def replace_document(
+        self, collection: str, doc_id: str, source_path: str, points: Sequence[IndexPoint]
+    ) -> None:
+        """Store a document's chunks and remove any older chunks of the same doc_id or path."""
+        ...
+
+    def upsert_points(self, collection: str, points: Sequence[IndexPoint]) -> None:
+        """Write points as they are, in one durable write: a bulk load (an imported project,
+        a benchmark library) whose documents are new to the collection, so nothing stale has
+        to go. Ingest uses ``replace_document``, which also removes older copies."""
+        ...
+
+    def optimize(self, collection: str) -> None:
+        """Make a collection quick to open and to search after a bulk of writes: merge its
+        segments and build the vector graph of a large one. Seconds to a minute on a large
+        collection, so it runs once at the end of a run that wrote, never per document."""
+        ...
+
+    def delete_document(self, collection: str, doc_id: str) -> None:
+        """Remove every chunk of a document (a stale copy, or a file gone from the library)."""
+        ...
+
+    def relabel_document(
+        self, collection: str, doc_id: str, fields: dict[str, dict[str, Any]]
+    ) -> None:
+        """Merge ``fields`` ({"zotero": {...}, "doc": {...}}) into every chunk of a document,
+        leaving vectors and the other payload keys as they are."""
+        ...
+
+
+class IndexAdmin(Protocol):
+    """The collections behind a project's name: reindex and import stage a new one and switch
+    the name to it; drop and validate find and remove what is left."""
+
+    def physical(self, collection: str) -> str:
+        """The collection a project's collection name resolves to (after reindex, another)."""
+        ...
+
+    def switch_collection(self, collection: str, physical: str) -> str | None:
+        """Point the project's collection name at ``physical`` at once; returns the
+        collection it pointed at before, when that is now unused."""
+        ...
+
+    def drop_collection(self, physical: str) -> None: ...
+
+    def remove_alias(self, collection: str) -> None:
+        """Point the project's collection name at nothing again (undo ``switch_collection``):
+        after its collections are dropped, the next ingest or import creates it anew."""
+        ...
+
+    def list_collections(self) -> list[str]:
+        """Every physical collection the index holds, staging ones a killed reindex or
+        import left behind included, so they can be found and removed."""
+        ...
+
+
+class Index(IndexReader, IndexWriter, IndexAdmin, Protocol):
+    """Per-project collections holding a dense vector and a BM25 sparse vector per chunk, in
+    the three roles above, held open until closed: ``with bootstrap.index(settings) as
+    index:`` closes it however the block ends (an embedded shard is held by one process at a
+    time, so it must not outlive its use)."""
+
     def close(self) -> None: ...
+
+    def __enter__(self) -> Self: ...
+
+    def __exit__(self, *exc: object) -> None:
+        """Close the index."""
+        ...

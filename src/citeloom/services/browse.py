@@ -11,7 +11,7 @@ from typing import Any
 
 from citeloom.domain.errors import ConfigError
 from citeloom.domain.records import Passage, passage_from_payload
-from citeloom.ports import Index, SearchFilter
+from citeloom.ports import IndexReader, SearchFilter
 
 # A paper holds a few hundred chunks at most; anything beyond is not one paper's worth.
 MAX_DOCUMENT_CHUNKS = 20_000
@@ -71,7 +71,7 @@ def _offset(cursor: str | None) -> int:
 
 
 class BrowseService:
-    def __init__(self, *, project: str, collection: str, index: Index) -> None:
+    def __init__(self, *, project: str, collection: str, index: IndexReader) -> None:
         self.project = project
         self.collection = collection
         self.index = index

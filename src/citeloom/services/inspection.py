@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from citeloom.domain.models import CollectionInfo, DocumentSummary
-from citeloom.ports import Index
+from citeloom.ports import IndexReader
 
 
 @dataclass
@@ -69,7 +69,7 @@ def repair(project: str, incomplete: Sequence[DocumentSummary]) -> str | None:
     return "; ".join(steps)
 
 
-def inspect_project(index: Index, project: str, collection: str) -> InspectReport:
+def inspect_project(index: IndexReader, project: str, collection: str) -> InspectReport:
     info = index.collection_info(collection)
     documents = index.documents(collection, project) if info else []
     return InspectReport(project=project, collection=collection, info=info, documents=documents)
@@ -91,7 +91,7 @@ class ProjectSummary:
 
 
 def summarise_project(
-    index: Index, project: str, collection: str, embedding_model: str
+    index: IndexReader, project: str, collection: str, embedding_model: str
 ) -> ProjectSummary:
     report = inspect_project(index, project, collection)
     return ProjectSummary(

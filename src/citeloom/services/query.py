@@ -30,7 +30,7 @@ from citeloom.domain.models import CollectionInfo, ScoredPoint
 from citeloom.domain.query_syntax import DEFAULT_TOP_K, MAX_TOP_K, parse_query
 from citeloom.domain.records import Passage, passage_from_payload
 from citeloom.domain.text import fold_for_match
-from citeloom.ports import Embedder, Index, SearchFilter
+from citeloom.ports import Embedder, IndexReader, SearchFilter
 
 Signals = Literal["hybrid", "dense", "bm25"]
 TRIMMED = "…"  # ends a passage cut short to fit a token budget
@@ -93,7 +93,7 @@ class QueryService:
         project: str,
         collection: str,
         embedder: Embedder,
-        index: Index,
+        index: IndexReader,
         signals: Signals = "hybrid",
         fusion: str = DEFAULT_FUSION,
         weights: Sequence[float] | None = None,

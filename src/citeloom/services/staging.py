@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 
 from citeloom.domain.languages import DEFAULT_LANGUAGES
-from citeloom.ports import Index
+from citeloom.ports import Index, IndexAdmin
 
 
 def next_name(collection: str, current: str) -> str:
@@ -22,7 +22,7 @@ def next_name(collection: str, current: str) -> str:
     return f"{collection}@{int(match.group(1)) + 1 if match else 2}"
 
 
-def staging_name(index: Index, collection: str) -> str:
+def staging_name(index: IndexAdmin, collection: str) -> str:
     """Where the next build of ``collection`` goes: the same name every time until a build
     switches, so a killed build's leftover is the one the next build clears first."""
     return next_name(collection, index.physical(collection))
@@ -34,7 +34,7 @@ def belongs_to(collection: str, physical: str) -> bool:
     return physical == collection or staged is not None
 
 
-def leftovers(index: Index, collection: str, others: Iterable[str] = ()) -> list[str]:
+def leftovers(index: IndexAdmin, collection: str, others: Iterable[str] = ()) -> list[str]:
     """The staging collections of ``collection`` that no project uses: what killed builds left.
     ``others``: the other projects' collection names, whose collections are never leftovers,
     whatever they are called."""

@@ -42,7 +42,7 @@ from citeloom.domain.errors import (
 )
 from citeloom.domain.languages import DEFAULT_LANGUAGES, same_languages
 from citeloom.domain.models import IndexPoint
-from citeloom.ports import Index
+from citeloom.ports import Index, IndexReader, IndexWriter
 from citeloom.services.export_file import (
     FORMAT,
     FORMAT_VERSION,
@@ -90,7 +90,7 @@ class TransferReport:
 
 
 def export_project(
-    index: Index, project: str, collection: str, tokenizer: str | None, path: Path
+    index: IndexReader, project: str, collection: str, tokenizer: str | None, path: Path
 ) -> TransferReport:
     """Write the project's points to ``path``: a regular file or a new path, replaced only
     by a complete file (see ``export_file``)."""
@@ -225,14 +225,14 @@ def _check_dimensions(
         )
 
 
-def _store(index: Index, target: str, points: list[IndexPoint], project: str) -> bool:
+def _store(index: IndexWriter, target: str, points: list[IndexPoint], project: str) -> bool:
     for start in range(0, len(points), PAGE):
         page = points[start : start + PAGE]
         index.upsert_points(target, [_relabelled(p, project) for p in page])
     return True
 
 
-def _all_points(index: Index, collection: str) -> Iterator[IndexPoint]:
+def _all_points(index: IndexReader, collection: str) -> Iterator[IndexPoint]:
     offset: str | None = None
     while True:
         page, offset = index.scroll_points(collection, offset, PAGE)

@@ -193,12 +193,12 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
     documents: list[DocumentSummary] = []
     staged: list[str] = []
     if index is not None:
-        info, error = _attempt(lambda: index.collection_info(parts.collection))
-        if info is not None and error is None:
-            documents, error = _attempt(lambda: index.documents(parts.collection, project))
-        if error is None:
-            staged, error = _attempt(lambda: leftovers(index, parts.collection, parts.others))
-        index.close()
+        with index:
+            info, error = _attempt(lambda: index.collection_info(parts.collection))
+            if info is not None and error is None:
+                documents, error = _attempt(lambda: index.documents(parts.collection, project))
+            if error is None:
+                staged, error = _attempt(lambda: leftovers(index, parts.collection, parts.others))
     if error:
         checks.append(
             Check(
