@@ -11,6 +11,7 @@ new collection is dropped and the old one stays as it was.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -58,42 +59,81 @@ class ReindexReport:
         }
 
 
+def _begin(
+    index: Index,
+    audit: AuditLog,
+    project: str,
+    collection: str,
+    new_model: str | None,
+    languages: tuple[str, ...],
+    documents: int | None = None,
+) -> tuple[CollectionInfo, ReindexReport]:
+    """The collection to rebuild and the report of its rebuild into a staging collection
+    (``new_model`` None: the vectors are kept, only the BM25 terms are rebuilt); the start is
+    in the audit. A project with nothing stored has nothing to rebuild."""
+    info = index.collection_info(collection)
+    if info is None:
+        raise ConfigError(
+            f"project '{project}' has no collection yet; there is nothing to reindex. "
+            f"Run: citeloom ingest --project {project}"
+        )
+    current, target = index.physical(collection), staging_name(index, collection)
+    report = ReindexReport(
+        audit.correlation_id,
+        project,
+        collection,
+        info.embed_model,
+        new_model or info.embed_model,
+        target,
+        old_languages=info.languages,
+        languages=languages,
+        embedded=new_model is not None,
+    )
+    audit.record(
+        "reindex_started",
+        project=project,
+        collection=collection,
+        source=current,
+        target=target,
+        old_model=report.old_model,
+        new_model=report.new_model,
+        old_languages=list(info.languages),
+        languages=list(languages),
+        embedded=report.embedded,
+        **({} if documents is None else {"documents": documents}),
+    )
+    return info, report
+
+
+def _switched(audit: AuditLog, report: ReindexReport, build: Callable[[], bool]) -> ReindexReport:
+    """Run the build-and-switch; the run's audit ends with its totals whatever happens."""
+    try:
+        report.switched = build()
+    finally:
+        audit.record("run_finished", totals=report.to_json())
+        audit.close()
+    return report
+
+
 class ReindexService(DocumentPipeline):
     def run(self) -> ReindexReport:
-        info = self.index.collection_info(self.collection)
-        if info is None:
-            raise ConfigError(
-                f"project '{self.project}' has no collection yet; there is nothing to reindex. "
-                f"Run: citeloom ingest --project {self.project}"
-            )
-        current = self.index.physical(self.collection)
-        target = staging_name(self.index, self.collection)
-        report = ReindexReport(
-            self.audit.correlation_id,
-            self.project,
-            self.collection,
-            info.embed_model,
-            self.embedder.model_id,
-            target,
-            old_languages=info.languages,
-            languages=self.languages,
-        )
         # every stored document, also one a killed ingest left incomplete: it is rebuilt from
         # its cached conversion, not from its chunks
         documents = self.index.documents(self.collection, self.project)
-        self.audit.record(
-            "reindex_started",
-            project=self.project,
-            collection=self.collection,
-            source=current,
-            target=target,
-            old_model=info.embed_model,
-            new_model=self.embedder.model_id,
-            languages=list(self.languages),
-            documents=len(documents),
+        _, report = _begin(
+            self.index,
+            self.audit,
+            self.project,
+            self.collection,
+            self.embedder.model_id,
+            self.languages,
+            len(documents),
         )
-        try:
-            report.switched = build_and_switch(
+        target = report.built
+        return _switched(
+            self.audit,
+            report,
+            lambda: build_and_switch(
                 self.index,
                 self.collection,
                 target,
@@ -101,11 +141,8 @@ class ReindexService(DocumentPipeline):
                 self.embedder.dimensions,
                 lambda: self._rebuild_all(documents, target, report),
                 self.languages,
-            )
-        finally:
-            self.audit.record("run_finished", totals=report.to_json())
-            self.audit.close()
-        return report
+            ),
+        )
 
     def _rebuild_all(
         self, documents: list[DocumentSummary], target: str, report: ReindexReport
@@ -149,39 +186,14 @@ class TermsReindex:
     languages: tuple[str, ...] = DEFAULT_LANGUAGES
 
     def run(self) -> ReindexReport:
-        info = self.index.collection_info(self.collection)
-        if info is None:
-            raise ConfigError(
-                f"project '{self.project}' has no collection yet; there is nothing to reindex. "
-                f"Run: citeloom ingest --project {self.project}"
-            )
-        current = self.index.physical(self.collection)
-        target = staging_name(self.index, self.collection)
-        report = ReindexReport(
-            self.audit.correlation_id,
-            self.project,
-            self.collection,
-            info.embed_model,
-            info.embed_model,
-            target,
-            old_languages=info.languages,
-            languages=self.languages,
-            embedded=False,
+        info, report = _begin(
+            self.index, self.audit, self.project, self.collection, None, self.languages
         )
-        self.audit.record(
-            "reindex_started",
-            project=self.project,
-            collection=self.collection,
-            source=current,
-            target=target,
-            old_model=info.embed_model,
-            new_model=info.embed_model,
-            old_languages=list(info.languages),
-            languages=list(self.languages),
-            embedded=False,
-        )
-        try:
-            report.switched = build_and_switch(
+        target = report.built
+        return _switched(
+            self.audit,
+            report,
+            lambda: build_and_switch(
                 self.index,
                 self.collection,
                 target,
@@ -189,11 +201,8 @@ class TermsReindex:
                 info.dimensions,
                 lambda: self._copy(info, target, report),
                 self.languages,
-            )
-        finally:
-            self.audit.record("run_finished", totals=report.to_json())
-            self.audit.close()
-        return report
+            ),
+        )
 
     def _copy(self, info: CollectionInfo, target: str, report: ReindexReport) -> bool:
         """Every point of the collection into ``target``, its BM25 vector left to be encoded
