@@ -19,8 +19,8 @@ on the same ONNX file, on all chunks and on long ones (>= 200 tokens). Run:
 ``--quick`` measures only the default of each model (and FastEmbed); ``--papers N`` embeds the
 first N papers only (a quicker sweep of the settings).
 
-The fp32 model needs its weights (README, "The fp32 model"); it is exported once into the
-cache on first use.
+The fp32 model needs its weights (docs/configuration.md, "Embedding models"); it is exported
+once into the cache on first use.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Checks on the project itself: layering, lint, the README's promises, pinned internals."""
+"""Checks on the project itself: layering, lint, what README and docs/ promise, pinned internals."""
 
 from __future__ import annotations
 
@@ -44,9 +44,15 @@ def test_types_hold_adapters_and_fakes_to_their_ports():
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def readme_commands() -> list[list[str]]:
-    """Every citeloom invocation shown in a README code block, split into words."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+README = ROOT / "README.md"
+# The user's documentation: README.md and docs/*.md (the ADRs record decisions as they were
+# made, so their commands are history, not promises about today's --help).
+USER_DOCS = [README, *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def shown_commands(path: Path) -> list[list[str]]:
+    """Every citeloom invocation shown in a ```bash block of one file, split into words."""
+    text = path.read_text(encoding="utf-8")
     commands = []
     for block in re.findall(r"```bash\n(.*?)```", text, flags=re.S):
         for line in block.replace("\\\n", " ").splitlines():  # a continued line is one
@@ -61,30 +67,125 @@ def readme_commands() -> list[list[str]]:
     return commands
 
 
+def documented_commands() -> list[tuple[str, list[str]]]:
+    return [
+        (path.relative_to(ROOT).as_posix(), words)
+        for path in USER_DOCS
+        for words in shown_commands(path)
+    ]
+
+
+def help_commands(*group: str) -> set[str]:
+    """The commands `citeloom [GROUP] --help` lists."""
+    help_text = subprocess.run(
+        [CITELOOM, *group, "--help"], capture_output=True, text=True, check=True
+    ).stdout
+    listing = help_text.partition("Commands:")[2].split("\n\n", 1)[0]  # not the epilog
+    return set(re.findall(r"^  ([a-z][a-z-]*)\s", listing, flags=re.M))
+
+
 def test_readme_shows_commands():
-    subcommands = {c[0] for c in readme_commands()}
-    assert {"ingest", "query", "validate", "inspect"} <= subcommands
+    subcommands = {c[0] for c in shown_commands(README)}
+    assert {"ingest", "query", "validate", "inspect", "answer", "check"} <= subcommands
 
 
-@pytest.mark.parametrize("words", readme_commands(), ids=lambda w: " ".join(w)[:50])
-def test_every_command_and_flag_in_the_readme_exists(words):
+def test_every_command_is_shown_in_the_documentation():
+    shown = {" ".join(words[:2]) for _, words in documented_commands()}
+    shown |= {words[0] for _, words in documented_commands()}
+    commands = help_commands()
+    for group in ("audit", "notes"):
+        commands |= {f"{group} {sub}" for sub in help_commands(group)}
+    missing = sorted(commands - shown)
+    assert not missing, f"no code block in README.md or docs/*.md shows: {missing}"
+
+
+@pytest.mark.parametrize(
+    ("doc", "words"),
+    documented_commands(),
+    ids=lambda v: v if isinstance(v, str) else " ".join(v)[:50],
+)
+def test_every_command_and_flag_in_the_documentation_exists(doc, words):
     sub = words[0]
     help_text = subprocess.run(
-        [CITELOOM, sub, "--help"], capture_output=True, text=True, check=True
-    ).stdout
-    if len(words) > 1 and re.search(rf"^\s+{re.escape(words[1])}\s", help_text, flags=re.M):
+        [CITELOOM, sub, "--help"], capture_output=True, text=True, check=False
+    )
+    assert help_text.returncode == 0, f"{doc} shows `citeloom {sub}`, which does not exist"
+    help_text = help_text.stdout
+    if len(words) > 1 and "Commands:" in help_text and words[1] in help_commands(sub):
         sub = f"{sub} {words[1]}"  # a command of a group: `notes delete`
         help_text = subprocess.run(
             [CITELOOM, *sub.split(), "--help"], capture_output=True, text=True, check=True
         ).stdout
     for flag in (w.split("=")[0] for w in words[1:] if w.startswith("-")):
-        assert re.search(rf"(^|[\s,]){re.escape(flag)}\b", help_text), f"{sub} has no {flag}"
+        assert re.search(rf"(^|[\s,]){re.escape(flag)}\b", help_text), (
+            f"{doc} shows `citeloom {sub} {flag}`, but {sub} has no {flag}"
+        )
+
+
+def heading_anchors(path: Path) -> set[str]:
+    """The anchors GitHub gives a Markdown file's headings: lower case, punctuation dropped,
+    spaces as hyphens (code blocks hold no headings)."""
+    text = re.sub(r"```.*?```", "", path.read_text(encoding="utf-8"), flags=re.S)
+    return {
+        re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+        for heading in re.findall(r"^#+ (.*)$", text, flags=re.M)
+    }
+
+
+def broken_links(path: Path) -> list[str]:
+    """Relative links of a Markdown file whose file (or heading) does not exist."""
+    text = re.sub(r"```.*?```", "", path.read_text(encoding="utf-8"), flags=re.S)
+    broken = []
+    for target in re.findall(r"\]\(([^)\s]+)\)", text):
+        if re.match(r"[a-z][a-z0-9+.-]*:", target):  # https:, mailto:
+            continue
+        file_part, _, anchor = target.partition("#")
+        linked = (path.parent / file_part).resolve() if file_part else path
+        if not linked.exists():
+            broken.append(f"{target}: no such file")
+        elif anchor and linked.suffix == ".md" and anchor not in heading_anchors(linked):
+            broken.append(f"{target}: no heading #{anchor} in {linked.name}")
+    return broken
+
+
+@pytest.mark.parametrize(
+    "doc", [*USER_DOCS, *sorted((ROOT / "docs" / "adr").glob("*.md"))], ids=lambda p: p.name
+)
+def test_every_relative_link_points_to_an_existing_file(doc):
+    assert broken_links(doc) == []
+
+
+def test_the_readme_leads_to_every_guide_and_each_leads_back():
+    readme = README.read_text(encoding="utf-8")
+    for doc in USER_DOCS[1:]:
+        name = doc.relative_to(ROOT).as_posix()
+        assert f"]({name})" in readme, f"README's 'Where to read on' does not link {name}"
+        head = doc.read_text(encoding="utf-8")[:600]
+        assert "](../README.md)" in head, f"{name} does not link back to the README at its top"
+
+
+def test_the_link_check_finds_a_missing_file_and_heading(tmp_path):
+    (tmp_path / "there.md").write_text("# Exit codes\n", encoding="utf-8")
+    doc = tmp_path / "doc.md"
+    doc.write_text(
+        "[a](there.md) [b](there.md#exit-codes) [c](gone.md) [d](there.md#nope) "
+        "[e](https://example.org/x) [f](#here)\n\n## Here\n\n```\n[g](in-code.md)\n```\n",
+        encoding="utf-8",
+    )
+    assert broken_links(doc) == [
+        "gone.md: no such file",
+        "there.md#nope: no heading #nope in there.md",
+    ]
 
 
 def test_readme_documents_every_exit_code():
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    for code in (0, 1, 2, 3, 4):
-        assert re.search(rf"^\| {code} \|", text, flags=re.M)
+    from citeloom.entrypoints import cli
+
+    codes = re.findall(r"^ *(\d+)  \w", cli.__doc__ or "", flags=re.M)  # the CLI's own list
+    assert {"0", "1", "2", "3", "4", "5", "70", "130"} <= set(codes)
+    text = README.read_text(encoding="utf-8")
+    for code in codes:
+        assert re.search(rf"^\| {code} \|", text, flags=re.M), f"README lists no exit code {code}"
 
 
 def test_ci_runs_the_readme_test_command():
@@ -92,7 +193,7 @@ def test_ci_runs_the_readme_test_command():
     assert "test-command" in ci and "tesseract-ocr-deu" in ci
     assert " chromium" in ci and "CITELOOM_REQUIRE_BROWSER=1" in ci  # /docs in a real browser
     assert "CITELOOM_REQUIRE_SHARED=1" in ci  # no test of the shared corpus may skip in CI
-    assert "<!-- test-command -->" in (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "<!-- test-command -->" in README.read_text(encoding="utf-8")
 
 
 def test_pinned_versions_hold():
@@ -113,20 +214,29 @@ def test_tokenizer_ships_with_the_trained_window():
     assert (MINILM_DIR / "tokenizer.json").stat().st_size > 400_000
 
 
-def test_the_readme_configuration_block_is_a_valid_config(tmp_path):
+def test_the_configuration_reference_is_a_valid_config(tmp_path):
     from citeloom.config import load_settings
 
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = re.search(r"## Configuration.*?```toml\n(.*?)```", text, flags=re.S).group(1)
+    text = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
+    block = re.search(r"## `citeloom.toml`.*?```toml\n(.*?)```", text, flags=re.S).group(1)
     (tmp_path / "citeloom.toml").write_text(block, encoding="utf-8")
     settings = load_settings(tmp_path / "citeloom.toml")
     assert settings.get_project("example").fusion == "linear"
     assert settings.query.per_doc == 3
 
 
-def test_readme_mcp_client_snippets_match_the_mcp_command():
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = re.search(r"## AI editors \(MCP\)\n(.*?)\n## ", text, flags=re.S).group(1)
+def test_the_readme_configuration_example_is_a_valid_config(tmp_path):
+    # config errors say "see README 'Configuration'": the section and its example must exist
+    from citeloom.config import load_settings
+
+    text = README.read_text(encoding="utf-8")
+    block = re.search(r"### Configuration\n.*?```toml\n(.*?)```", text, flags=re.S).group(1)
+    (tmp_path / "citeloom.toml").write_text(block, encoding="utf-8")
+    assert load_settings(tmp_path / "citeloom.toml").get_project("thesis").collection
+
+
+def test_the_mcp_guide_matches_the_mcp_command():
+    section = (ROOT / "docs" / "mcp.md").read_text(encoding="utf-8")
     help_text = subprocess.run(
         [CITELOOM, "mcp", "--help"], capture_output=True, text=True, check=True
     ).stdout
@@ -141,6 +251,6 @@ def test_readme_mcp_client_snippets_match_the_mcp_command():
     from citeloom.entrypoints.outcomes import McpCode
 
     for tool in TOOLS:
-        assert f"| `{tool.name}(" in section, f"README lists no {tool.name}"
+        assert f"| `{tool.name}(" in section, f"docs/mcp.md lists no {tool.name}"
     for code in McpCode:
-        assert f"| `{code}` |" in section, f"README explains no {code}"
+        assert f"| `{code}` |" in section, f"docs/mcp.md explains no {code}"

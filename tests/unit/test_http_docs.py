@@ -156,9 +156,9 @@ def test_query_limits_are_one_across_the_cli_http_and_mcp():
     assert _bounds(schemas.QueryRequest, "top_k") == (1, MAX_TOP_K)
 
 
-def test_the_readme_shows_what_projects_returns():
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_http_api_guide_shows_what_projects_returns():
+    text = (ROOT / "docs" / "http-api.md").read_text(encoding="utf-8")
     shown = re.search(r"`GET /projects` answers.*?```json\n(.*?)```", text, flags=re.S)
-    assert shown, "the README's serve section shows no /projects answer"
+    assert shown, "docs/http-api.md shows no /projects answer"
     answer = schemas.ProjectsResponse.model_validate(json.loads(shown.group(1)))
     assert answer.dump() == {"projects": [schemas.PROJECT]}
