@@ -1,7 +1,5 @@
 """Finding citations in drafts: every form the issue lists, with line, column and claim."""
 
-import time
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -99,19 +97,22 @@ HOSTILE = {
 }
 
 
-def _seconds(text: str) -> float:
-    started = time.perf_counter()
-    find_citations(text)
-    return time.perf_counter() - started
-
-
 @pytest.mark.parametrize("make", HOSTILE.values(), ids=HOSTILE.keys())
-def test_reading_a_draft_takes_time_linear_in_its_length(make):
-    """A 1 MB draft takes about 100 times a 10 KB one (a quadratic parser: 10,000 times, which
-    froze the server for 50 s on one /check). A ratio, so a busy machine slows both runs."""
-    small = min(_seconds(make(10_000)) for _ in range(5))
-    big = _seconds(make(1_000_000))
-    assert big < max(small, 1e-4) * 1000, (small, big)
+def test_a_hostile_megabyte_draft_reads_whole_and_finds_what_it_holds(make):
+    """A megabyte of hostile text is read through: each of 31,250 citations back to back is
+    found, and an unclosed bracket swallows nothing. How the time grows with the length (a
+    quadratic parser froze the server for 50 s on one /check) is measured by
+    benchmarks/draft_parsing.py, not here."""
+    text = make(1_000_000)
+    found = find_citations(text)
+    if text.startswith("Marshes"):
+        assert len(found) == 1_000_000 // 32
+        assert {(c.citekey, c.pages) for c in found} == {("k", ("1",))}
+    else:
+        assert len(found) <= 1
+    lines = text.split("\n")
+    for citation in found:
+        assert lines[citation.line - 1][citation.column - 1 :].startswith(citation.raw)
 
 
 def test_an_unclosed_cite_ends_at_its_line_and_swallows_nothing():
