@@ -582,25 +582,42 @@ def validate(
 @handle_errors
 def inspect(
     project: ProjectOpt = ...,  # type: ignore[assignment]
+    relations: Annotated[
+        bool,
+        typer.Option(
+            "--relations",
+            help="List the relations between library entries instead: versions of one work, "
+            "supersession, retractions, errata, replies, conflicts; each with its evidence, "
+            "certain (applied) or possible (never applied).",
+        ),
+    ] = False,
     config: ConfigOpt = Path("citeloom.toml"),
     as_json: JsonOpt = False,
 ) -> None:
     """Show what the project's collection holds: points, documents, embedding model.
 
-    A document a killed run stored only in part is marked INCOMPLETE, with the fix.
+    A document a killed run stored only in part is marked INCOMPLETE, with the fix. With
+    --relations: the library's relations (inferred from the references file and the stored
+    PDFs, and declared in the project's relations file).
     """
     from citeloom import bootstrap
     from citeloom.entrypoints import render
-    from citeloom.services.inspection import inspect_project
+    from citeloom.services.inspection import inspect_project, inspect_relations
 
     settings = bootstrap.settings(config)
-    collection = settings.get_project(project).collection
+    chosen = settings.get_project(project)
+    source = bootstrap.relations(settings, chosen) if relations else None
     index = bootstrap.index(settings, on_wait=_tell)
     try:
-        report = inspect_project(index, project, collection)
+        if source is not None:
+            found = inspect_relations(index, project, chosen.collection, source)
+        else:
+            report = inspect_project(index, project, chosen.collection)
     finally:
         index.close()
-    if as_json:
+    if source is not None:
+        echo(json_text(found.to_json()) if as_json else render.relations_text(found))
+    elif as_json:
         _print_json(report.to_json())
     else:
         echo(render.inspect_text(report))
