@@ -40,21 +40,20 @@ def diversify(
     per_doc: int | None = None,
     duplicate_at: float = 0.6,
     limit: int | None = None,
-    work: Callable[[T], str | None] | None = None,
+    work: Callable[[T], tuple[str, str] | None] | None = None,
 ) -> list[T]:
     """Keep rank order; drop near-duplicates of a kept result and results past ``per_doc``.
     Stops once ``limit`` results are kept. Shared shingles are counted through an index of
     the kept ones, so a long result list costs no pairwise comparisons.
 
-    ``work``: the work a result's document is a version of (``domain.relations``). A result
-    repeating one of another version of its work is kept: the two versions may differ just
-    where it matters, and a comparison needs both."""
+    ``work``: the work a result is a version of and which version it is (``domain.relations``:
+    a work id and a citekey). A result repeating one of another version of its work is kept:
+    the two versions may differ just where it matters, and a comparison needs both."""
     kept: list[T] = []
     sizes: list[int] = []  # shingles of each kept result
     holders: dict[tuple[str, ...], list[int]] = {}  # shingle -> kept results holding it
     per: dict[str, int] = {}
-    works: list[str | None] = []  # the work of each kept result
-    docs: list[str] = []
+    works: list[tuple[str, str] | None] = []  # the work and version of each kept result
     for item in ranked:
         key = doc(item)
         if per_doc is not None and per.get(key, 0) >= per_doc:
@@ -64,8 +63,7 @@ def diversify(
         shared = Counter(i for s in own for i in holders.get(s, ()))
         mine = work(item) if work is not None else None
         if any(
-            n / min(len(own), sizes[i]) >= duplicate_at
-            and not (mine is not None and works[i] == mine and docs[i] != key)
+            n / min(len(own), sizes[i]) >= duplicate_at and not _other_version(mine, works[i])
             for i, n in shared.items()
         ):
             continue
@@ -74,8 +72,12 @@ def diversify(
         kept.append(item)
         sizes.append(len(own))
         works.append(mine)
-        docs.append(key)
         per[key] = per.get(key, 0) + 1
         if limit is not None and len(kept) >= limit:
             break
     return kept
+
+
+def _other_version(a: tuple[str, str] | None, b: tuple[str, str] | None) -> bool:
+    """Two (work, version) pairs of one work and different versions."""
+    return a is not None and b is not None and a[0] == b[0] and a[1] != b[1]

@@ -31,7 +31,7 @@ from typing import Any, Literal
 
 from citeloom.domain.matching import find_dois
 from citeloom.domain.models import Reference, Resemblance
-from citeloom.domain.text import fold_for_match
+from citeloom.domain.text import fold_for_match, trim
 
 RelationKind = Literal[
     "version_of",  # from is a version of the same work as to; to is nearer the record
@@ -147,6 +147,10 @@ _STAGE_NAMES = {PREPRINT: "a preprint", BETWEEN: "", JOURNAL: "a journal article
 def stage(ref: Reference) -> int:
     """How near the entry is to a version of record (``PREPRINT``, ``BETWEEN``, ``JOURNAL``)."""
     kind = (ref.csl_type or "").lower()
+    container = ref.container_title or ""
+    if _REPOSITORIES.search(container) or re.search(r"\bpre-?print\b", container, re.I):
+        # Google Scholar's "arXiv preprint arXiv:1706.03762", typed article-journal
+        return PREPRINT
     if kind == "article-journal":
         return JOURNAL
     if kind in ("preprint", "manuscript"):
@@ -178,6 +182,7 @@ def stage_words(ref: Reference) -> str:
                     ("genre", ref.genre),
                     ("archive", ref.archive),
                     ("publisher", ref.publisher),
+                    ("container", ref.container_title),
                 )
                 if value
             ),
@@ -227,10 +232,11 @@ def default_similarity(a: str, b: str) -> float:
 
 # ---------------------------------------------------------------------- notices in titles
 _RETRACTED = re.compile(r"^\s*(?:\[\s*retracted\s*\]|retracted(?:\s+article)?\s*:)\s*", re.I)
-# Words that announce a notice about another paper. "Correction to: T" and "Erratum: T" are
-# notices whatever follows; "Response to drought" or "Correction of aberrations" are
-# ordinary titles, so a weak word counts only with a colon or when what follows is exactly
-# the title of an entry of the library.
+# Words that announce a notice about another paper. "Erratum to T", "Comment on T" and
+# "Correction: T" are notices whatever follows; "Response to drought in maize" or "Correction
+# to the Born approximation" are ordinary titles, so a weak word (reply, response,
+# correction, commentary, discussion) counts only before a colon, a quoted title or "comment
+# on". A notice names its paper by an exact title of the library, else nothing is certain.
 _NOTICE_WORDS = {
     "erratum_of": r"errat(?:um|a)|corrigend(?:um|a)|(?:author\s+|publisher\s+)?correction|"
     r"addendum",
@@ -238,14 +244,13 @@ _NOTICE_WORDS = {
     "retraction": r"retraction(?:\s+(?:note|notice|statement))?|notice\s+of\s+retraction",
 }
 _STRONG = re.compile(
-    r"^(?:errat|corrigend|addend|retraction|notice|rejoinder|reply\b|(?:author|publisher)\s)",
-    re.I,
+    r"^(?:errat|corrigend|addend|retraction|notice|rejoinder|(?:author|publisher)\s)", re.I
 )
 _PREFIX = {
     kind: re.compile(
         rf"^\s*(?:a\s+)?(?P<word>{words})\b\s*(?P<link>(?:to|on|for|of)\b)?\s*"
         r"(?P<colon>[:.\-–—])?\s*"
-        r"(?:(?:the\s+)?(?:comments?|reply|response)\s+(?:on|to|by)\b\s*:?\s*)?"
+        r"(?P<infix>(?:the\s+)?(?:comments?|reply|response)\s+(?:on|to|by)\b\s*:?\s*)?"
         r"(?:(?:the\s+)?(?:paper|article)\s*:?\s*)?(?P<title>.+)$",
         re.I,
     )
@@ -268,9 +273,13 @@ class Notice:
     strong: bool  # a notice whatever follows (else only when its title is in the library)
 
 
+# Elsevier ends a notice's title with the paper's citation: "[Geoderma 310 (2018) 1-10]"
+_CITED_AT_END = re.compile(r"\s*\[[^\[\]]*\d[^\[\]]*\]\s*$")
+
+
 def notice_of(title: str) -> Notice | None:
     """The notice a title may announce ("Erratum to: T" -> erratum_of T)."""
-    plain = _TAGS.sub("", title).strip()
+    plain = _CITED_AT_END.sub("", _TAGS.sub("", title)).strip()
     if match := _REPLY_SUFFIX.match(plain):
         return Notice("reply_to", match["title"], True)
     for kind, pattern in _PREFIX.items():
@@ -278,19 +287,25 @@ def notice_of(title: str) -> Notice | None:
         if match is None or not match["title"].strip(_QUOTES + " "):
             continue
         word, link = match["word"].lower(), (match["link"] or "").lower()
-        strong = bool(match["colon"]) or (
-            bool(_STRONG.match(word)) and link in ("to", "on", "for", "of")
+        quoted = match["title"].lstrip()[:1] in _QUOTES
+        # "Erratum to T", "Comment on T"; "Reply to: T", "Response to 'T'", "Reply to
+        # comment on T"; never "Response to drought" or "Correction to the Born approximation"
+        strong = (
+            bool(match["colon"])
+            or quoted
+            or bool(match["infix"])
+            or (bool(_STRONG.match(word)) and link in ("to", "on", "for", "of"))
+            or (word in ("comment", "comments") and link == "on")
         )
-        strong = strong or (word in ("correction", "comment", "comments") and link in ("to", "on"))
         return Notice(kind, match["title"].strip().strip(_QUOTES), strong)
     return None
 
 
-def retracted_title(title: str) -> str | None:
-    """The title without its ``RETRACTED:`` mark, when it carries one."""
+def retracted_title(title: str) -> tuple[str, str] | None:
+    """The ``RETRACTED:`` mark of a title and the title without it, when it carries one."""
     plain = _TAGS.sub("", title)
     match = _RETRACTED.match(plain)
-    return plain[match.end() :].strip() if match else None
+    return (match[0].strip(), plain[match.end() :].strip()) if match else None
 
 
 # ---------------------------------------------------------------------- inference
@@ -325,15 +340,10 @@ class _Builder:
             return
         key = (relation.kind, relation.source, relation.target)
         held = self.found.get(key)
-        if held is None:
-            self.found[key] = relation
-            return
-        surer = held if held.certainty == "certain" or relation.certainty == "possible" else None
-        first, second = (held, relation) if surer is held else (relation, held)
-        evidence = first.evidence
-        if second.evidence not in evidence:
-            evidence = f"{evidence}; {second.evidence}"
-        self.found[key] = replace(first, evidence=evidence)
+        if held is None or (held.certainty, relation.certainty) == ("possible", "certain"):
+            self.found[key] = relation  # what is certain needs no "possible" beside it
+        elif held.certainty == relation.certainty and relation.evidence not in held.evidence:
+            self.found[key] = replace(held, evidence=f"{held.evidence}; {relation.evidence}")
 
     def versions(
         self, a: Reference, b: Reference, evidence: str, certainty: Certainty, origin: Origin
@@ -440,26 +450,28 @@ def _notices(build: _Builder, by_title: dict[str, list[Reference]]) -> None:
     for ref in build.refs.values():
         if ref.status and "retract" in ref.status.lower():
             build.add(Relation("retracted", ref.citekey, None, f"status: {ref.status}"))
-        if (plain := retracted_title(ref.title)) is not None:
+        if (marked := retracted_title(ref.title)) is not None:
+            mark, plain = marked
             build.notices.add(ref.citekey)
-            build.add(
-                Relation("retracted", ref.citekey, None, f"its title begins {ref.title[:12]!r}")
-            )
+            build.add(Relation("retracted", ref.citekey, None, f"its title is marked {mark!r}"))
             for other in by_title.get(title_key(plain), []):
                 if other.citekey != ref.citekey and same_authors(ref, other):
-                    evidence = f"the library holds it again as @{ref.citekey}, {ref.title[:60]!r}"
+                    evidence = f"the library holds it again as @{ref.citekey}, marked {mark!r}"
                     build.add(Relation("retracted", other.citekey, ref.citekey, evidence))
             continue
         notice = notice_of(ref.title)
         if notice is None:
             continue
         papers = [r for r in by_title.get(title_key(notice.title), []) if r.citekey != ref.citekey]
-        if not papers and not notice.strong:
+        if not notice.strong:
             continue  # "Response to drought in maize": an ordinary title
+        if len(papers) > 1 and all(same_authors(papers[0], p) for p in papers[1:]):
+            # versions of one work under one title: the notice is about the version of record
+            papers = [max(papers, key=_record_order)]
         build.notices.add(ref.citekey)
         if len(papers) == 1:
             paper = papers[0]
-            evidence = f"its title {ref.title[:80]!r} names @{paper.citekey}"
+            evidence = f"its title {trim(ref.title, 100)!r} names @{paper.citekey}"
             if notice.kind == "retraction":
                 evidence = f"retraction notice @{ref.citekey}: {evidence}"
                 build.add(Relation("retracted", paper.citekey, ref.citekey, evidence))
@@ -469,7 +481,7 @@ def _notices(build: _Builder, by_title: dict[str, list[Reference]]) -> None:
         elif not papers and notice.kind == "retraction":
             if re.match(r"\s*notice\s+of\s+retraction", ref.title, re.I):
                 # IEEE titles a retracted paper itself "Notice of Retraction: <title>"
-                evidence = f"its title begins {ref.title[:21]!r}"
+                evidence = "its title begins 'Notice of Retraction' (IEEE's mark)"
                 build.add(Relation("retracted", ref.citekey, None, evidence))
         elif not papers:
             # no entry has that exact title: a close one is possible, never certain
@@ -481,7 +493,7 @@ def _notices(build: _Builder, by_title: dict[str, list[Reference]]) -> None:
                         kind,
                         ref.citekey,
                         close.citekey,
-                        f"its title {ref.title[:80]!r} reads as {words[notice.kind]} of a "
+                        f"its title {trim(ref.title, 100)!r} reads as {words[notice.kind]} of a "
                         f"title like @{close.citekey}'s",
                         "possible",
                     )

@@ -176,7 +176,7 @@ class QueryService:
             lambda p: p.doc_id,
             per_doc=options.per_doc,
             limit=options.limit,
-            work=lambda p: graph.work(p.citekey),
+            work=lambda p: (w, p.citekey or "") if (w := graph.work(p.citekey)) else None,
         )
         passages = passages[: options.limit]
         # judged before the budget cut: a budget changes what is shown, never the confidence
