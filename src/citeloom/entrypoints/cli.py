@@ -436,7 +436,9 @@ def check(
     Verdicts: supported, other-page (says which page), no-page (says the page to add),
     not-found (lists other papers that support it), unknown-key (not in the references
     file), not-ingested (in the library, no document). Exit 0 when every citation is
-    supported, 1 otherwise: usable in a writing pipeline or a pre-commit hook.
+    supported, 1 otherwise: usable in a writing pipeline or a pre-commit hook. A note names
+    the version of record to cite instead of a preprint, a warning a retracted paper; neither
+    changes the verdict.
     """
     from citeloom import bootstrap
     from citeloom.entrypoints import render

@@ -494,7 +494,9 @@ TOOLS: tuple[ToolSpec, ...] = (
         "whether the cited page states what the sentence claims, numbers included. Verdicts: "
         "supported, mismatch (what differs is named), other-page and no-page (the page to "
         "cite), no-such-page, not-found, unknown-key, not-ingested; each with its line, a "
-        "message and the evidence quote. Use it before the user submits a text.",
+        "message and the evidence quote; 'notes' name a version of record to cite instead "
+        "and warn of a retracted paper (the verdict is about the claim alone). Use it before "
+        "the user submits a text.",
         CheckArgs,
         _check_citations,
     ),
