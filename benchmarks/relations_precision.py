@@ -50,7 +50,14 @@ from citeloom.adapters.csl_references import (  # noqa: E402
     load_references,
     title_score,
 )
-from citeloom.domain.relations import DocumentFacts, Relation, infer_relations  # noqa: E402
+from citeloom.domain.relations import (  # noqa: E402
+    PREPRINT,
+    DocumentFacts,
+    Relation,
+    infer_relations,
+    relation_graph,
+    stage,
+)
 
 DATA = ROOT / "tests" / "data"
 Key = tuple[str, str, str | None]
@@ -141,6 +148,18 @@ def main() -> None:
     papers = load_references(papers_path)
     facts = document_facts(CslMetadataResolver(papers_path)) if args.documents else []
     relations = infer_relations(papers, title_score, facts)
+    if facts:
+        graph = relation_graph(relations, []).with_stages(
+            r.citekey for r in papers if stage(r) == PREPRINT
+        )
+        stamped = [f for f in facts if f.arxiv_stamp]
+        flagged = [f for f in stamped if graph.flags(f.citekey, f.arxiv_stamp).preprint_pdf]
+        print(
+            f"shared PDFs carrying arXiv's stamp: {len(stamped)} "
+            f"({', '.join(f'{Path(f.path).name} @{f.citekey}' for f in stamped)}); flagged as "
+            f"the preprint of an entry that is not one: {len(flagged)} "
+            f"({', '.join(f'@{f.citekey}' for f in flagged) or 'none'})"
+        )
     name = "shared papers + PDFs" if args.documents else "shared papers' library"
     found = score("papers", relations, truth["papers.csl.json"], len(papers), args.verbose)
     rows.append((name, found))

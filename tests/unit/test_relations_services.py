@@ -163,3 +163,18 @@ def test_ingest_counts_the_relations_and_a_broken_relations_file_stops_it_first(
     with pytest.raises(ConfigError, match="replaces"):
         service.run([tmp_path])
     assert index.collections == {}  # nothing written, not even the collection
+
+
+def test_every_door_writes_the_relation_fields_of_one_model(two_versions):
+    """The CLI's --json and HTTP validate against RelationFlags; MCP writes the same keys."""
+    from citeloom.entrypoints.mcp_tools import passage_json
+    from citeloom.entrypoints.schemas import CitationCheckOut, PassageOut, RelationFlags
+
+    index, embedder, _ = two_versions
+    report = query(index, embedder, FakeRelations(GRAPH)).search("restored marshes accreted")
+    fields = set(RelationFlags.model_fields)
+    for passage in report.results:
+        mcp = passage_json(passage, 800, False)
+        cli = PassageOut.model_validate(passage.to_json()).dump()
+        assert {k: mcp[k] for k in fields} == {k: cli[k] for k in fields}
+    assert fields <= set(CitationCheckOut.model_fields)

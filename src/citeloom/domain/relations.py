@@ -741,6 +741,11 @@ class RelationGraph:
         self.preprints = frozenset(preprints)
         certain = [r for r in self.relations if r.certainty == "certain"]
         self._certain = certain
+        # the certain relations touching each citekey: flags look up a handful, not all
+        self._touching: dict[str, list[Relation]] = {}
+        for r in certain:
+            for key in r.pair:
+                self._touching.setdefault(key, []).append(r)
         parent: dict[str, str] = {}
 
         def root(key: str) -> str:
@@ -823,16 +828,17 @@ class RelationGraph:
             if k != citekey
         )
         superseded_by = why = None
-        for r in self._certain:
+        touching = self._touching.get(citekey, [])
+        for r in touching:
             if r.kind == "supersedes" and r.target == citekey:
                 superseded_by, why = r.source, r.evidence
         if superseded_by is None and record is not None and record != citekey:
             superseded_by, why = record, self._version_evidence(citekey, record)
-        retracted = [r for r in self._certain if r.kind == "retracted" and r.source == citekey]
+        retracted = [r for r in touching if r.kind == "retracted" and r.source == citekey]
         conflicts = tuple(
             Conflict(r.target if r.source == citekey else r.source, r.evidence)
-            for r in self._certain
-            if r.kind == "conflicts_with" and citekey in r.pair and r.target
+            for r in touching
+            if r.kind == "conflicts_with" and r.target
         )
         related = tuple(self._related(citekey))
         return WorkFlags(
@@ -849,14 +855,14 @@ class RelationGraph:
         )
 
     def _version_evidence(self, citekey: str, record: str) -> str | None:
-        for r in self._certain:
+        for r in self._touching.get(citekey, []):
             if r.kind == "version_of" and r.pair == frozenset((citekey, record)):
                 return r.evidence
         return None
 
     def _related(self, citekey: str) -> Iterator[Related]:
         names = {"erratum_of": "has_erratum", "reply_to": "has_reply"}
-        for r in self._certain:
+        for r in self._touching.get(citekey, []):
             if r.kind in names and r.target:
                 if r.source == citekey:
                     yield Related(r.target, r.kind)
