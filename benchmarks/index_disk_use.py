@@ -1,5 +1,5 @@
 """Disk space the embedded index (Qdrant Edge) takes per chunk, against the estimate each write
-is checked with before it is made (``adapters/qdrant_edge_index.py``: a disk that fills up in
+is checked with before it is made (``adapters/qdrant/edge_engine.py``: a disk that fills up in
 the middle of a write kills the process with SIGBUS, so writes that may not fit are refused).
 
 Writes documents of realistic chunks (about 1,200 characters of English each, 384-dimension
@@ -24,7 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from citeloom.adapters.qdrant_edge_index import EdgeIndex, _bytes_for  # noqa: E402
+from citeloom.adapters.qdrant.core import QdrantIndex  # noqa: E402
+from citeloom.adapters.qdrant.edge_engine import EdgeEngine, bytes_for  # noqa: E402
 from citeloom.domain.models import Chunk, ConvertedDocument, MetadataMatch  # noqa: E402
 from citeloom.domain.records import index_points  # noqa: E402
 
@@ -85,7 +86,7 @@ def main() -> None:
     rng = random.Random(12)
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         index_dir = Path(tmp)
-        index = EdgeIndex(index_dir, reserve_bytes=0)
+        index = QdrantIndex(EdgeEngine(index_dir, reserve_bytes=0))
         index.ensure_collection("bench", "fastembed/all-MiniLM-L6-v2", 384)
         created = allocated(index_dir)
         print(f"new shard: {created / 2**20:.2f} MB on disk")
@@ -94,7 +95,7 @@ def main() -> None:
         step = max(1, args.documents // 10)
         for number in range(1, args.documents + 1):
             doc_id, points = document(number, args.chunks, rng)
-            estimated += _bytes_for(points)
+            estimated += bytes_for(points)
             index.replace_document("bench", doc_id, points[0].payload["source"]["path"], points)
             if number % step == 0:
                 now = allocated(index_dir)

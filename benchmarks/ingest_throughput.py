@@ -17,7 +17,7 @@ child process) as well as wall time, and repeat. Peak RSS is this process's; Tes
 is not shown (a child's ``ru_maxrss`` counts the parent's pages it was forked from). Run:
 
     .venv/bin/python benchmarks/ingest_throughput.py [--only convert [--warm] [--stages]]
-        [--sequential] [--repeat 3] [--documents]
+        [--sequential] [--repeat 3] [--documents] [--model fastembed/all-MiniLM-L6-v2-fp32]
     .venv/bin/python benchmarks/ingest_throughput.py --imports [--repeat 3]
 """
 
@@ -60,15 +60,17 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def prepare() -> Path:
+def prepare(model: str | None = None) -> Path:
     """A project of the shared papers with a cold conversion cache and an empty index."""
     WORK.mkdir(parents=True, exist_ok=True)
     for folder in ("var/qdrant", "var/cache/conversions", "var/audit"):
         shutil.rmtree(WORK / folder, ignore_errors=True)
     config = WORK / "citeloom.toml"
     references = ROOT / "tests" / "data" / "papers.csl.json"
+    chosen = f'embedding_model = "{model}"\n' if model else ""
     config.write_text(
-        f'[project."papers"]\ncollection = "bench-throughput"\nreferences_json = "{references}"\n',
+        f'[project."papers"]\ncollection = "bench-throughput"\nreferences_json = "{references}"\n'
+        + chosen,
         encoding="utf-8",
     )
     return config
@@ -173,10 +175,10 @@ def run_convert(config: Path, warm: bool, stages: dict[str, float] | None) -> li
     return rows
 
 
-def child(only: str, warm: bool, stages: bool, sequential: bool) -> None:
+def child(only: str, warm: bool, stages: bool, sequential: bool, model: str | None) -> None:
     """One measured run; prints one JSON line for the parent."""
     logging.getLogger("docling").setLevel(logging.ERROR)
-    config = prepare()
+    config = prepare(model)
     totals: dict[str, float] | None = {} if stages else None
     if only == "convert":
         rows = run_convert(config, warm, totals)
@@ -400,6 +402,9 @@ def main() -> None:
         action="store_true",
         help="CPU and memory of importing Docling's PDF pipeline, torch hidden or found",
     )
+    parser.add_argument(
+        "--model", help="the project's embedding_model (default: the configured default)"
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--child-import", choices=IMPORTS, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -407,7 +412,7 @@ def main() -> None:
         child_import(args.child_import)
         return
     if args.child:
-        child(args.only, args.warm, args.stages, args.sequential)
+        child(args.only, args.warm, args.stages, args.sequential, args.model)
         return
     if args.imports:
         compare_imports(args.repeat)
@@ -416,7 +421,8 @@ def main() -> None:
     print(
         f"{'conversion alone' if args.only == 'convert' else 'ingest'} of {PAPERS} "
         f"(cold conversion cache{'; Docling started first' if args.warm else ''}"
-        f"{'; one thread' if args.sequential and args.only == 'ingest' else ''}); "
+        f"{'; one thread' if args.sequential and args.only == 'ingest' else ''}"
+        f"{f'; model {args.model}' if args.model else ''}); "
         f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
     )
     runs = []
@@ -431,6 +437,7 @@ def main() -> None:
                 *(["--warm"] if args.warm else []),
                 *(["--stages"] if args.stages else []),
                 *(["--sequential"] if args.sequential else []),
+                *(["--model", args.model] if args.model else []),
             ],
             check=True,
             stdout=subprocess.PIPE,

@@ -29,8 +29,11 @@ from citeloom.domain.records import index_points  # noqa: E402
 from citeloom.ports import Chunker, Embedder, Index  # noqa: E402
 
 
-def write_config(folder: Path, project: str, collection: str, references: Path | None) -> Path:
-    """A throwaway project; every benchmark shares one cache (conversions, models)."""
+def write_config(
+    folder: Path, project: str, collection: str, references: Path | None, model: str | None = None
+) -> Path:
+    """A throwaway project; every benchmark shares one cache (conversions, models). ``model``:
+    the project's embedding model (default: citeloom's default)."""
     folder.mkdir(parents=True, exist_ok=True)
     if references is None:
         references = folder / "references.json"
@@ -39,7 +42,7 @@ def write_config(folder: Path, project: str, collection: str, references: Path |
     config.write_text(
         f'[paths]\ncache_dir = "{WORK / "cache"}"\n\n'
         f'[project."{project}"]\ncollection = "{collection}"\n'
-        f'references_json = "{references}"\n',
+        f'references_json = "{references}"\n' + (f'embedding_model = "{model}"\n' if model else ""),
         encoding="utf-8",
     )
     return config

@@ -41,8 +41,9 @@ TICKS = os.sysconf("SC_CLK_TCK")
 HOLDER = """
 import sys, time
 from pathlib import Path
-from citeloom.adapters.qdrant_edge_index import EdgeIndex
-index = EdgeIndex(Path(sys.argv[1]), busy_timeout_s=60)
+from citeloom.adapters.qdrant.core import QdrantIndex
+from citeloom.adapters.qdrant.edge_engine import EdgeEngine
+index = QdrantIndex(EdgeEngine(Path(sys.argv[1]), busy_timeout_s=60))
 started = time.perf_counter()
 index.collection_info(sys.argv[2])          # takes the project's lock, as ingest does first
 print(f"{time.perf_counter() - started:.4f}", flush=True)
@@ -169,9 +170,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.chunks:
         from benchmarks import query_latency
-        from citeloom.config import DEFAULT_EMBED_MODEL
 
-        config = query_latency.build(args.chunks, DEFAULT_EMBED_MODEL)
+        config = query_latency.build(args.chunks, query_latency.LATENCY_MODEL)
         project, collection = "lat", f"lat-{args.chunks}"
     else:
         config = eval_papers.prepare()

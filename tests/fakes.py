@@ -7,10 +7,11 @@ import math
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from citeloom.adapters import bm25
-from citeloom.domain.errors import DocumentError, EmbeddingModelMismatch
+from citeloom.domain.errors import DocumentError, EmbeddingModelMismatch, LanguagesMismatch
+from citeloom.domain.languages import DEFAULT_LANGUAGES, same_languages
 from citeloom.domain.models import (
     Block,
     BlockKind,
@@ -79,6 +80,9 @@ class FakeChunker:
                 )
         return chunks
 
+    def embed_text(self, text: str, section_path: Sequence[str]) -> str:
+        return text
+
 
 class FakeMetadata:
     def __init__(self, refs: Sequence[Reference] = (), fingerprint: str = "lib-1") -> None:
@@ -134,6 +138,7 @@ class FakeIndex:
         self.collections: dict[str, dict[str, Any]] = {}
         self.aliases: dict[str, str] = {}
         self.optimized: list[str] = []  # collections optimised, in order
+        self.closed = False  # close() was called (a with block ended)
 
     def physical(self, collection: str) -> str:
         return self.aliases.get(collection, collection)
@@ -156,18 +161,37 @@ class FakeIndex:
         c = self.collections.get(self.physical(collection))
         if c is None:
             return None
-        return CollectionInfo(collection, c["model"], c["dim"], len(c["points"]))
+        return CollectionInfo(collection, c["model"], c["dim"], len(c["points"]), c["languages"])
 
-    def check_model(self, collection: str, embed_model: str) -> None:
+    def check_model(
+        self, collection: str, embed_model: str, languages: Sequence[str] | None = None
+    ) -> None:
         c = self.collections.get(self.physical(collection))
         if c is not None and c["model"] != embed_model:
             raise EmbeddingModelMismatch(collection, c["model"], embed_model)
+        if (
+            c is not None
+            and languages is not None
+            and not same_languages(c["languages"], languages)
+        ):
+            raise LanguagesMismatch(collection, c["languages"], tuple(languages))
 
-    def ensure_collection(self, collection: str, embed_model: str, dimensions: int) -> None:
-        self.check_model(collection, embed_model)
+    def ensure_collection(
+        self,
+        collection: str,
+        embed_model: str,
+        dimensions: int,
+        languages: Sequence[str] = DEFAULT_LANGUAGES,
+    ) -> None:
+        self.check_model(collection, embed_model, languages)
         self.collections.setdefault(
-            collection, {"model": embed_model, "dim": dimensions, "points": {}}
+            collection,
+            {"model": embed_model, "dim": dimensions, "points": {}, "languages": tuple(languages)},
         )
+
+    def _languages(self, collection: str) -> tuple[str, ...]:
+        c = self.collections.get(self.physical(collection))
+        return c["languages"] if c is not None else DEFAULT_LANGUAGES
 
     def replace_document(
         self, collection: str, doc_id: str, source_path: str, points: Sequence[IndexPoint]
@@ -257,26 +281,36 @@ class FakeIndex:
         ]
         return sorted(scored, key=lambda s: -s.score)[:limit]
 
-    def term_weights(self, collection: str, text: str) -> dict[str, float]:
-        """The IDF Qdrant gives each query word's BM25 terms over the collection, with the
-        real BM25 model's stop words and stems (``adapters.bm25``), as the adapters report it."""
+    def _held(self, collection: str) -> list[set[int]]:
         stored = self.collections.get(self.physical(collection), {"points": {}})["points"]
-        held = [set(bm25.encode_document(p.text)[0]) for p in stored.values()]
-        words = bm25.query_terms(text)
+        languages = self._languages(collection)
+        return [set(bm25.encode_document(p.text, languages)[0]) for p in stored.values()]
+
+    def _idf(self, collection: str, terms: Sequence[int]) -> dict[int, float]:
+        held = self._held(collection)
         idf = {}
-        for term in {t for terms in words.values() for t in terms}:
+        for term in terms:
             df = sum(term in h for h in held)
             if df:
                 idf[term] = math.log((len(held) - df + 0.5) / (df + 0.5) + 1)
+        return idf
+
+    def term_weights(self, collection: str, text: str) -> dict[str, float]:
+        """The IDF Qdrant gives each query word's BM25 terms over the collection, with the
+        real BM25 model's stop words and stems (``adapters.bm25``), as the adapters report it."""
+        words, idf = bm25.weigh_query(
+            text, self._languages(collection), lambda terms: self._idf(collection, terms)
+        )
         return bm25.word_weights(words, idf)
 
     def text_search(self, collection, text, filters, limit) -> list[ScoredPoint]:
         """A BM25 without term frequencies: the summed IDF of the query words a chunk holds."""
-        weights = self.term_weights(collection, text)
-        words = bm25.query_terms(text)
+        languages = self._languages(collection)
+        words, idf = bm25.weigh_query(text, languages, lambda terms: self._idf(collection, terms))
+        weights = bm25.word_weights(words, idf)
         scored = []
         for p in self._visible(collection, filters):
-            terms = set(bm25.encode_document(p.text)[0])
+            terms = set(bm25.encode_document(p.text, languages)[0])
             score = sum(w for word, w in weights.items() if terms & set(words[word]))
             scored.append(ScoredPoint(p.id, score, p.payload))
         return sorted((s for s in scored if s.score > 0), key=lambda s: -s.score)[:limit]
@@ -296,7 +330,13 @@ class FakeIndex:
         return [c["points"][i] for i in ids[:limit]], ids[limit] if len(ids) > limit else None
 
     def close(self) -> None:
-        pass
+        self.closed = True
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def _overlaps(doc: dict, pages: tuple[int, int]) -> bool:

@@ -15,8 +15,10 @@ from citeloom.adapters.conversion.router import FormatRouter
 from citeloom.adapters.csl_references import CslMetadataResolver
 from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
 from citeloom.adapters.jsonl_audit import JsonlAuditLog
-from citeloom.adapters.qdrant_edge_index import EdgeIndex
-from citeloom.adapters.qdrant_server_index import QdrantServerIndex
+from citeloom.adapters.qdrant.core import QdrantIndex
+from citeloom.adapters.qdrant.edge_engine import EdgeEngine
+from citeloom.adapters.qdrant.engine import Engine
+from citeloom.adapters.qdrant.server_engine import ServerEngine
 from citeloom.adapters.wordpiece_chunker import WordPieceChunker
 from citeloom.ports import AuditLog, Chunker, Converter, Embedder, Index, MetadataResolver
 from tests.fakes import (
@@ -51,8 +53,13 @@ def embedders(a: OnnxEmbedder, b: FakeEmbedder) -> list[Embedder]:
     return [a, b]
 
 
-def indexes(a: EdgeIndex, b: QdrantServerIndex, c: FakeIndex) -> list[Index]:
+def indexes(a: QdrantIndex[EdgeEngine], b: QdrantIndex[ServerEngine], c: FakeIndex) -> list[Index]:
     return [a, b, c]
+
+
+def engines(a: EdgeEngine, b: ServerEngine) -> list[Engine]:
+    """The two Qdrant engines, held to the primitives the core is written over."""
+    return [a, b]
 
 
 def audit_logs(a: JsonlAuditLog, b: MemoryAudit) -> list[AuditLog]:

@@ -91,6 +91,7 @@ def test_ci_runs_the_readme_test_command():
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "test-command" in ci and "tesseract-ocr-deu" in ci
     assert " chromium" in ci and "CITELOOM_REQUIRE_BROWSER=1" in ci  # /docs in a real browser
+    assert "CITELOOM_REQUIRE_SHARED=1" in ci  # no test of the shared corpus may skip in CI
     assert "<!-- test-command -->" in (ROOT / "README.md").read_text(encoding="utf-8")
 
 

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from citeloom.services.ingest import IngestService
     from citeloom.services.notes import NoteBook, NoteService
     from citeloom.services.query import QueryService
-    from citeloom.services.reindex import ReindexService
+    from citeloom.services.reindex import ReindexService, TermsReindex
     from citeloom.services.validate import Check, ProjectComponents
 
 
@@ -47,44 +47,49 @@ def index(
     on_wait: Callable[[str], None] | None = None,
     busy_timeout_s: float | None = None,
 ) -> Index:
-    """``busy_timeout_s``: an index for one call of a long-lived server (MCP): it waits this
+    """The configured index, to use as ``with bootstrap.index(settings) as index:``.
+
+    ``busy_timeout_s``: an index for one call of a long-lived server (MCP): it waits this
     long for another process holding an embedded project instead of [qdrant] busy_timeout_s
     (a call has its own time limit), and lets a process already waiting go first."""
+    from citeloom.adapters.qdrant.core import QdrantIndex
+
     if settings.qdrant.url:
-        from citeloom.adapters.qdrant_server_index import QdrantServerIndex
+        from citeloom.adapters.qdrant.server_engine import ServerEngine
 
-        return QdrantServerIndex(
-            url=settings.qdrant.url,
-            api_key=settings.qdrant_api_key,
-            timeout_ms=settings.qdrant.timeout_ms,
-            shard_number=settings.qdrant.shard_number,
-            replication_factor=settings.qdrant.replication_factor,
-            write_consistency_factor=settings.qdrant.write_consistency_factor,
+        return QdrantIndex(
+            ServerEngine(
+                url=settings.qdrant.url,
+                api_key=settings.qdrant_api_key,
+                timeout_ms=settings.qdrant.timeout_ms,
+                shard_number=settings.qdrant.shard_number,
+                replication_factor=settings.qdrant.replication_factor,
+                write_consistency_factor=settings.qdrant.write_consistency_factor,
+            )
         )
-    from citeloom.adapters.qdrant_edge_index import EdgeIndex
+    from citeloom.adapters.qdrant.edge_engine import EdgeEngine
 
-    if busy_timeout_s is None:
-        return EdgeIndex(
-            settings.paths.index_dir,
-            busy_timeout_s=settings.qdrant.busy_timeout_s,
-            on_wait=on_wait,
-        )
     # a server's call: short waits, and a waiting ingest goes first
-    return EdgeIndex(
-        settings.paths.index_dir,
-        busy_timeout_s=busy_timeout_s,
-        on_wait=on_wait,
-        yield_to_waiters=True,
+    server_call = busy_timeout_s is not None
+    return QdrantIndex(
+        EdgeEngine(
+            settings.paths.index_dir,
+            busy_timeout_s=settings.qdrant.busy_timeout_s
+            if busy_timeout_s is None
+            else busy_timeout_s,
+            on_wait=on_wait,
+            yield_to_waiters=server_call,
+        )
     )
 
 
 def make_way(index: Index, busy_timeout_s: float) -> bool:
     """Between two units of a server's work: let a process waiting for the embedded index
-    have it now (``EdgeIndex.make_way``); the index reopens on its next use, waiting at most
+    have it now (``QdrantIndex.make_way``); the index reopens on its next use, waiting at most
     ``busy_timeout_s``. A Qdrant server is shared and has no such wait."""
-    from citeloom.adapters.qdrant_edge_index import EdgeIndex
+    from citeloom.adapters.qdrant.core import QdrantIndex
 
-    return isinstance(index, EdgeIndex) and index.make_way(busy_timeout_s)
+    return isinstance(index, QdrantIndex) and index.make_way(busy_timeout_s)
 
 
 def with_server(settings: Settings, url: str) -> Settings:
@@ -170,14 +175,14 @@ def chunker(settings: Settings, embedder: OnnxEmbedder) -> Chunker:
             f"more than {embedder.model_id} sees ({window} word pieces); the rest of every "
             f"chunk would be dropped unembedded. Set max_tokens to at most {window}."
         )
-    return _wordpiece_chunker(settings, embedder)
+    return _wordpiece_chunker(settings, embedder.tokenizer_dir)
 
 
-def _wordpiece_chunker(settings: Settings, embedder: OnnxEmbedder) -> Chunker:
+def _wordpiece_chunker(settings: Settings, tokenizer_dir: Path) -> Chunker:
     from citeloom.adapters.wordpiece_chunker import WordPieceChunker
 
     return WordPieceChunker(
-        embedder.tokenizer_dir,
+        tokenizer_dir,
         max_tokens=settings.chunking.max_tokens,
         overlap_tokens=settings.chunking.overlap_tokens,
         heading_context=settings.chunking.heading_context,
@@ -252,6 +257,7 @@ def _pipeline(
         "embedder": emb,
         "index": index,
         "audit": audit_log(settings),
+        "languages": tuple(project.languages),
     }
 
 
@@ -268,13 +274,29 @@ def reindex_service(
     settings: Settings,
     project_name: str,
     index: Index,
-    embedding_model: str,
+    embedding_model: str | None,
     allow_download: bool = False,
-) -> ReindexService:
-    from citeloom.services.reindex import ReindexService
+) -> ReindexService | TermsReindex:
+    """With a model: everything rebuilt from cached conversions and embedded with it. Without:
+    only the BM25 vectors, for the project's languages (nothing is embedded; the chunker is
+    built from the project's tokenizer alone, for the heading context of each chunk)."""
+    from citeloom.services.reindex import ReindexService, TermsReindex
 
-    return ReindexService(
-        **_pipeline(settings, project_name, index, embedding_model, allow_download)
+    if embedding_model is not None:
+        return ReindexService(
+            **_pipeline(settings, project_name, index, embedding_model, allow_download)
+        )
+    from citeloom.adapters.embedding.models import resolve_model
+
+    project = settings.get_project(project_name)
+    spec = resolve_model(project.embedding_model, settings.paths.cache_dir, model_sources(settings))
+    return TermsReindex(
+        project=project_name,
+        collection=project.collection,
+        index=index,
+        chunker=_wordpiece_chunker(settings, spec.tokenizer_dir),
+        audit=audit_log(settings),
+        languages=tuple(project.languages),
     )
 
 
@@ -296,6 +318,7 @@ def query_service(
         rrf_k=project.rrf_k,
         candidates=settings.query.candidates,
         min_confidence=settings.query.min_confidence,
+        languages=tuple(project.languages),
         relations=relations(settings, project),
     )
 
@@ -331,6 +354,7 @@ def note_service(
         embedder=emb,
         index=index,
         audit=audit_log(settings),
+        languages=tuple(project.languages),
     )
 
 
@@ -457,8 +481,9 @@ def project_components(
         metadata=lambda: metadata(settings, project),
         embedder=lambda: embedder(settings, project, allow_download),
         # validate reports an oversized max_tokens as its own check, so build it unchecked
-        chunker=lambda emb: _wordpiece_chunker(settings, emb),  # type: ignore[arg-type]
+        chunker=lambda emb: _wordpiece_chunker(settings, emb.tokenizer_dir),  # type: ignore[attr-defined]
         index=lambda: index(settings),
         others=tuple(p.collection for name, p in settings.project.items() if name != project_name),
+        languages=tuple(project.languages),
         relations=lambda: relations(settings, project),
     )

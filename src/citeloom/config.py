@@ -24,9 +24,10 @@ from pydantic_settings import (
 
 from citeloom.domain.errors import ConfigError, UnknownProject
 from citeloom.domain.fusion import DEFAULT_FUSION
+from citeloom.domain.languages import BM25_LANGUAGES, DEFAULT_LANGUAGES
 
 DEFAULT_CONFIG = Path("citeloom.toml")
-DEFAULT_EMBED_MODEL = "fastembed/all-MiniLM-L6-v2"
+DEFAULT_EMBED_MODEL = "fastembed/all-MiniLM-L6-v2-fp32"  # ADR 0012
 API_KEY_ENV = "CITELOOM_QDRANT_API_KEY"
 _COLLECTION_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$")
 
@@ -173,6 +174,24 @@ class ProjectConfig(_Section):
     # (dense, BM25); unset: the measured default of the chosen fusion (domain.fusion)
     fusion_weights: tuple[float, float] | None = None
     rrf_k: int = Field(60, ge=1)
+    # what BM25 stems and drops stop words for; the collection remembers them (see
+    # docs/languages.md): changing them needs `citeloom reindex`, which does not re-embed
+    languages: list[str] = Field(default_factory=lambda: list(DEFAULT_LANGUAGES))
+
+    @field_validator("languages")
+    @classmethod
+    def _bm25_languages(cls, value: list[str]) -> list[str]:
+        names = [v.strip().lower() for v in value]
+        if not names:
+            raise ValueError('name at least one language, e.g. ["english"]')
+        if unknown := [v for v in names if v not in BM25_LANGUAGES]:
+            raise ValueError(
+                f"unknown language {unknown[0]!r}; BM25 stems and drops stop words for: "
+                f"{', '.join(BM25_LANGUAGES)}"
+            )
+        if len(set(names)) < len(names):
+            raise ValueError("a language is named twice")
+        return names
 
     @field_validator("collection")
     @classmethod

@@ -18,7 +18,7 @@ from citeloom.adapters.conversion.docling_converter import (
 from citeloom.adapters.conversion.plain_text import PlainTextConverter
 from citeloom.adapters.conversion.router import FormatRouter
 from citeloom.domain.errors import ConverterUnavailable, DocumentError
-from citeloom.domain.models import BlockKind
+from citeloom.domain.models import BlockKind, WarningKind
 from tests.conftest import PAPERS
 from tests.integration.test_conversion_real import needs_tesseract
 
@@ -121,14 +121,18 @@ def test_router_picks_by_suffix_and_refuses_unknown_types(converter, tmp_path):
 
 
 @needs_tesseract
+@pytest.mark.shared
 def test_ocr_never_leaves_an_image_page_empty_and_says_so():
     doc = DoclingConverter(ocr="never").convert(PAPERS / "grobid_two_pages.pdf", "0" * 64)
     assert doc.ocr_pages == ()
     assert not any(b.page == 1 for b in doc.blocks)
-    assert any("page 1 has no text layer and OCR is off" in w for w in doc.warnings)
+    (warning,) = doc.warnings
+    assert warning.kind is WarningKind.OCR and not doc.partial
+    assert "page 1 has no text layer and OCR is off" in str(warning)
 
 
 @needs_tesseract
+@pytest.mark.shared
 def test_ocr_always_reads_pages_that_have_text_too():
     doc = DoclingConverter(ocr="always", ocr_languages=("eng",)).convert(
         PAPERS / "grobid_submission_363.pdf", "0" * 64
@@ -137,6 +141,7 @@ def test_ocr_always_reads_pages_that_have_text_too():
     assert "resonance fluorescence" in " ".join(b.text for b in doc.blocks).lower()
 
 
+@pytest.mark.shared
 def test_a_document_over_the_time_limit_fails_alone_with_the_fix():
     # a limit no page can beat (a fast machine converts a page in well under 0.2 s)
     slow = DoclingConverter(timeout_s=1e-6)
@@ -144,11 +149,14 @@ def test_a_document_over_the_time_limit_fails_alone_with_the_fix():
         slow.convert(PAPERS / "grobid_MullenJSSv18i03.pdf", "0" * 64)
 
 
+@pytest.mark.shared
 def test_the_page_cap_converts_the_first_pages_and_says_so():
     doc = DoclingConverter(max_pages=2).convert(PAPERS / "grobid_0807.3577.pdf", "0" * 64)
     assert doc.page_count == 15
     assert {b.page for b in doc.blocks} <= {1, 2}
-    assert any("only the first 2 of 15 pages" in w for w in doc.warnings)
+    (warning,) = doc.warnings
+    assert warning.kind is WarningKind.PARTIAL and doc.partial
+    assert str(warning).startswith("partial: only the first 2 of 15 pages")
 
 
 def test_conversion_cache_never_converts_the_same_bytes_twice(tmp_path):
@@ -187,7 +195,7 @@ def test_layout_choice_prefers_trained_weights_only_when_present(tmp_path, monke
 def test_weights_in_the_hugging_face_cache_are_given_to_docling_in_its_layout(
     tmp_path, monkeypatch
 ):
-    from citeloom.adapters.conversion.docling_converter import artifacts_dir
+    from citeloom.adapters.conversion.docling_converter import TrainedArtifacts
 
     monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
     snapshot = (
@@ -197,14 +205,20 @@ def test_weights_in_the_hugging_face_cache_are_given_to_docling_in_its_layout(
     (snapshot / "model.safetensors").write_bytes(b"weights")
     kind, found = layout_choice("auto", None)
     assert (kind, found) == ("trained", snapshot)
-    artifacts = artifacts_dir(found)
+    artifacts = TrainedArtifacts(found)
     # Docling looks for <artifacts_path>/<repo with / as -->/ ...
-    repo = artifacts / "docling-project--docling-layout-heron"
+    repo = artifacts.path / "docling-project--docling-layout-heron"
     assert (repo / "model.safetensors").read_bytes() == b"weights"
+    # ... in a folder of links that goes with the object, leaving the weights where they are
+    artifacts.cleanup()
+    assert not artifacts.path.exists() and (snapshot / "model.safetensors").is_file()
     # ... and an artifacts_path given in the config is used as it is
     weights = tmp_path / "artifacts" / "docling-project--docling-layout-heron"
     weights.mkdir(parents=True)
-    assert artifacts_dir(weights) == tmp_path / "artifacts"
+    given = TrainedArtifacts(weights)
+    assert given.path == tmp_path / "artifacts"
+    given.cleanup()
+    assert weights.is_dir()
 
 
 TORCH_PROBE = """
@@ -220,6 +234,7 @@ print(json.dumps([pdf.ocr_pages, after_pdf, len(markdown.blocks) > 0]))
 
 
 @needs_tesseract
+@pytest.mark.shared
 def test_pdfs_convert_without_torch_and_other_formats_still_convert_after(tmp_path):
     # torch costs every ingest ~3 s of CPU and ~200 MB; the rules layout never runs it
     markdown = tmp_path / "note.md"
@@ -234,29 +249,3 @@ def test_pdfs_convert_without_torch_and_other_formats_still_convert_after(tmp_pa
     assert ocr_pages == [1]  # the image-only page still went through Tesseract
     assert torch_loaded is False
     assert markdown_converted
-
-
-def test_rules_are_only_dropped_from_pages_where_docling_drops_them_all():
-    # the page-level shortcut may count a segment only if Docling takes it as a candidate
-    from docling.models.postprocessing.reading_order_rb import _candidate_separator
-    from docling_core.types.doc import BoundingBox, CoordOrigin, Size
-
-    from citeloom.adapters.conversion.rules_pipeline import sure_candidates
-
-    width, height = 612.0, 792.0
-    sizes = [0.0, 1e-4, 4.9e-4, 5e-4, 5.1e-4, 9.9e-4, 1e-3, 1.01e-3, 0.3, 2.0, 40.0]
-    starts = [-50.0, -2.0, 0.0, 300.0, 611.9995, 612.0, 700.0]
-    boxes = [
-        BoundingBox(l=x, t=y, r=x + w, b=y + h, coord_origin=CoordOrigin.TOPLEFT)
-        for w in sizes
-        for h in sizes
-        for x in starts
-        for y in (-40.0, 0.0, 400.0, 791.9995, 800.0)
-    ]
-    size = Size(width=width, height=height)
-    sure = [box for box in boxes if sure_candidates([box], width, height)]
-    taken = [
-        _candidate_separator(box, page_no=1, page_size=size, allow_thickness=False) is not None
-        for box in sure
-    ]
-    assert len(sure) > 100 and all(taken)

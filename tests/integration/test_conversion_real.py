@@ -43,12 +43,14 @@ def page_of(doc, needle: str) -> int:
         ("grobid_Wang-paperAVE2008.pdf", "Information Synthesis for Answer Validation"),
     ],
 )
+@pytest.mark.shared
 def test_title_comes_from_the_first_page(converted, name, title):
-    assert converted(name).title == title
+    assert converted(PAPERS / name).title == title
 
 
+@pytest.mark.shared
 def test_numbered_sections_with_levels_and_no_running_heads(converted):
-    doc = converted("grobid_MullenJSSv18i03.pdf")
+    doc = converted(PAPERS / "grobid_MullenJSSv18i03.pdf")
     heads = headings(doc)
     for expected in [
         "1. Introduction",
@@ -62,8 +64,9 @@ def test_numbered_sections_with_levels_and_no_running_heads(converted):
     assert not any("Journal of Statistical Software" in h for h in heads[1:])
 
 
+@pytest.mark.shared
 def test_physical_pages_and_ligatures(converted):
-    doc = converted("grobid_0807.3577.pdf")
+    doc = converted(PAPERS / "grobid_0807.3577.pdf")
     assert doc.page_count == 15
     assert page_of(doc, "If the averaging procedure is applied to the Einstein equations") == 4
     text = " ".join(b.text for b in doc.blocks)
@@ -72,7 +75,7 @@ def test_physical_pages_and_ligatures(converted):
 
 
 def test_two_column_paper_reads_column_by_column(converted):
-    doc = converted(str(EXAMPLES / "lindqvist2021_quiet_hours.pdf"))
+    doc = converted(EXAMPLES / "lindqvist2021_quiet_hours.pdf")
     body = " ".join(b.text for b in doc.blocks if b.kind is BlockKind.TEXT)
     first = body.index("Research work alternates between solitary concentration")
     continues = body.index("measurements in research settings are few")
@@ -81,7 +84,7 @@ def test_two_column_paper_reads_column_by_column(converted):
 
 
 def test_bookmarked_example_gives_nested_levels(converted):
-    doc = converted(str(EXAMPLES / "ardel2023_restored_marshes.pdf"))
+    doc = converted(EXAMPLES / "ardel2023_restored_marshes.pdf")
     levels = {b.text: b.level for b in doc.blocks if b.kind is BlockKind.HEADING}
     assert levels["3.1 Accretion rates"] > levels["3 Results"]
     assert page_of(doc, "accreted a mean of 6.8 millimetres") == 2
@@ -134,20 +137,23 @@ def test_without_an_outline_appendix_numbering_gives_the_levels(converter, tmp_p
 
 
 @needs_tesseract
+@pytest.mark.shared
 def test_image_only_page_is_ocrd(converted):
-    doc = converted("grobid_two_pages.pdf")
+    doc = converted(PAPERS / "grobid_two_pages.pdf")
     assert doc.ocr_pages == (1,)
     page1 = " ".join(b.text for b in doc.blocks if b.page == 1)
     assert "Barcelona" in page1
 
 
 @needs_tesseract
+@pytest.mark.shared
 def test_docling_ocr_sample_becomes_text(converted):
-    doc = converted(str(DOCLING_GT / "ocr_test.pdf"))
+    doc = converted(DOCLING_GT / "ocr_test.pdf")
     assert doc.ocr_pages == (1,)
     assert "Docling" in " ".join(b.text for b in doc.blocks)
 
 
+@pytest.mark.shared
 def test_bad_files_fail_with_the_fix(converter, tmp_path):
     empty = tmp_path / "empty.pdf"
     empty.write_bytes(b"")
@@ -163,6 +169,7 @@ def test_bad_files_fail_with_the_fix(converter, tmp_path):
         converter.convert(truncated, "0" * 64)
 
 
+@pytest.mark.shared
 def test_conversion_is_deterministic(converter):
     # Docling batches pages by thread timing; nothing we output may depend on it.
     path = PAPERS / "grobid_Wang-paperAVE2008.pdf"
@@ -170,15 +177,17 @@ def test_conversion_is_deterministic(converter):
     assert all(converter.convert(path, "0" * 64).blocks == first.blocks for _ in range(2))
 
 
+@pytest.mark.shared
 def test_levels_from_font_size_when_there_is_no_numbering(converted):
-    doc = converted("paperqa_paper.pdf")
+    doc = converted(PAPERS / "paperqa_paper.pdf")
     levels = {b.text: b.level for b in doc.blocks if b.kind is BlockKind.HEADING}
     assert levels["Attribution methods"] > levels["Theory"]
     assert levels["Discussion"] == levels["Theory"]
 
 
+@pytest.mark.shared
 def test_side_by_side_authors_do_not_pull_reading_order_into_a_column(converted):
-    doc = converted("grobid_test_Grobid_2_05982691.pdf")
+    doc = converted(PAPERS / "grobid_test_Grobid_2_05982691.pdf")
     texts = [b.text for b in doc.blocks if b.page == 1]
     authors = next(i for i, t in enumerate(texts) if "Usama Ahmed" in t)
     abstract = next(i for i, t in enumerate(texts) if t.startswith("Abstract"))
@@ -187,14 +196,16 @@ def test_side_by_side_authors_do_not_pull_reading_order_into_a_column(converted)
     assert "Faisal Bashir Hussain" in texts[authors]  # the second author's column, same block
 
 
+@pytest.mark.shared
 def test_publisher_footer_stays_out_of_the_text_but_its_doi_is_kept(converted):
-    doc = converted("grobid_test_Grobid_1_05452615.pdf")
+    doc = converted(PAPERS / "grobid_test_Grobid_1_05452615.pdf")
     assert not any("DOI 10.1109" in b.text for b in doc.blocks)
     assert "10.1109/DSDE.2010.49" in doc.margin_text
 
 
+@pytest.mark.shared
 def test_a_papers_sections_nest_and_table_heads_are_not_sections(converted):
-    doc = converted("paperqa_pasa.pdf")
+    doc = converted(PAPERS / "paperqa_pasa.pdf")
     levels = {b.text: b.level for b in doc.blocks if b.kind is BlockKind.HEADING}
     assert levels["3.1 AutoScholarQuery"] > levels["3 Datasets"]
     assert (

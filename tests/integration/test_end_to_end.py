@@ -47,6 +47,7 @@ def project(tmp_path_factory) -> dict:
     }
 
 
+@pytest.mark.shared
 def test_ingest_reports_citekeys_and_match_kinds(project):
     docs = {Path(d["path"]).name: d for d in project["report"]["documents"]}
     expected = {
@@ -63,6 +64,7 @@ def test_ingest_reports_citekeys_and_match_kinds(project):
     assert docs["grobid_0807.3577.pdf"]["pages"] == 15
 
 
+@pytest.mark.shared
 def test_a_broken_file_fails_alone_with_exit_1(project):
     assert project["code"] == 1
     broken = next(d for d in project["report"]["documents"] if d["path"].endswith("broken.pdf"))
@@ -71,6 +73,7 @@ def test_a_broken_file_fails_alone_with_exit_1(project):
     assert project["report"]["totals"]["ingested"] == len(SUBSET)
 
 
+@pytest.mark.shared
 def test_audit_file_is_named_by_the_correlation_id(project):
     cid = project["report"]["correlation_id"]
     audit = project["folder"] / "var" / "audit" / f"{cid}.jsonl"
@@ -85,6 +88,7 @@ def test_audit_file_is_named_by_the_correlation_id(project):
     assert {"convert", "match", "chunk", "embed", "index"} <= set(ingested["durations_s"])
 
 
+@pytest.mark.shared
 def test_query_returns_the_right_paper_page_and_section(project):
     code, out = run(
         "query",
@@ -136,6 +140,7 @@ def test_query_returns_the_right_paper_page_and_section(project):
     assert top["doi"] == "10.1088/1475-7516/2008/10/003"
 
 
+@pytest.mark.shared
 def test_citations_name_the_printed_page_and_keep_the_pdf_page(project):
     """iqbal2010new is printed on pp. 142-149 of its proceedings: PDF page 3 is p. 144."""
     args = ["--project", "papers", "--config", str(project["config"]), "--citekey", "iqbal2010new"]
@@ -151,6 +156,7 @@ def test_citations_name_the_printed_page_and_keep_the_pdf_page(project):
     assert f"{top['label']} (PDF p" in out  # the PDF page beside, for opening the file
 
 
+@pytest.mark.shared
 def test_query_text_output_has_citation_labels(project):
     code, out = run(
         "query",
@@ -170,6 +176,7 @@ def query_json(project: dict, *args: str) -> dict:
     return json.loads(out)
 
 
+@pytest.mark.shared
 def test_quoted_phrases_filters_and_per_doc_on_the_real_engine(project):
     phrase = query_json(project, '"answer validation" errors')
     assert phrase["results"] and all(
@@ -184,6 +191,7 @@ def test_quoted_phrases_filters_and_per_doc_on_the_real_engine(project):
     assert len(sources) == len(set(sources)) > 1
 
 
+@pytest.mark.shared
 def test_budget_and_pandoc_context_for_an_llm(project, embedder):
     full = query_json(project, "agent paper search")["results"]
     cut = query_json(project, "agent paper search", "--budget", "300")["results"]
@@ -206,6 +214,7 @@ def test_budget_and_pandoc_context_for_an_llm(project, embedder):
     assert labels == [r["citekey"] for r in cut]
 
 
+@pytest.mark.shared
 def test_a_question_the_library_cannot_answer_is_flagged_not_hidden(project):
     question = "How does guide RNA length affect CRISPR-Cas9 off-target cleavage rates?"
     result = query_json(project, question)
@@ -217,6 +226,7 @@ def test_a_question_the_library_cannot_answer_is_flagged_not_hidden(project):
     assert answered["answerable"] is True and answered["confidence"] >= 0.5
 
 
+@pytest.mark.shared
 def test_projects_never_see_each_others_passages(project):
     other = write_config(
         project["folder"],
@@ -241,11 +251,13 @@ def test_projects_never_see_each_others_passages(project):
             assert all("examples" not in r["source"] for r in results)
 
 
+@pytest.mark.shared
 def test_inspect_lists_documents(project):
     code, out = run("inspect", "--project", "papers", "--config", str(project["config"]), "--json")
     assert code == 0
     report = json.loads(out)
-    assert report["embed_model"] == "fastembed/all-MiniLM-L6-v2" and report["dimensions"] == 384
+    assert report["embed_model"] == "fastembed/all-MiniLM-L6-v2-fp32"
+    assert report["dimensions"] == 384
     assert {d["citekey"] for d in report["documents"]} >= {
         "bolejko2008apparent",
         "he2025pasa",
@@ -254,6 +266,7 @@ def test_inspect_lists_documents(project):
     assert report["points"] == sum(d["chunks"] for d in report["documents"])
 
 
+@pytest.mark.shared
 def test_reingest_skips_unchanged_files(project):
     before = json.loads(run("inspect", "-p", "papers", "-c", str(project["config"]), "--json")[1])
     code, out = run(
@@ -271,6 +284,7 @@ def test_reingest_skips_unchanged_files(project):
     assert after["points"] == before["points"]
 
 
+@pytest.mark.shared
 def test_write_guard_exits_4_and_writes_nothing(project):
     sidecar = project["folder"] / "var" / "qdrant" / "proj-papers" / "collection.json"
     original = sidecar.read_text()
@@ -293,6 +307,7 @@ def test_write_guard_exits_4_and_writes_nothing(project):
     assert not any(d["path"].endswith("w.pdf") for d in after["documents"])
 
 
+@pytest.mark.shared
 def test_inspect_lists_unmatched_documents_with_their_best_candidates(project):
     code, out = run("inspect", "-p", "papers", "-c", str(project["config"]))
     assert code == 0
@@ -302,6 +317,7 @@ def test_inspect_lists_unmatched_documents_with_their_best_candidates(project):
     assert "MetadataMissing; best candidates: @" in lines[at + 1]
 
 
+@pytest.mark.shared
 def test_a_changed_library_relabels_stored_documents(project):
     refs = json.loads((DATA / "papers.csl.json").read_text())
     for entry in refs:

@@ -41,15 +41,16 @@ def test_query_help_imports_neither_docling_nor_torch():
 
 
 @pytest.mark.real
-def test_a_real_query_imports_neither_docling_nor_torch(tmp_path: Path, embedder):
-    from citeloom.adapters.qdrant_edge_index import EdgeIndex
+def test_a_real_query_imports_neither_docling_nor_torch(tmp_path: Path, fp32_embedder):
+    from citeloom.adapters.qdrant.core import QdrantIndex
+    from citeloom.adapters.qdrant.edge_engine import EdgeEngine
     from citeloom.domain.ids import chunk_id
     from citeloom.domain.models import Chunk, ConvertedDocument, IndexPoint, MetadataMatch
     from citeloom.domain.records import build_payload
 
     config = write_config(tmp_path, DATA / "papers.csl.json")
-    index = EdgeIndex(tmp_path / "var" / "qdrant")
-    index.ensure_collection("proj-papers", embedder.model_id, embedder.dimensions)
+    index = QdrantIndex(EdgeEngine(tmp_path / "var" / "qdrant"))
+    index.ensure_collection("proj-papers", fp32_embedder.model_id, fp32_embedder.dimensions)
     text = "Restored marshes accreted sediment quickly after the breach."
     chunk = Chunk("d", 0, text, text, ("3 Results",), 2, 2, 12)
     payload = build_payload(
@@ -57,15 +58,15 @@ def test_a_real_query_imports_neither_docling_nor_torch(tmp_path: Path, embedder
         chunk=chunk,
         document=ConvertedDocument("a.pdf", "0" * 64, "T", 3, (), "t"),
         match=MetadataMatch(None, None),
-        embed_model=embedder.model_id,
+        embed_model=fp32_embedder.model_id,
         ingest_id="x",
     )
-    point_id = chunk_id("d", ("3 Results",), 2, 2, embedder.model_id, 0)
+    point_id = chunk_id("d", ("3 Results",), 2, 2, fp32_embedder.model_id, 0)
     index.replace_document(
         "proj-papers",
         "d",
         "a.pdf",
-        [IndexPoint(point_id, embedder.embed_documents([text])[0], text, payload)],
+        [IndexPoint(point_id, fp32_embedder.embed_documents([text])[0], text, payload)],
     )
     index.close()
     code, heavy, out = probe(

@@ -25,7 +25,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from citeloom.adapters.qdrant_edge_index import EdgeIndex
+from citeloom.adapters.qdrant.core import QdrantIndex
+from citeloom.adapters.qdrant.edge_engine import EdgeEngine
 from citeloom.entrypoints.cli import app
 from tests.conftest import CITELOOM, EXAMPLES, ROOT, write_config
 
@@ -78,7 +79,7 @@ def written(exported: dict[str, Any], name: str, change: Change) -> Path:
 def index_state(folder: Path) -> dict[str, list[str]]:
     """Every collection folder and alias of the index, with the ids of its points."""
     qdrant = folder / "var" / "qdrant"
-    index = EdgeIndex(qdrant)
+    index = QdrantIndex(EdgeEngine(qdrant))
     try:
         state: dict[str, list[str]] = {}
         for entry in sorted(qdrant.iterdir()):
@@ -91,7 +92,7 @@ def index_state(folder: Path) -> dict[str, list[str]]:
         index.close()
 
 
-def _points(index: EdgeIndex, collection: str) -> list[Any]:
+def _points(index: QdrantIndex, collection: str) -> list[Any]:
     points, offset = [], None
     while True:
         page, offset = index.scroll_points(collection, offset, 256)

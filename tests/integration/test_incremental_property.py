@@ -24,7 +24,7 @@ import pytest
 from citeloom.domain.ids import sha256_of_file
 from tests.conftest import PAPERS, write_config
 
-pytestmark = pytest.mark.real
+pytestmark = [pytest.mark.real, pytest.mark.shared]
 
 STEPS = int(os.environ.get("CITELOOM_PROPERTY_STEPS", "200"))
 SEED = int(os.environ.get("CITELOOM_PROPERTY_SEED", "20261123"))

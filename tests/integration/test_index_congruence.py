@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from citeloom.adapters.qdrant_edge_index import EdgeIndex
-from citeloom.adapters.qdrant_server_index import QdrantServerIndex
-from citeloom.domain.errors import EmbeddingModelMismatch, IndexUnavailable
+from citeloom.adapters.qdrant.core import QdrantIndex
+from citeloom.adapters.qdrant.edge_engine import EdgeEngine
+from citeloom.adapters.qdrant.server_engine import ServerEngine
+from citeloom.domain.errors import EmbeddingModelMismatch, IndexUnavailable, LanguagesMismatch
 from citeloom.domain.ids import chunk_id
 from citeloom.domain.models import Chunk, ConvertedDocument, IndexPoint, MetadataMatch, Reference
 from citeloom.domain.records import build_payload
@@ -27,7 +28,7 @@ BACKENDS = ["edge", "client-local", "fake", "server"]
 @pytest.fixture(params=BACKENDS)
 def index(request, tmp_path: Path):
     if request.param == "edge":
-        idx = EdgeIndex(tmp_path / "qdrant")
+        idx = QdrantIndex(EdgeEngine(tmp_path / "qdrant"))
     elif request.param == "fake":
         from tests.fakes import FakeIndex
 
@@ -35,15 +36,15 @@ def index(request, tmp_path: Path):
     elif request.param == "client-local":
         from qdrant_client import QdrantClient
 
-        idx = QdrantServerIndex(client=QdrantClient(":memory:"))
+        idx = QdrantIndex(ServerEngine(client=QdrantClient(":memory:")))
     else:
         if not os.environ.get("QDRANT_URL"):
             pytest.skip("no live Qdrant server: set QDRANT_URL (docker compose up) to include it")
-        idx = QdrantServerIndex(
-            url=os.environ["QDRANT_URL"], api_key=os.environ.get("QDRANT_API_KEY")
+        idx = QdrantIndex(
+            ServerEngine(url=os.environ["QDRANT_URL"], api_key=os.environ.get("QDRANT_API_KEY"))
         )
-    yield idx
-    idx.close()
+    with idx:  # every Index closes at the end of a with block
+        yield idx
 
 
 def collection() -> str:
@@ -109,6 +110,28 @@ def test_replace_document_keeps_exactly_one_copy(index):
     assert [(d.doc_id, d.chunks) for d in docs] == [("d2", 1)]
 
 
+def test_replace_removes_older_copies_by_content_or_path_and_nothing_else(index):
+    name = collection()
+    index.ensure_collection(name, "m", 4)
+    index.replace_document(
+        name, "d1", "a.pdf", points("d1", "a.pdf", ["x", "y"], [vec(1), vec(0, 1)])
+    )
+    index.replace_document(name, "d2", "b.pdf", points("d2", "b.pdf", ["z"], [vec(0, 0, 1)]))
+    # the same content moved to another path and chunked anew (one chunk now): one copy, at
+    # the new path, and the other document as it was
+    moved = points("d1", "new/a.pdf", ["x y"], [vec(1)])
+    index.replace_document(name, "d1", "new/a.pdf", moved)
+    docs = index.documents(name, "p")
+    assert sorted((d.doc_id, d.path, d.chunks) for d in docs) == [
+        ("d1", "new/a.pdf", 1),
+        ("d2", "b.pdf", 1),
+    ]
+    # a document that now has no chunks: its older copy goes, the rest stays
+    index.replace_document(name, "d2", "b.pdf", [])
+    assert [d.doc_id for d in index.documents(name, "p")] == ["d1"]
+    assert index.collection_info(name).points == 1
+
+
 def test_searches_rank_and_stay_in_the_project(index):
     name = collection()
     index.ensure_collection(name, "m", 4)
@@ -169,9 +192,9 @@ def test_payloads_and_documents(index):
 
 
 def test_embedded_shard_admits_one_process_at_a_time(tmp_path):
-    first = EdgeIndex(tmp_path / "q")
+    first = QdrantIndex(EdgeEngine(tmp_path / "q"))
     first.ensure_collection("c", "m", 4)
-    second = EdgeIndex(tmp_path / "q")
+    second = QdrantIndex(EdgeEngine(tmp_path / "q"))
     with pytest.raises(IndexUnavailable, match="index busy"):
         second.collection_info("c")
     first.close()
@@ -179,8 +202,18 @@ def test_embedded_shard_admits_one_process_at_a_time(tmp_path):
     second.close()
 
 
+def test_an_embedded_index_is_let_go_when_its_with_block_ends_even_by_an_error(tmp_path):
+    with pytest.raises(RuntimeError), QdrantIndex(EdgeEngine(tmp_path / "q")) as first:
+        first.ensure_collection("c", "m", 4)
+        with pytest.raises(IndexUnavailable, match="index busy"):
+            QdrantIndex(EdgeEngine(tmp_path / "q")).collection_info("c")
+        raise RuntimeError("the work in the block fails")
+    with QdrantIndex(EdgeEngine(tmp_path / "q")) as second:  # at once: no wait
+        assert second.collection_info("c").embed_model == "m"
+
+
 def test_unreachable_server_is_index_unavailable():
-    index = QdrantServerIndex(url="http://127.0.0.1:9", timeout_ms=1000)
+    index = QdrantIndex(ServerEngine(url="http://127.0.0.1:9", timeout_ms=1000))
     with pytest.raises(IndexUnavailable, match=r"127\.0\.0\.1:9"):
         index.collection_info("c")
 
@@ -311,12 +344,12 @@ def test_a_server_opening_per_call_lets_a_waiting_opener_go_first(tmp_path):
     import threading
     import time
 
-    holder = EdgeIndex(tmp_path / "q")
+    holder = QdrantIndex(EdgeEngine(tmp_path / "q"))
     holder.ensure_collection("c", "m", 4)  # holds the shard, as a server's call does
     order: list[str] = []
 
     def open_as(name: str, polite: bool) -> None:
-        index = EdgeIndex(tmp_path / "q", busy_timeout_s=10, yield_to_waiters=polite)
+        index = QdrantIndex(EdgeEngine(tmp_path / "q", busy_timeout_s=10, yield_to_waiters=polite))
         index.collection_info("c")
         order.append(name)
         time.sleep(0.3)
@@ -395,7 +428,7 @@ def test_a_server_collection_made_without_payload_indexes_gets_them_on_open():
     from qdrant_client import QdrantClient
 
     client = QdrantClient(":memory:")
-    older = QdrantServerIndex(client=client)
+    older = QdrantIndex(ServerEngine(client=client))
     older.ensure_collection("old", "m", 4)
     made: list[str] = []
     plain = client.create_payload_index
@@ -405,5 +438,52 @@ def test_a_server_collection_made_without_payload_indexes_gets_them_on_open():
         return plain(collection_name, field_name, **kwargs)
 
     client.create_payload_index = recording  # the in-process engine keeps no payload schema
-    QdrantServerIndex(client=client).ensure_collection("old", "m", 4)
+    QdrantIndex(ServerEngine(client=client)).ensure_collection("old", "m", 4)
     assert {"project", "doc_id", "fulltext", "doc.year"} <= set(made)
+
+
+GERMAN = ("german", "english")
+
+
+def test_write_guard_refuses_other_languages(index):
+    name = collection()
+    index.ensure_collection(name, "m", 4, GERMAN)
+    index.ensure_collection(name, "m", 4, ("english", "german"))  # the order changes no term
+    index.check_model(name, "m")  # a caller that does not say: the model alone is checked
+    for call in (
+        lambda: index.ensure_collection(name, "m", 4),
+        lambda: index.check_model(name, "m", ("english",)),
+    ):
+        with pytest.raises(LanguagesMismatch) as error:
+            call()
+        assert "german, english" in str(error.value) and "citeloom reindex" in str(error.value)
+        assert error.value.exit_code == 4
+    assert index.collection_info(name).languages == GERMAN
+
+
+def test_a_german_collection_stems_german_and_english_words(index):
+    name, english = collection(), collection()
+    texts = [
+        "Die Bodenerosion auf den Böden der Äcker nimmt nach Starkregen zu.",
+        "Soil erosion was measured on eroded loess slopes.",
+        "Der Hund und die Katze schlafen.",
+    ]
+    vectors = [vec(1), vec(0, 1), vec(0, 0, 1)]
+    for target, languages in ((name, GERMAN), (english, ("english",))):
+        index.ensure_collection(target, "m", 4, languages)
+        index.replace_document(target, "d1", "a.pdf", points("d1", "a.pdf", texts, vectors))
+
+    def found(target: str, query: str) -> list[str]:
+        hits = index.text_search(target, query, SearchFilter(project="p"), 10)
+        return [h.payload["fulltext"] for h in hits]
+
+    # inflections only the German stemmer brings together (plural, umlaut)
+    assert found(name, "Bodenerosionen Boden") == [texts[0]]
+    assert found(english, "Bodenerosionen Boden") == []
+    assert found(name, "eroding soils") == [texts[1]]  # English words keep their stems
+    # German stop words are no terms, English ones neither, in either language
+    assert found(name, "und die der") == [] and found(name, "the of and") == []
+    assert found(english, "und die der") != []
+    weights = index.term_weights(name, "die Bodenerosionen und der Boden im Starkregen")
+    assert set(weights) == {"Bodenerosionen", "Boden", "Starkregen"}
+    assert all(w > 0 for w in weights.values())

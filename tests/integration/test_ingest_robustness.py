@@ -225,6 +225,7 @@ def encrypted_pdf(path: Path) -> None:
     pdf.save()
 
 
+@pytest.mark.shared
 def test_bad_files_each_fail_with_the_fix_and_the_batch_goes_on(project):
     inbox = project["dir"] / "inbox"
     inbox.mkdir()
@@ -356,9 +357,10 @@ def test_a_usage_error_leaves_no_audit_behind(project, mistake):
 HOLD = """
 import sys
 from pathlib import Path
-from citeloom.adapters.qdrant_edge_index import EdgeIndex
-index = EdgeIndex(Path(sys.argv[1]))
-index.ensure_collection("proj-papers", "fastembed/all-MiniLM-L6-v2", 384)
+from citeloom.adapters.qdrant.core import QdrantIndex
+from citeloom.adapters.qdrant.edge_engine import EdgeEngine
+index = QdrantIndex(EdgeEngine(Path(sys.argv[1])))
+index.ensure_collection("proj-papers", "fastembed/all-MiniLM-L6-v2-fp32", 384)
 print("holding", flush=True)
 sys.stdin.read()
 index.close()
@@ -570,14 +572,9 @@ def test_a_half_written_document_is_written_again(project):
 
 
 # ---------------------------------------------------------------- model change
-def test_reindex_builds_a_new_collection_and_switches_only_when_complete(project, fp32_cache):
-    from citeloom.adapters.embedding.fp32_export import MODEL_ID, exported_dir
-
-    # the real second model (fp32 MiniLM), exported once per session: seed this project's cache
-    other = MODEL_ID
-    seeded = exported_dir(project["dir"] / "var" / "cache")
-    seeded.parent.mkdir(parents=True)
-    seeded.symlink_to(exported_dir(fp32_cache))
+def test_reindex_builds_a_new_collection_and_switches_only_when_complete(project):
+    # the real second model: the int8 MiniLM (the default is fp32)
+    other = "fastembed/all-MiniLM-L6-v2"
     folder = project["dir"] / "notes"
     notes(folder, 3)
     ingest(project, folder)
@@ -595,9 +592,9 @@ def test_reindex_builds_a_new_collection_and_switches_only_when_complete(project
     assert not (qdrant / "proj-papers").exists() and (qdrant / "proj-papers@2").exists()
     # the config still names the old model: the guard says what to do, nothing is mixed
     code, out = run("query", "marsh", "-p", "papers", "-c", project["config"])
-    assert code == 4 and other in out
+    assert code == 4 and f"'{other}'" in out
     code, out = run("ingest", str(folder), "-p", "papers", "-c", project["config"])
-    assert code == 4 and other in out and "nothing was written" in out
+    assert code == 4 and f"'{other}'" in out and "nothing was written" in out
     config = Path(project["config"])
     config.write_text(config.read_text() + f'embedding_model = "{other}"\n')
     code, out = run("query", "marsh", "-p", "papers", "-c", project["config"], "--json")
@@ -615,7 +612,7 @@ def test_a_reindex_that_cannot_finish_leaves_the_old_collection_serving(project,
     for cached in (project["dir"] / "var" / "cache" / "conversions").rglob("*.json"):
         cached.unlink()
     code, out = run(
-        "reindex", "-p", "papers", "-m", "fastembed/all-MiniLM-L6-v2", "-c", project["config"]
+        "reindex", "-p", "papers", "-m", "fastembed/all-MiniLM-L6-v2-fp32", "-c", project["config"]
     )
     assert code == 1 and "reindex not switched" in out
     assert inspect(project) == before
@@ -681,6 +678,7 @@ def test_a_terminal_gets_a_progress_bar_and_json_gets_none(project):
     assert code == 0 and json.loads(out)["totals"]["ingested"] == 1  # nothing but the JSON
 
 
+@pytest.mark.shared
 def test_a_document_over_the_time_limit_does_not_hold_up_the_batch(tmp_path):
     refs = tmp_path / "refs.json"
     refs.write_text("[]")

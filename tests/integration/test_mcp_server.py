@@ -266,11 +266,12 @@ def test_each_error_code_names_a_fix(library):
 
 
 def test_embedding_mismatch_is_refused_before_writing(tmp_path):
-    from citeloom.adapters.qdrant_edge_index import EdgeIndex
+    from citeloom.adapters.qdrant.core import QdrantIndex
+    from citeloom.adapters.qdrant.edge_engine import EdgeEngine
 
     config = write_config(tmp_path)
-    index = EdgeIndex(tmp_path / "var" / "qdrant")
-    index.ensure_collection("proj-other", "fastembed/all-MiniLM-L6-v2-fp32", 384)
+    index = QdrantIndex(EdgeEngine(tmp_path / "var" / "qdrant"))
+    index.ensure_collection("proj-other", "fastembed/all-MiniLM-L6-v2", 384)
     index.close()
 
     async def run() -> None:
@@ -281,8 +282,39 @@ def test_embedding_mismatch_is_refused_before_writing(tmp_path):
     anyio.run(run)
 
 
+def test_a_collection_of_other_languages_is_refused_with_the_reindex_fix(tmp_path):
+    from citeloom.adapters.qdrant.core import QdrantIndex
+    from citeloom.adapters.qdrant.edge_engine import EdgeEngine
+    from citeloom.config import DEFAULT_EMBED_MODEL
+    from citeloom.domain.models import IndexPoint
+
+    config = write_config(tmp_path)
+    index = QdrantIndex(EdgeEngine(tmp_path / "var" / "qdrant"))
+    index.ensure_collection("proj-other", DEFAULT_EMBED_MODEL, 384, ("german", "english"))
+    payload = {"project": "other", "doc_id": "d", "fulltext": "Bodenerosion"}
+    point = IndexPoint(
+        "00000000-0000-0000-0000-000000000001", [0.05] * 384, "Bodenerosion", payload
+    )
+    index.upsert_points("proj-other", [point])
+    index.close()
+
+    async def run() -> None:
+        async with session(config) as client:
+            for tool, arguments in (
+                ("store_chunks", {"items": NOTES[:1]}),
+                ("query_hybrid", {"query": "Bodenerosion"}),
+            ):
+                answer, failed = await call(client, tool, project="other", **arguments)
+                assert failed and code(answer) == "EMBEDDING_MISMATCH", answer
+                assert "german, english" in answer["error"]["message"]
+                assert "citeloom reindex --project P" in answer["error"]["fix"]
+
+    anyio.run(run)
+
+
 def test_index_unavailable_and_busy(library, tmp_path):
-    from citeloom.adapters.qdrant_edge_index import EdgeIndex
+    from citeloom.adapters.qdrant.core import QdrantIndex
+    from citeloom.adapters.qdrant.edge_engine import EdgeEngine
 
     async def unreachable() -> None:
         async with session(library, CITELOOM_QDRANT__URL="http://127.0.0.1:9") as client:
@@ -293,7 +325,7 @@ def test_index_unavailable_and_busy(library, tmp_path):
 
     async def busy() -> None:
         async with session(library, CITELOOM_MCP__TIMEOUT_S="3") as client:
-            holder = EdgeIndex(library.parent / "var" / "qdrant")
+            holder = QdrantIndex(EdgeEngine(library.parent / "var" / "qdrant"))
             holder.collection_info("proj-papers")  # holds the project, as an ingest would
             try:
                 answer, _ = await call(client, "inspect_collection", project="papers")
@@ -369,7 +401,7 @@ def test_check_reports_what_a_client_would_see(library):
     report = json.loads(result.stdout)
     assert len(report["tools"]) == len(TOOLS) and report["errors"] == []
     assert {p["project"]: p["chunks"] for p in report["projects"]} == {"other": 0, "papers": 4}
-    assert report["models"][0]["model"] == "fastembed/all-MiniLM-L6-v2"
+    assert report["models"][0]["model"] == "fastembed/all-MiniLM-L6-v2-fp32"
     assert report["models"][0]["load_s"] > 0
     text = subprocess.run(
         [CITELOOM, "mcp", "--check", "-c", str(library)], capture_output=True, text=True, check=True
@@ -437,7 +469,7 @@ def test_notes_survive_reindex_with_their_tags_when_no_conversion_cache_holds_th
     shutil.rmtree(tmp_path / "var" / "cache" / "conversions", ignore_errors=True)
     rebuilt = subprocess.run(
         [CITELOOM, "reindex", "-p", "papers", "-c", str(config),
-         "--embedding-model", "fastembed/all-MiniLM-L6-v2", "--json"],
+         "--embedding-model", "fastembed/all-MiniLM-L6-v2-fp32", "--json"],
         capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert rebuilt.returncode == 0, rebuilt.stdout + rebuilt.stderr

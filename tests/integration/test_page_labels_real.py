@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from citeloom.entrypoints.cli import app
 from tests.conftest import CORPUS, PAPERS, write_config
 
-pytestmark = pytest.mark.real
+pytestmark = [pytest.mark.real, pytest.mark.shared]
 
 PAGINATED = CORPUS / "paginated"
 # as a Zotero library holds them: the article's journal range; a working-notes paper that

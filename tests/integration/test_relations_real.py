@@ -289,6 +289,7 @@ references_json = "journal.json"
     return config
 
 
+@pytest.mark.shared
 def test_a_pdf_matched_to_a_preprint_that_prints_a_journal_entrys_title_links_the_two(
     arxiv_paper,
 ):
@@ -305,6 +306,7 @@ def test_a_pdf_matched_to_a_preprint_that_prints_a_journal_entrys_title_links_th
     assert "arXiv's stamp 0908.0054v1" in relation["evidence"]
 
 
+@pytest.mark.shared
 def test_the_arxiv_copy_of_a_journal_entry_is_flagged_as_a_preprint(arxiv_paper, tmp_path):
     code, out = run("inspect", "--relations", "-p", "journal", "-c", str(arxiv_paper))
     assert code == 0, out

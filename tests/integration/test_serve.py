@@ -89,7 +89,7 @@ def test_every_route_answers_with_the_cli_json(served):
     url, config = served
     health = httpx.get(f"{url}/health").json()
     assert health["status"] == "ok" and health["index_reachable"]
-    assert health["models_loaded"] == ["fastembed/all-MiniLM-L6-v2"]
+    assert health["models_loaded"] == ["fastembed/all-MiniLM-L6-v2-fp32"]
     assert {"citeloom", "fastapi", "uvicorn"} <= set(health["versions"])
     projects = httpx.get(f"{url}/projects").json()["projects"]
     assert [(p["project"], p["documents"], p["chunks"] > 0) for p in projects] == [
@@ -255,7 +255,9 @@ def test_projects_answers_what_the_mcp_tool_list_projects_does(served):
     assert rest.status_code == 200, rest.text
     assert rest.json() == tool.json()["result"]["structuredContent"]
     [project] = rest.json()["projects"]
-    assert project["stored_model"] == project["embedding_model"] == "fastembed/all-MiniLM-L6-v2"
+    assert (
+        project["stored_model"] == project["embedding_model"] == "fastembed/all-MiniLM-L6-v2-fp32"
+    )
 
 
 def test_the_request_examples_at_docs_work_on_the_example_papers(served):

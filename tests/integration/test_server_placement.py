@@ -41,7 +41,7 @@ def test_cluster_placement_is_passed_on_collection_creation(tmp_path):
     settings = load_settings(config)
     index = bootstrap.index(settings)
     client = RecordingClient()
-    index._client = client  # type: ignore[attr-defined]  # the configured adapter, local engine
+    index.engine.client = client  # type: ignore[attr-defined]  # the configured adapter, local engine
     index.ensure_collection("proj-a", "m", 4)
     index.ensure_collection("proj-a", "m", 4)  # exists: not created again
     assert len(client.created) == 1
@@ -56,7 +56,7 @@ def test_without_placement_the_servers_defaults_apply(tmp_path):
     config.write_text('[qdrant]\nurl = "http://localhost:6333"\n', encoding="utf-8")
     index = bootstrap.index(load_settings(config))
     client = RecordingClient()
-    index._client = client  # type: ignore[attr-defined]
+    index.engine.client = client  # type: ignore[attr-defined]
     index.ensure_collection("proj-a", "m", 4)
     assert not {"shard_number", "replication_factor", "write_consistency_factor"} & set(
         client.created[0]

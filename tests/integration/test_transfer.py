@@ -15,8 +15,9 @@ import pytest
 from typer.testing import CliRunner
 
 from citeloom import bootstrap
-from citeloom.adapters.qdrant_edge_index import EdgeIndex
-from citeloom.adapters.qdrant_server_index import QdrantServerIndex
+from citeloom.adapters.qdrant.core import QdrantIndex
+from citeloom.adapters.qdrant.edge_engine import EdgeEngine
+from citeloom.adapters.qdrant.server_engine import ServerEngine
 from citeloom.config import load_settings
 from citeloom.domain.errors import ConfigError
 from citeloom.domain.models import IndexPoint
@@ -89,12 +90,14 @@ def test_a_round_trip_through_a_server_answers_queries_identically(original, tmp
 
     header = json.loads(original["file"].read_text(encoding="utf-8").splitlines()[0])
     assert header["format"] == "citeloom-export" and header["version"] == 2
-    assert header["embed_model"] == "fastembed/all-MiniLM-L6-v2" and header["dimensions"] == 384
+    assert (
+        header["embed_model"] == "fastembed/all-MiniLM-L6-v2-fp32" and header["dimensions"] == 384
+    )
     assert header["tokenizer"].startswith("wordpiece:") and header["points"] > 10
     assert all(a for a in original["answers"])  # every query finds passages
 
     settings = original["settings"]
-    server = QdrantServerIndex(client=QdrantClient(":memory:"))
+    server = QdrantIndex(ServerEngine(client=QdrantClient(":memory:")))
     model = settings.project["papers"].embedding_model
     tokenizer = bootstrap.tokenizer_id(settings, model)
     imported = import_project(server, "papers", "proj-papers", model, tokenizer, original["file"])
@@ -129,8 +132,10 @@ def test_an_export_carries_printed_page_labels_and_a_version_1_export_still_impo
     original, tmp_path
 ):
     lines = original["file"].read_text(encoding="utf-8").splitlines()
-    first = json.loads(lines[1])["payload"]
-    assert first["kind"] == "paper" and first["doc"]["page_label_source"] == "printed"
+    payloads = [json.loads(line)["payload"] for line in lines[1:]]
+    sources = {p["zotero"]["citekey"]: p["doc"]["page_label_source"] for p in payloads}
+    assert {p["kind"] for p in payloads} == {"paper"}
+    assert sources["ardel2023marsh"] == "printed", sources  # its pages say 117-124
     # the same file as citeloom wrote it before page labels: version 1, payloads without them
     old = tmp_path / "v1.jsonl"
     header = {**json.loads(lines[0]), "version": 1}
@@ -155,7 +160,7 @@ def test_an_export_carries_printed_page_labels_and_a_version_1_export_still_impo
 
 def test_an_import_under_another_models_project_is_refused(original, tmp_path):
     config = write_config(
-        tmp_path, REFERENCES, extra='embedding_model = "fastembed/all-MiniLM-L6-v2-fp32"'
+        tmp_path, REFERENCES, extra='embedding_model = "fastembed/all-MiniLM-L6-v2"'
     )
     code, out = run("import", str(original["file"]), "-p", "papers", "-c", str(config))
     assert code == 4, out  # the write guard
@@ -212,11 +217,11 @@ def test_exporting_a_project_without_a_collection_says_so(tmp_path):
 @pytest.fixture(params=["edge", "client-local", "fake"])
 def index(request, tmp_path):
     if request.param == "edge":
-        idx = EdgeIndex(tmp_path / "qdrant")
+        idx = QdrantIndex(EdgeEngine(tmp_path / "qdrant"))
     elif request.param == "client-local":
         from qdrant_client import QdrantClient
 
-        idx = QdrantServerIndex(client=QdrantClient(":memory:"))
+        idx = QdrantIndex(ServerEngine(client=QdrantClient(":memory:")))
     else:
         idx = FakeIndex()
     yield idx

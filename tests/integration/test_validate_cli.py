@@ -31,7 +31,7 @@ def test_validate_passes_on_a_sound_config_and_names_the_layout_stage(tmp_path):
     assert code == 0 and report["ok"], report
     assert checks["references"]["detail"] == "3 CSL-JSON entries"
     assert (
-        "fastembed/all-MiniLM-L6-v2 loads offline (384 dimensions)"
+        "fastembed/all-MiniLM-L6-v2-fp32 loads offline (384 dimensions)"
         in (checks["embedding model"]["detail"])
     )
     assert checks["layout"]["detail"].startswith("weight-free layout rules")
@@ -54,7 +54,7 @@ def test_validate_fails_an_oversized_chunk_and_ingest_refuses_it(tmp_path):
         check=False,
     )
     assert result.returncode == 2
-    assert "[chunking] max_tokens = 400 is more than fastembed/all-MiniLM-L6-v2 sees" in (
+    assert "[chunking] max_tokens = 400 is more than fastembed/all-MiniLM-L6-v2-fp32 sees" in (
         result.stderr
     )
     assert not (tmp_path / "var" / "qdrant" / "proj-papers").exists()  # nothing written

@@ -172,3 +172,14 @@ def test_kept_sentence_vectors_stay_within_their_limit_dropping_the_least_recent
     assert embedder.calls == calls
     kept.vectors(["two"], embedder.embed_documents)
     assert embedder.calls == calls + 1
+
+
+def test_an_answer_within_filters_quotes_only_the_papers_they_let_through(library):
+    from citeloom.services.query import QueryOptions
+
+    question = "how fast did restored marshes accrete sediment"
+    only_quiet = service(*library).answer(question, QueryOptions(citekeys=("lee2019quiet",)))
+    assert only_quiet.leads and all(p.citekey == "lee2019quiet" for p in only_quiet.leads)
+    assert all(s.citekey == "lee2019quiet" for s in only_quiet.citations)
+    only_marsh = service(*library).answer(question, QueryOptions(citekeys=("ardel2023marsh",)))
+    assert not only_marsh.fallback and only_marsh.citations[0].citekey == "ardel2023marsh"

@@ -75,21 +75,22 @@ def test_a_call_over_its_time_is_given_up_and_its_worker_told_so():
 
 @pytest.mark.real
 def test_the_embedded_index_makes_way_only_for_a_waiting_process(tmp_path):
-    from citeloom.adapters.qdrant_edge_index import EdgeIndex
+    from citeloom.adapters.qdrant.core import QdrantIndex
+    from citeloom.adapters.qdrant.edge_engine import EdgeEngine
 
     folder = tmp_path / "q"
-    server = EdgeIndex(folder, busy_timeout_s=10, yield_to_waiters=True)
+    server = QdrantIndex(EdgeEngine(folder, busy_timeout_s=10, yield_to_waiters=True))
     server.ensure_collection("c", "m", 4)
     assert server.make_way(10) is False  # nobody waits: the shard stays open
     with pytest.raises(IndexBusy):
-        EdgeIndex(folder).collection_info("c")
+        QdrantIndex(EdgeEngine(folder)).collection_info("c")
     waiting = os.open(folder / "c.wait", os.O_RDWR | os.O_CREAT)
     fcntl.flock(waiting, fcntl.LOCK_SH)  # what a waiting ingest holds
     try:
         assert server.make_way(10) is True
     finally:
         os.close(waiting)
-    other = EdgeIndex(folder)  # gets the shard at once
+    other = QdrantIndex(EdgeEngine(folder))  # gets the shard at once
     assert other.collection_info("c").embed_model == "m"
     other.close()
     assert server.collection_info("c").embed_model == "m"  # reopened on its next use

@@ -50,6 +50,7 @@ def test_no_certain_relation_is_inferred_where_none_holds(name):
     assert keys(inferred(name), "certain") <= truth(name)
 
 
+@pytest.mark.shared
 @pytest.mark.parametrize("path", sorted(CSL_FIXTURES.glob("*.json")), ids=lambda p: p.name[:40])
 def test_better_bibtex_exports_hold_no_relation_and_none_is_inferred(path):
     """Close titles, two episodes of one show, two TIME pages, editions of nothing."""

@@ -26,3 +26,34 @@ def test_a_quotable_sentence_starts_and_ends_like_one():
     assert not looks_whole("accreted 6.8 mm per year after the breach.")  # an overlap's tail
     assert not looks_whole("3.1 Accretion rates")  # a heading
     assert not looks_whole("Too short.")
+
+
+def test_german_abbreviations_ordinals_and_quotes_do_not_end_a_sentence():
+    text = (
+        "Getreide, z. B. Weizen, und u. a. Mais Bodenerosion erleiden, vgl. Abb. 3 und S. 14. "
+        "Am 3. Mai begann die Messung, die im 19. Jahrhundert endete. "
+        "Über die Hälfte der Böden war betroffen (Müller et al. 2019). "
+        "„Erosion ist ein Problem.“ Danach folgt Kap. 4. See Fig. 2 and Eq. 3, e.g. The rest. "
+        "Siehe Abschnitt 3. Die Ergebnisse folgen."
+    )
+    got = [s.text for s in split_sentences(text)]
+    assert got == [
+        "Getreide, z. B. Weizen, und u. a. Mais Bodenerosion erleiden, vgl. Abb. 3 und S. 14.",
+        "Am 3. Mai begann die Messung, die im 19. Jahrhundert endete.",
+        "Über die Hälfte der Böden war betroffen (Müller et al. 2019).",
+        "„Erosion ist ein Problem.“",
+        "Danach folgt Kap. 4.",
+        "See Fig. 2 and Eq. 3, e.g. The rest.",
+        "Siehe Abschnitt 3.",
+        "Die Ergebnisse folgen.",
+    ]
+    assert looks_whole("Über die Hälfte der Böden war betroffen.")
+    assert looks_whole("„Erosion ist ein großes Problem“, sagte sie.")
+
+
+def test_compounds_stay_whole_across_a_line_end():
+    from citeloom.domain.text import normalise_text
+
+    assert normalise_text("Die Bö-\nden sind ver-\nändert") == "Die Böden sind verändert"
+    # a hyphenated compound keeps its hyphen and stays one word
+    assert normalise_text("CO2-\nEmissionen und Nord- \n Süd") == "CO2-Emissionen und Nord-Süd"

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from citeloom.domain.errors import ConfigError, EmbeddingModelMismatch
-from citeloom.domain.models import Reference
+from citeloom.domain.models import ConversionWarning, Reference, WarningKind
 from citeloom.services.ingest import IngestService
 from citeloom.services.query import QueryOptions, QueryService
 from tests.fakes import (
@@ -108,13 +108,16 @@ def test_write_guard_stops_before_anything_is_written(tmp_path, library):
     assert audit.events[-2]["event"] == "run_aborted"
 
 
-def test_audit_records_ocr_pages_and_partial_conversions(tmp_path):
+@pytest.mark.parametrize(
+    ("kind", "partial"), [(WarningKind.TIMEOUT, True), (WarningKind.OCR, False)]
+)
+def test_audit_records_ocr_pages_and_partial_conversions(tmp_path, kind, partial):
     class Scanning(FakeConverter):
         def convert(self, path, sha256):
             from dataclasses import replace
 
             doc = super().convert(path, sha256)
-            return replace(doc, ocr_pages=(1,), warnings=("partial: time limit",))
+            return replace(doc, ocr_pages=(1,), warnings=(ConversionWarning(kind, "time limit"),))
 
     folder = tmp_path / "scans"
     folder.mkdir()
@@ -123,8 +126,8 @@ def test_audit_records_ocr_pages_and_partial_conversions(tmp_path):
     service.converter = Scanning()
     service.run([folder])
     (event,) = [e for e in audit.events if e["event"] == "document"]
-    assert event["ocr_pages"] == [1] and event["partial"] is True
-    assert event["warnings"][0] == "partial: time limit"
+    assert event["ocr_pages"] == [1] and event["partial"] is partial
+    assert event["warnings"][0] == ("partial: time limit" if partial else "time limit")
 
 
 def test_a_changed_library_relabels_stored_documents_without_reembedding(tmp_path, library):

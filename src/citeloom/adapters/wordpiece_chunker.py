@@ -75,8 +75,6 @@ class WordPieceChunker:
         for section in self._sections(document):
             context = self._context(section.path)
             budget = self.max_tokens - (self.count(context) if context else 0)
-            if budget < self.max_tokens // 2:  # absurdly long headings: keep the text whole
-                context, budget = "", self.max_tokens
             pieces = [p for piece in section.pieces for p in self._fit(piece, budget)]
             for text, pages in self._pack(pieces, budget):
                 embed_text = f"{context}\n{text}" if context else text
@@ -95,11 +93,18 @@ class WordPieceChunker:
                 )
         return chunks
 
+    def embed_text(self, text: str, section_path: Sequence[str]) -> str:
+        context = self._context(tuple(section_path))
+        return f"{context}\n{text}" if context else text
+
     # ------------------------------------------------------------------ sections
     def _context(self, path: tuple[str, ...]) -> str:
         if not self.heading_context or not path:
             return ""
-        return " > ".join(path[-self.heading_context :])
+        context = " > ".join(path[-self.heading_context :])
+        if self.max_tokens - self.count(context) < self.max_tokens // 2:
+            return ""  # absurdly long headings: the text keeps the whole window
+        return context
 
     def _sections(self, document: ConvertedDocument) -> list[_Section]:
         """Runs of body text under one heading path, tiny sections carried into a child."""

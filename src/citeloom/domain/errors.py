@@ -7,6 +7,7 @@ Entry points map these to exit codes and print ``str(error)``; nothing that subc
 from __future__ import annotations
 
 import errno
+import json
 from enum import IntEnum
 
 
@@ -73,7 +74,31 @@ class EmbeddingModelMismatch(CiteloomError):
             f"collection '{collection}' holds vectors of embedding model '{stored}', but the "
             f"project is configured for '{configured}'. Mixing models would make scores "
             f'meaningless, so nothing was written. Set embedding_model = "{stored}" in the '
-            f"project config, or use a new collection name for '{configured}'."
+            f"project config, move the project to the new model (citeloom reindex "
+            f"--embedding-model {configured}), or use a new collection name for it."
+        )
+
+
+class LanguagesMismatch(CiteloomError):
+    """The write guard's second half: a collection's BM25 terms were stemmed for one set of
+    languages, and a query or a chunk stemmed for another would not meet them."""
+
+    exit_code = ExitCode.MODEL_MISMATCH
+
+    def __init__(
+        self, collection: str, stored: tuple[str, ...], configured: tuple[str, ...]
+    ) -> None:
+        self.collection = collection
+        self.stored = stored
+        self.configured = configured
+        wanted = ", ".join(configured)
+        super().__init__(
+            f"collection '{collection}' holds full-text (BM25) terms for languages "
+            f"{', '.join(stored)}, but the project is configured for {wanted}. Terms stemmed "
+            "for other languages would not meet them, so nothing was done. Run citeloom "
+            "reindex for this project without --embedding-model: it rebuilds the BM25 vectors "
+            f"for {wanted} without re-embedding. Or set languages = {json.dumps(list(stored))} "
+            "in the project config."
         )
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal
 
+from citeloom.domain.languages import DEFAULT_LANGUAGES
 from citeloom.domain.page_labels import PageLabels, PageMarks
 
 
@@ -37,6 +38,34 @@ class Block:
     level: int = 0  # heading depth, 1 = top level; 0 for everything that is not a heading
 
 
+class WarningKind(StrEnum):
+    """What a conversion warning is about, so that nothing downstream reads its wording."""
+
+    # pages left out: past [conversion] max_pages, or pages the converter could not read
+    PARTIAL = "partial"
+    # the conversion stopped at [conversion] timeout_s; the pages done by then are kept
+    TIMEOUT = "timeout"
+    # a page without a text layer stays empty: OCR is off or cannot run
+    OCR = "ocr"
+
+
+@dataclass(frozen=True)
+class ConversionWarning:
+    """Something the reader of an ingest report should know about one conversion."""
+
+    kind: WarningKind
+    message: str
+
+    @property
+    def partial(self) -> bool:
+        """Part of the document is missing: such a conversion is never cached (raising the
+        limit must convert it whole next time), and the audit marks the document partial."""
+        return self.kind in (WarningKind.PARTIAL, WarningKind.TIMEOUT)
+
+    def __str__(self) -> str:
+        return f"partial: {self.message}" if self.partial else self.message
+
+
 @dataclass(frozen=True)
 class ConvertedDocument:
     """A document after conversion: reading-ordered blocks plus what metadata matching needs."""
@@ -49,13 +78,18 @@ class ConvertedDocument:
     converter: str  # converter id and version; part of the conversion cache key
     pdf_metadata: dict[str, str] = field(default_factory=dict)
     ocr_pages: tuple[int, ...] = ()
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[ConversionWarning, ...] = ()
     # Running heads, footers and margin stamps of the first pages: never chunked, but that is
     # where publishers print DOIs and arXiv ids.
     margin_text: str = ""
     # What the PDF prints about its own pagination (page labels, margin numbers): the
     # printed page a citation names is decided from it when the document is labelled.
     page_marks: PageMarks = field(default_factory=PageMarks)
+
+    @property
+    def partial(self) -> bool:
+        """Whether part of the document was not converted (see ``ConversionWarning``)."""
+        return any(w.partial for w in self.warnings)
 
     def front_text(self, pages: int = 2, max_chars: int = 20_000) -> str:
         """Text of the first pages, where DOIs, arXiv ids and author lines are printed."""
@@ -196,6 +230,7 @@ class CollectionInfo:
     embed_model: str
     dimensions: int
     points: int
+    languages: tuple[str, ...] = DEFAULT_LANGUAGES  # what its BM25 terms were stemmed for
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ words inside a sentence (Maple, Kano, Bioconductor) name a method, a model, a da
 tool. A claim that names one the cited paper never mentions is about something else
 (``domain.claims``); a question that names one no document of the library mentions cannot be
 answered from it (``services.answer``). Ordinary words are never names: a paraphrase may use
-words the library does not hold.
+words the library does not hold. In a German sentence capitalised words are nouns, not names.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
+from citeloom.domain.languages import looks_german
 from citeloom.domain.text import fold_for_match, normalise_text
 
 _NAME = re.compile(
@@ -41,7 +42,8 @@ def names(text: str, ignore: Collection[str] = ()) -> list[str]:
     skip = {fold_for_match(n) for n in ignore}
     found = [m[0] for m in _DOPED.finditer(text)]
     found += [n for n in (m[0] for m in _NAME.finditer(text)) if not any(n in f for f in found)]
-    for match in _CAPITALISED.finditer(text):
+    # in German every noun is capitalised: a capitalised word names nothing there
+    for match in () if looks_german(text) else _CAPITALISED.finditer(text):
         words = match[0].split(" ")
         while words and words[0] in _NOT_NAMES:  # "However Kano" is Kano
             words.pop(0)

@@ -11,8 +11,61 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]?\s+(?=[\"'(\[]?[A-Z0-9])")
-_STARTS_LIKE_A_SENTENCE = re.compile(r"[\"'(\[]?[A-Z0-9]")
+# Abbreviations that end in a full stop without ending a sentence, in German and English
+# scholarly prose ("z. B. Weizen", "u. a. Bodenerosion", "Abb. 3", "et al. (2020)"). Those that
+# often do end one ("usw.", "etc.") are not here: a sentence cut there is a lesser harm than
+# two sentences quoted as one.
+ABBREVIATIONS = (
+    *("z. B.", "z.B.", "u. a.", "u.a.", "d. h.", "d.h.", "z. T.", "z.T.", "u. U.", "u.U."),
+    *("i. d. R.", "i.d.R.", "v. a.", "v.a.", "o. ä.", "u. ä.", "s. o.", "s. u."),
+    *("e.g.", "e. g.", "i.e.", "i. e.", "et al.", "cf.", "vs.", "approx.", "resp."),
+    *("Abb.", "Tab.", "Fig.", "Figs.", "Eq.", "Eqs.", "Gl.", "Kap.", "Abschn.", "Anh."),
+    *("Nr.", "No.", "Nos.", "Bd.", "Vol.", "Hrsg.", "Aufl.", "Jg.", "Jh.", "S.", "Sp.", "pp."),
+    *("vgl.", "bzw.", "ca.", "ggf.", "evtl.", "inkl.", "sog.", "bspw.", "insb.", "zzgl."),
+    *("Dr.", "Prof.", "Mio.", "Mrd.", "Tsd."),
+)
+# A German ordinal is a number with a full stop: "am 3. Mai", "im 19. Jahrhundert", "die 2.
+# Auflage". After these words, or before a month, it does not end a sentence.
+_ORDINAL_AFTER = (
+    *("am", "im", "vom", "zum", "beim", "ab", "bis", "seit"),
+    *("der", "die", "das", "den", "dem", "des"),
+)
+_MONTHS = (
+    "Januar|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember"
+    "|Jahrhunderts?|Jh\\."
+)
+_CLOSERS = "\"')]\u201c\u201d\u2019\u00bb"  # " ' ) ] and the typographic closing quotes
+_OPENERS = "\"'([\u201e\u201a\u201c\u2018\u00ab"  # and the German low quotes
+_CAPITAL = "A-Z\u00c0-\u00d6\u00d8-\u00de0-9"  # a capital letter (Ä, Ö, Ü too) or a digit
+
+
+def _pattern(text: str) -> str:
+    """``text`` as a pattern of its own word(s), any white space where it has a space."""
+    start = "\\b" if text[0].isalnum() else ""
+    return start + re.escape(text).replace("\\ ", "\\s")
+
+
+def _abbreviation_guards() -> str:
+    """Lookarounds refusing a full stop of an abbreviation or an ordinal as a sentence end:
+    at its end ("z. B.|"), and inside one of several parts ("z.| B.")."""
+    forms = sorted({f for a in ABBREVIATIONS for f in (a, a[0].upper() + a[1:])})
+    guards = [f"(?<!{_pattern(form)})" for form in forms]
+    for form in forms:
+        parts = form.split(" ")
+        for cut in range(1, len(parts)):
+            head, rest = " ".join(parts[:cut]), " ".join(parts[cut:])
+            guards.append(f"(?!(?<={_pattern(head)})\\s+{_pattern(rest)})")
+    for word in sorted({w for a in _ORDINAL_AFTER for w in (a, a.capitalize())}):
+        guards += [f"(?<!\\b{word}\\s\\d\\.)", f"(?<!\\b{word}\\s\\d\\d\\.)"]
+    return "".join(guards)
+
+
+SENTENCE_END = re.compile(
+    f"(?<=[.!?]){_abbreviation_guards()}"
+    f"(?!(?:(?<=\\b\\d\\.)|(?<=\\b\\d\\d\\.))\\s+(?:{_MONTHS})(?!\\w))"
+    f"[{re.escape(_CLOSERS)}]?\\s+(?=[{re.escape(_OPENERS)}]?[{_CAPITAL}])"
+)
+_STARTS_LIKE_A_SENTENCE = re.compile(f"[{re.escape(_OPENERS)}]?[{_CAPITAL}]")
 
 
 @dataclass(frozen=True)
@@ -32,7 +85,7 @@ def split_sentences(text: str) -> list[Sentence]:
         cursor = 0
         for match in [*SENTENCE_END.finditer(line), None]:
             # the match starts right after the full stop; a closing quote belongs before it
-            end = len(line) if match is None else match.start() + (match[0][0] in "\"')]")
+            end = len(line) if match is None else match.start() + (match[0][0] in _CLOSERS)
             piece = line[cursor:end]
             stripped = piece.strip()
             if stripped:

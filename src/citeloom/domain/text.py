@@ -10,15 +10,20 @@ import re
 import unicodedata
 
 _WS = re.compile(r"\s+")
-_LINE_END_HYPHEN = re.compile(r"(?<=[a-z])-\s*\n\s*(?=[a-z])")
+# a word hyphenated at a line end, German ones included ("Bö-\nden", "ver-\nändert"): joined
+_LOWER = "a-z\u00df-\u00f6\u00f8-\u00ff"
+_LINE_END_HYPHEN = re.compile(f"(?<=[{_LOWER}])-\\s*\\n\\s*(?=[{_LOWER}])")
+# a compound hyphenated at a line end ("CO2-\nEmissionen", "Nord-\nSüd"): kept whole
+_LINE_END_COMPOUND = re.compile(r"(?<=\w)-[^\S\n]*\n\s*(?=\w)")
 _SOFT_HYPHEN = "\u00ad"
 _DASHES = dict.fromkeys(map(ord, "‐‑‒–—―−"), "-")
 
 
 def normalise_text(text: str) -> str:
-    """NFKC, soft hyphens and line-end hyphens removed, whitespace collapsed."""
+    """NFKC, soft hyphens and line-end hyphens removed (a compound's kept, its parts joined),
+    whitespace collapsed."""
     text = unicodedata.normalize("NFKC", text).replace(_SOFT_HYPHEN, "")
-    text = _LINE_END_HYPHEN.sub("", text)
+    text = _LINE_END_COMPOUND.sub("-", _LINE_END_HYPHEN.sub("", text))
     return _WS.sub(" ", text).strip()
 
 

@@ -217,9 +217,8 @@ def ingest(
             f"Pass the folder of your papers (citeloom ingest ~/papers -p {project}), or put "
             "them in raw_dir."
         )
-    index = bootstrap.index(settings, on_wait=_tell)
     stop = StopRequest()
-    try:
+    with bootstrap.index(settings, on_wait=_tell) as index:
         service = bootstrap.ingest_service(settings, project, index)
         with stop.installed(), ingest_progress(not as_json, render.document_line) as progress:
             report = service.run(
@@ -229,8 +228,6 @@ def ingest(
                 prune=prune,
                 should_stop=stop,
             )
-    finally:
-        index.close()
     if as_json:
         _print_json(report.to_json())
     else:
@@ -351,11 +348,8 @@ def query(
         section=section,
         budget=budget,
     )
-    index = bootstrap.index(settings, on_wait=_tell)
-    try:
+    with bootstrap.index(settings, on_wait=_tell) as index:
         report = bootstrap.query_service(settings, project, index).search(text, options)
-    finally:
-        index.close()
     if fmt is OutputFormat.json:
         from citeloom.entrypoints.schemas import QueryResponse
 
@@ -404,11 +398,8 @@ def answer(
 
     settings = bootstrap.settings(config)
     settings.get_project(project)
-    index = bootstrap.index(settings, on_wait=_tell)
-    try:
+    with bootstrap.index(settings, on_wait=_tell) as index:
         report = bootstrap.answer_service(settings, project, index).answer(question)
-    finally:
-        index.close()
     if fmt is AnswerFormat.json:
         from citeloom.entrypoints.schemas import AnswerResponse
 
@@ -466,13 +457,10 @@ def check(
 
     settings = bootstrap.settings(config)
     settings.get_project(project)
-    index = bootstrap.index(settings, on_wait=_tell)
-    try:
+    with bootstrap.index(settings, on_wait=_tell) as index:
         report = bootstrap.check_service(settings, project, index).check(
             text, str(draft), latex=latex or None
         )
-    finally:
-        index.close()
     if as_json:
         from citeloom.entrypoints.schemas import CheckResponse
 
@@ -609,14 +597,11 @@ def inspect(
     settings = bootstrap.settings(config)
     chosen = settings.get_project(project)
     source = bootstrap.relations(settings, chosen) if relations else None
-    index = bootstrap.index(settings, on_wait=_tell)
-    try:
+    with bootstrap.index(settings, on_wait=_tell) as index:
         if source is not None:
             found = inspect_relations(index, project, chosen.collection, source)
         else:
             report = inspect_project(index, project, chosen.collection)
-    finally:
-        index.close()
     if source is not None:
         echo(json_text(found.to_json()) if as_json else render.relations_text(found))
     elif as_json:
@@ -630,13 +615,15 @@ def inspect(
 def reindex(
     project: ProjectOpt = ...,  # type: ignore[assignment]
     embedding_model: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--embedding-model",
             "-m",
-            help="Model of the new collection (the current one rebuilds with new chunking).",
+            help="Model of the new collection (the current one rebuilds with new chunking). "
+            "Left out: only the BM25 vectors are rebuilt, for the project's languages, "
+            "without re-embedding.",
         ),
-    ] = ...,  # type: ignore[assignment]
+    ] = None,
     config: ConfigOpt = Path("citeloom.toml"),
     as_json: JsonOpt = False,
     allow_download: DownloadOpt = False,
@@ -645,21 +632,27 @@ def reindex(
 
     The new collection is built beside the old one and the project switches to it only when
     every document is in; until then, and if anything fails, the old one serves as before.
-    Afterwards set embedding_model in the project's config to the new model.
+    Afterwards set embedding_model in the project's config to the new model. Without
+    --embedding-model, after changing the project's languages: every chunk keeps its vector
+    and gets BM25 terms for the new languages.
     """
     from citeloom import bootstrap
 
     settings = bootstrap.settings(config)
     settings.get_project(project)
-    index = bootstrap.index(settings, on_wait=_tell)
-    try:
+    with bootstrap.index(settings, on_wait=_tell) as index:
         report = bootstrap.reindex_service(
             settings, project, index, embedding_model, allow_download
         ).run()
-    finally:
-        index.close()
     if as_json:
         _print_json(report.to_json())
+    elif report.switched and not report.embedded:
+        echo(
+            f"rebuilt the BM25 vectors of {report.chunks} chunks ({report.documents} documents) "
+            f"for {', '.join(report.languages)} (was {', '.join(report.old_languages)}), "
+            f"without re-embedding; '{report.collection}' now uses them.\n"
+            f"correlation id: {report.correlation_id}"
+        )
     elif report.switched:
         echo(
             f"reindexed {report.documents} documents ({report.chunks} chunks) with "
@@ -703,13 +696,10 @@ def export(
 
     settings = bootstrap.settings(config)
     chosen = settings.get_project(project)
-    index = bootstrap.index(settings, on_wait=_tell)
-    try:
+    with bootstrap.index(settings, on_wait=_tell) as index:
         info = index.collection_info(chosen.collection)
         tokenizer = bootstrap.tokenizer_id(settings, info.embed_model) if info else None
         report = export_project(index, project, chosen.collection, tokenizer, file)
-    finally:
-        index.close()
     if as_json:
         _print_json(report.to_json())
     else:
@@ -749,8 +739,7 @@ def import_(
         settings = bootstrap.with_server(settings, to)
     chosen = settings.get_project(project)
     tokenizer = bootstrap.tokenizer_id(settings, chosen.embedding_model)
-    index = bootstrap.index(settings, on_wait=_tell)
-    try:
+    with bootstrap.index(settings, on_wait=_tell) as index:
         report = import_project(
             index,
             project,
@@ -759,9 +748,8 @@ def import_(
             tokenizer,
             file,
             lambda: bootstrap.model_dimensions(settings, chosen),
+            tuple(chosen.languages),
         )
-    finally:
-        index.close()
     if as_json:
         _print_json(report.to_json())
     else:
@@ -804,20 +792,15 @@ def drop(
             "(no terminal), and it cannot be undone: pass --yes to remove it. Nothing was "
             "removed."
         )
-    index = bootstrap.index(settings, on_wait=_tell)
-    try:
+    # the index is not held while a person reads the question
+    with bootstrap.index(settings, on_wait=_tell) as index:
         plan = drop_plan(index, project, collection, others)
-    finally:
-        index.close()  # not held while a person reads the question
     where = settings.qdrant.url or str(settings.paths.index_dir)
     if plan.removed and not yes and not typer.confirm(render.drop_question(plan, where), err=True):
         echo("nothing was removed")
         return
-    index = bootstrap.index(settings, on_wait=_tell)
-    try:
+    with bootstrap.index(settings, on_wait=_tell) as index:
         report = drop_project(index, project, collection, others)
-    finally:
-        index.close()
     if as_json:
         _print_json(report.to_json())
     elif report.removed:
@@ -879,6 +862,50 @@ def _mcp_check_text(report: dict[str, Any]) -> str:
     for e in report["errors"]:
         lines.append(f"error: {e}")
     return "\n".join(lines)
+
+
+@app.command()
+@handle_errors
+def tui(
+    project: Annotated[
+        str | None,
+        typer.Option(
+            "--project",
+            "-p",
+            help="Project to open first (default: the first configured; p switches).",
+            show_default=False,
+        ),
+    ] = None,
+    config: ConfigOpt = Path("citeloom.toml"),
+) -> None:
+    """Ask, read and cite in the terminal: the verified answer with a confidence bar, the
+    passages with citekey, printed page and section, each readable between its neighbours.
+
+    Keys: enter asks (in the box) or reads a result; c copies its pandoc citation, y the
+    quote (the terminal's clipboard, over SSH too); o opens the PDF at the page; k and s keep
+    only that paper or section, f edits the filters, p switches project, / asks again,
+    ctrl+q quits. Fits 80x24. The model stays loaded and the index open between questions;
+    an ingest in another terminal gets the index as soon as it waits for it.
+    """
+    from citeloom import bootstrap
+
+    settings = bootstrap.settings(config)
+    if project is None:
+        if not settings.project:
+            raise ConfigError(
+                f'{config} configures no project. Add a [project."NAME"] table (see the '
+                "README's Configuration), then run citeloom tui again."
+            )
+        project = sorted(settings.project)[0]
+    settings.get_project(project)
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise ConfigError(
+            "citeloom tui needs a terminal to draw on (stdin and stdout are not one). In a "
+            f'script, use citeloom answer "QUESTION" --project {project} or citeloom query.'
+        )
+    from citeloom.entrypoints.tui.app import run
+
+    run(settings, project)
 
 
 audit_app = typer.Typer(
@@ -954,11 +981,8 @@ def notes_list(
     from citeloom.entrypoints import render
 
     settings = bootstrap.settings(config)
-    index = bootstrap.index(settings, on_wait=_tell)
-    try:
+    with bootstrap.index(settings, on_wait=_tell) as index:
         notes = bootstrap.note_book(settings, project, index).stored()
-    finally:
-        index.close()
     if as_json:
         _print_json({"project": project, "notes": [n.to_json() for n in notes]})
     else:
@@ -977,11 +1001,8 @@ def notes_delete(
     from citeloom import bootstrap
 
     settings = bootstrap.settings(config)
-    index = bootstrap.index(settings, on_wait=_tell)
-    try:
+    with bootstrap.index(settings, on_wait=_tell) as index:
         deleted = bootstrap.note_book(settings, project, index).delete(doc_ids)
-    finally:
-        index.close()
     if as_json:
         _print_json({"project": project, "deleted": deleted})
     else:

@@ -116,12 +116,15 @@ ERROR_STATUSES = {
         "project",
     ),
     409: ErrorStatus(
-        "The project's embedding model is not the one its stored vectors were made with.",
+        "The project's embedding model is not the one its stored vectors were made with (or "
+        "its languages are not those its full-text terms were stemmed for).",
         "collection 'proj-example' holds vectors of embedding model "
         "'fastembed/all-MiniLM-L6-v2', but the project is configured for "
         "'fastembed/BAAI/bge-small-en-v1.5'. Mixing models would make scores meaningless, so "
         'nothing was written. Set embedding_model = "fastembed/all-MiniLM-L6-v2" in the '
-        "project config, or use a new collection name for 'fastembed/BAAI/bge-small-en-v1.5'.",
+        "project config, move the project to the new model (citeloom reindex "
+        "--embedding-model fastembed/BAAI/bge-small-en-v1.5), or use a new collection name "
+        "for it.",
     ),
     413: ErrorStatus(
         "The body is larger than [serve] max_body_bytes.",

@@ -19,6 +19,7 @@ from citeloom.domain.errors import (
     EmbeddingModelMismatch,
     IndexBusy,
     IndexUnavailable,
+    LanguagesMismatch,
     StorageError,
     TimeLimitExceeded,
     UnknownProject,
@@ -72,6 +73,15 @@ TABLE: tuple[tuple[type[CiteloomError], int, McpCode, str, bool], ...] = (
     ),
     (StorageError, 507, McpCode.INDEX_UNAVAILABLE, _VALIDATE, False),
     (IndexUnavailable, 503, McpCode.INDEX_UNAVAILABLE, _VALIDATE, False),
+    (
+        LanguagesMismatch,
+        409,
+        McpCode.EMBEDDING_MISMATCH,
+        "ask the user to run: citeloom reindex --project P (it rebuilds the full-text index for "
+        "the project's languages without re-embedding), or to set the project's languages back "
+        "to the stored ones",
+        False,
+    ),
     (
         EmbeddingModelMismatch,
         409,

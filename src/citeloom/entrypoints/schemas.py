@@ -473,8 +473,8 @@ class CheckResponse(_Response):
 PROJECT: dict[str, Any] = {
     "project": "example",
     "collection": "proj-example",
-    "embedding_model": "fastembed/all-MiniLM-L6-v2",
-    "stored_model": "fastembed/all-MiniLM-L6-v2",
+    "embedding_model": "fastembed/all-MiniLM-L6-v2-fp32",
+    "stored_model": "fastembed/all-MiniLM-L6-v2-fp32",
     "documents": 3,
     "chunks": 25,
 }
@@ -506,7 +506,7 @@ class HealthResponse(_Response):
     model_config = _examples(
         {
             "status": "ok",
-            "models_loaded": ["fastembed/all-MiniLM-L6-v2"],
+            "models_loaded": ["fastembed/all-MiniLM-L6-v2-fp32"],
             "index_reachable": True,
             "index_detail": "index reachable",
             "versions": {"citeloom": "0.1.0", "python": "3.11.2", "fastapi": "0.165.0"},

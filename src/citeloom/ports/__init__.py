@@ -5,7 +5,7 @@ from citeloom.ports.chunker import Chunker
 from citeloom.ports.converter import Converter
 from citeloom.ports.document_text import DocumentText
 from citeloom.ports.embedder import Embedder
-from citeloom.ports.index import Index, SearchFilter
+from citeloom.ports.index import Index, IndexAdmin, IndexReader, IndexWriter, SearchFilter
 from citeloom.ports.metadata import MetadataResolver
 from citeloom.ports.relations import RelationSource
 
@@ -16,6 +16,9 @@ __all__ = [
     "DocumentText",
     "Embedder",
     "Index",
+    "IndexAdmin",
+    "IndexReader",
+    "IndexWriter",
     "MetadataResolver",
     "RelationSource",
     "SearchFilter",

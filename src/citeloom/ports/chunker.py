@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 from citeloom.domain.models import Chunk, ConvertedDocument
@@ -14,3 +15,9 @@ class Chunker(Protocol):
         ...
 
     def chunk(self, document: ConvertedDocument, doc_id: str) -> list[Chunk]: ...
+
+    def embed_text(self, text: str, section_path: Sequence[str]) -> str:
+        """What a chunk of ``text`` under these headings is embedded and BM25-indexed as
+        (``Chunk.embed_text``): how a stored chunk, which keeps only its text, is encoded
+        again without cutting its document anew."""
+        ...

@@ -2,8 +2,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 
+from citeloom.domain.languages import DEFAULT_LANGUAGES
 from citeloom.domain.models import CollectionInfo, DocumentSummary, IndexPoint, ScoredPoint
 
 
@@ -26,19 +27,84 @@ class SearchFilter:
     pages: tuple[int, int] | None = None  # chunks overlapping these PDF pages, both included
 
 
-class Index(Protocol):
-    """Per-project collections holding a dense vector and a BM25 sparse vector per chunk.
+class IndexReader(Protocol):
+    """Reading a project's collection: what query, answer, check, browse and export need.
 
-    The embedding model a collection was created with is stored with it; writing vectors of
-    another model raises ``EmbeddingModelMismatch`` before anything is written.
-    """
+    The embedding model a collection was created with is stored with it; ``check_model``
+    refuses a search with another model's vectors (they would match nothing sensible). So are
+    the languages its BM25 terms are stemmed for: a collection encodes every chunk and query
+    with its own, and a caller configured for others gets ``LanguagesMismatch``."""
 
     def collection_info(self, collection: str) -> CollectionInfo | None: ...
 
-    def ensure_collection(self, collection: str, embed_model: str, dimensions: int) -> None: ...
+    def check_model(
+        self, collection: str, embed_model: str, languages: Sequence[str] | None = None
+    ) -> None:
+        """Raise ``EmbeddingModelMismatch`` if the collection holds another model's vectors,
+        and ``LanguagesMismatch`` if it holds BM25 terms of other ``languages`` (None: only
+        the model is checked)."""
+        ...
 
-    def check_model(self, collection: str, embed_model: str) -> None:
-        """Raise ``EmbeddingModelMismatch`` if the collection holds another model's vectors."""
+    def documents(self, collection: str, project: str) -> list[DocumentSummary]: ...
+
+    def dense_search(
+        self, collection: str, vector: Sequence[float], filters: SearchFilter, limit: int
+    ) -> list[ScoredPoint]: ...
+
+    def text_search(
+        self, collection: str, text: str, filters: SearchFilter, limit: int
+    ) -> list[ScoredPoint]: ...
+
+    def term_weights(self, collection: str, text: str) -> dict[str, float]:
+        """How ``text_search`` weighs each word of ``text`` here: the IDF the engine gives the
+        word's BM25 terms (summed when a word has several), 0.0 for a word no chunk holds.
+
+        Words BM25 ignores (stop words) are left out, and words that BM25 reduces to the same
+        terms ("marsh", "marshes") appear once, so the weights sum to the score a chunk of
+        average length holding each query term once would get: the query's own ceiling,
+        which fusion normalises BM25 by (see ``domain.fusion``). A collection of several
+        languages counts one stem per word, the one its chunks confirm, as ``text_search``
+        does."""
+        ...
+
+    def payloads(self, collection: str, ids: Sequence[str]) -> dict[str, dict]: ...
+
+    def scroll_points(
+        self, collection: str, offset: str | None = None, limit: int = 256
+    ) -> tuple[list[IndexPoint], str | None]:
+        """One page of the collection's points, every project's, as stored: dense vector, BM25
+        vector (``sparse``), payload, and the chunk's text (``fulltext``). Pass the offset it
+        returns to read the next page; None means this was the last. For export: a project
+        moves between engines without re-embedding."""
+        ...
+
+    def chunks(self, collection: str, filters: SearchFilter, limit: int) -> dict[str, dict]:
+        """Up to ``limit`` chunks matching the filter, as id -> payload, in no set order:
+        browsing a document by its metadata rather than by a query (the caller puts them in
+        reading order). A missing collection holds none."""
+        ...
+
+    def count(self, collection: str, filters: SearchFilter) -> int:
+        """Chunks matching the filter (document frequencies for query confidence)."""
+        ...
+
+
+class IndexWriter(Protocol):
+    """Writing a project's collection: ingest, notes, reindex and import.
+
+    Writing vectors of another model than the collection was created with raises
+    ``EmbeddingModelMismatch``, and another stemming ``LanguagesMismatch``, before anything
+    is written (``ensure_collection``)."""
+
+    def ensure_collection(
+        self,
+        collection: str,
+        embed_model: str,
+        dimensions: int,
+        languages: Sequence[str] = DEFAULT_LANGUAGES,
+    ) -> None:
+        """Create the collection for this model and these BM25 languages, or check that the
+        existing one has them (the write guard)."""
         ...
 
     def replace_document(
@@ -63,6 +129,18 @@ class Index(Protocol):
         """Remove every chunk of a document (a stale copy, or a file gone from the library)."""
         ...
 
+    def relabel_document(
+        self, collection: str, doc_id: str, fields: dict[str, dict[str, Any]]
+    ) -> None:
+        """Merge ``fields`` ({"zotero": {...}, "doc": {...}}) into every chunk of a document,
+        leaving vectors and the other payload keys as they are."""
+        ...
+
+
+class IndexAdmin(Protocol):
+    """The collections behind a project's name: reindex and import stage a new one and switch
+    the name to it; drop and validate find and remove what is left."""
+
     def physical(self, collection: str) -> str:
         """The collection a project's collection name resolves to (after reindex, another)."""
         ...
@@ -84,52 +162,17 @@ class Index(Protocol):
         import left behind included, so they can be found and removed."""
         ...
 
-    def relabel_document(
-        self, collection: str, doc_id: str, fields: dict[str, dict[str, Any]]
-    ) -> None:
-        """Merge ``fields`` ({"zotero": {...}, "doc": {...}}) into every chunk of a document,
-        leaving vectors and the other payload keys as they are."""
-        ...
 
-    def documents(self, collection: str, project: str) -> list[DocumentSummary]: ...
-
-    def dense_search(
-        self, collection: str, vector: Sequence[float], filters: SearchFilter, limit: int
-    ) -> list[ScoredPoint]: ...
-
-    def text_search(
-        self, collection: str, text: str, filters: SearchFilter, limit: int
-    ) -> list[ScoredPoint]: ...
-
-    def term_weights(self, collection: str, text: str) -> dict[str, float]:
-        """How ``text_search`` weighs each word of ``text`` here: the IDF the engine gives the
-        word's BM25 terms (summed when a word has several), 0.0 for a word no chunk holds.
-
-        Words BM25 ignores (stop words) are left out, and words that BM25 reduces to the same
-        terms ("marsh", "marshes") appear once, so the weights sum to the score a chunk of
-        average length holding each query term once would get: the query's own ceiling,
-        which fusion normalises BM25 by (see ``domain.fusion``)."""
-        ...
-
-    def payloads(self, collection: str, ids: Sequence[str]) -> dict[str, dict]: ...
-
-    def scroll_points(
-        self, collection: str, offset: str | None = None, limit: int = 256
-    ) -> tuple[list[IndexPoint], str | None]:
-        """One page of the collection's points, every project's, as stored: dense vector, BM25
-        vector (``sparse``), payload, and the chunk's text (``fulltext``). Pass the offset it
-        returns to read the next page; None means this was the last. For export: a project
-        moves between engines without re-embedding."""
-        ...
-
-    def chunks(self, collection: str, filters: SearchFilter, limit: int) -> dict[str, dict]:
-        """Up to ``limit`` chunks matching the filter, as id -> payload, in no set order:
-        browsing a document by its metadata rather than by a query (the caller puts them in
-        reading order). A missing collection holds none."""
-        ...
-
-    def count(self, collection: str, filters: SearchFilter) -> int:
-        """Chunks matching the filter (document frequencies for query confidence)."""
-        ...
+class Index(IndexReader, IndexWriter, IndexAdmin, Protocol):
+    """Per-project collections holding a dense vector and a BM25 sparse vector per chunk, in
+    the three roles above, held open until closed: ``with bootstrap.index(settings) as
+    index:`` closes it however the block ends (an embedded shard is held by one process at a
+    time, so it must not outlive its use)."""
 
     def close(self) -> None: ...
+
+    def __enter__(self) -> Self: ...
+
+    def __exit__(self, *exc: object) -> None:
+        """Close the index."""
+        ...

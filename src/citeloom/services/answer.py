@@ -15,7 +15,7 @@ weak sentence dressed as one, when:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from citeloom.domain.diversity import diversify
@@ -81,8 +81,11 @@ class AnswerService:
         self.passages = passages
         self.runner_up_margin = runner_up_margin
 
-    def answer(self, question: str) -> AnswerReport:
-        found = self.query.search(question, QueryOptions(top_k=self.passages))
+    def answer(self, question: str, within: QueryOptions | None = None) -> AnswerReport:
+        """``within``: answer from the passages these filters let through (papers, tags,
+        years, section), as ``query`` would list them; its ``top_k`` and budget are ours."""
+        options = replace(within or QueryOptions(), top_k=self.passages, budget=None)
+        found = self.query.search(question, options)
         report = AnswerReport(question, self.query.project, note=found.note)
         report.leads = found.results
         if not found.results:

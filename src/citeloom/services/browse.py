@@ -11,7 +11,7 @@ from typing import Any
 
 from citeloom.domain.errors import ConfigError
 from citeloom.domain.records import Passage, passage_from_payload
-from citeloom.ports import Index, RelationSource, SearchFilter
+from citeloom.ports import IndexReader, RelationSource, SearchFilter
 
 # A paper holds a few hundred chunks at most; anything beyond is not one paper's worth.
 MAX_DOCUMENT_CHUNKS = 20_000
@@ -76,7 +76,7 @@ class BrowseService:
         *,
         project: str,
         collection: str,
-        index: Index,
+        index: IndexReader,
         relations: RelationSource | None = None,
     ) -> None:
         self.project = project

@@ -22,7 +22,7 @@ from citeloom.domain.claims import FRAMING_WORDS
 from citeloom.domain.records import Passage
 from citeloom.domain.sentences import looks_whole, split_sentences
 from citeloom.domain.text import fold_for_match, normalise_text
-from citeloom.ports import DocumentText, Embedder, Index
+from citeloom.ports import DocumentText, Embedder, IndexReader
 
 
 @dataclass(frozen=True)
@@ -121,7 +121,7 @@ class SentenceEvidence:
         *,
         collection: str,
         embedder: Embedder,
-        index: Index,
+        index: IndexReader,
         texts: DocumentText,
         vectors: SentenceVectors | None = None,
     ) -> None:

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
 
 from citeloom.domain.errors import STORAGE_ERRNOS, CiteloomError, ConfigError, StorageError
+from citeloom.domain.languages import BM25_LANGUAGES, DEFAULT_LANGUAGES
 from citeloom.domain.models import IndexPoint
 from citeloom.domain.record_check import record_problem, shown
 
@@ -147,6 +148,8 @@ class ExportHeader:
     tokenizer: str | None
     version: int
     created_by: str
+    # what its BM25 vectors were stemmed for; files written before languages: English
+    languages: tuple[str, ...] = DEFAULT_LANGUAGES
 
 
 class _Damaged(Exception):
@@ -259,6 +262,7 @@ def _header(path: Path, text: str) -> ExportHeader:
         data.get("tokenizer"),
         version,
         created_by,
+        tuple(data.get("languages") or DEFAULT_LANGUAGES),
     )
 
 
@@ -280,6 +284,13 @@ def _header_problem(data: dict[str, Any]) -> str | None:
     tokenizer = data.get("tokenizer")
     if tokenizer is not None and not isinstance(tokenizer, str):
         return f"tokenizer is {shown(tokenizer)}, not a string or null"
+    languages = data.get("languages", list(DEFAULT_LANGUAGES))
+    if (
+        not isinstance(languages, list)
+        or not languages
+        or not all(isinstance(v, str) and v in BM25_LANGUAGES for v in languages)
+    ):
+        return f'languages is {shown(languages)}, not a list of BM25 languages such as ["english"]'
     return None
 
 

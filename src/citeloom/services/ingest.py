@@ -54,6 +54,7 @@ class DocumentOutcome:
     metadata_problem: str | None = None
     ocr_pages: list[int] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    partial: bool = False  # part of the document was not converted (a ConversionWarning says)
     durations: dict[str, float] = field(default_factory=dict)
     # what the run changed in the index besides this document, shown on its line
     renamed_from: str | None = None  # the stored path this content had before
@@ -215,7 +216,7 @@ class IngestService(DocumentPipeline):
         try:
             # The write guard runs before any conversion: a mismatch writes nothing at all.
             self.index.ensure_collection(
-                self.collection, self.embedder.model_id, self.embedder.dimensions
+                self.collection, self.embedder.model_id, self.embedder.dimensions, self.languages
             )
             stored = StoredDocuments(self.index, self.collection, self.project)
             contents = RunFiles(files)
@@ -444,7 +445,8 @@ class IngestService(DocumentPipeline):
                     document = self.converter.convert(path, sha256)
             outcome.pages = document.page_count
             outcome.title = document.title
-            outcome.warnings.extend(document.warnings)
+            outcome.warnings.extend(str(warning) for warning in document.warnings)
+            outcome.partial = document.partial
             outcome.ocr_pages = list(document.ocr_pages)
             with timed(outcome.durations, "match"):
                 match = self.metadata.resolve(document, hint=hint)
@@ -571,5 +573,5 @@ def _audit_fields(outcome: DocumentOutcome) -> dict[str, Any]:
     fields["durations_s"] = {k: round(v, 4) for k, v in outcome.durations.items()}
     fields["metadata"] = outcome.metadata_problem
     fields["ocr_pages"] = outcome.ocr_pages
-    fields["partial"] = any(w.startswith("partial:") for w in outcome.warnings)
+    fields["partial"] = outcome.partial
     return fields

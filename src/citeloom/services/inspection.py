@@ -11,7 +11,7 @@ from typing import Any
 
 from citeloom.domain.models import CollectionInfo, DocumentSummary
 from citeloom.domain.relations import DocumentFacts, Relation
-from citeloom.ports import Index, RelationSource
+from citeloom.ports import IndexReader, RelationSource
 
 
 @dataclass
@@ -70,7 +70,7 @@ def repair(project: str, incomplete: Sequence[DocumentSummary]) -> str | None:
     return "; ".join(steps)
 
 
-def inspect_project(index: Index, project: str, collection: str) -> InspectReport:
+def inspect_project(index: IndexReader, project: str, collection: str) -> InspectReport:
     info = index.collection_info(collection)
     documents = index.documents(collection, project) if info else []
     return InspectReport(project=project, collection=collection, info=info, documents=documents)
@@ -92,7 +92,7 @@ class ProjectSummary:
 
 
 def summarise_project(
-    index: Index, project: str, collection: str, embedding_model: str
+    index: IndexReader, project: str, collection: str, embedding_model: str
 ) -> ProjectSummary:
     report = inspect_project(index, project, collection)
     return ProjectSummary(
@@ -159,7 +159,7 @@ def document_facts(documents: Sequence[DocumentSummary]) -> list[DocumentFacts]:
 
 
 def inspect_relations(
-    index: Index, project: str, collection: str, relations: RelationSource
+    index: IndexReader, project: str, collection: str, relations: RelationSource
 ) -> RelationsReport:
     """The relations of the project's library, with those its stored PDFs add."""
     info = index.collection_info(collection)

@@ -105,7 +105,7 @@ class NoteService(DocumentPipeline):
         try:
             # the write guard first, as in ingest: a mismatch embeds and writes nothing
             self.index.ensure_collection(
-                self.collection, self.embedder.model_id, self.embedder.dimensions
+                self.collection, self.embedder.model_id, self.embedder.dimensions, self.languages
             )
             prepared = []
             for item in items:

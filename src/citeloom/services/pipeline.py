@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from citeloom.domain.errors import DocumentError
+from citeloom.domain.languages import DEFAULT_LANGUAGES
 from citeloom.domain.models import ConvertedDocument, DocumentSummary, IndexPoint, MetadataMatch
 from citeloom.domain.notes import NOTE_FIELD, NoteItem, is_note_path
 from citeloom.domain.page_labels import LABEL_RULES
@@ -39,6 +40,9 @@ class DocumentPipeline:
     embedder: Embedder
     index: Index
     audit: AuditLog
+    # what the project's BM25 stems for: a collection is created for them and refuses
+    # writes when it was made for others (the write guard)
+    languages: tuple[str, ...] = DEFAULT_LANGUAGES
     # Chunks per embedder call: a whole document of ordinary length (about 3 chunks a page).
     # The embedder sorts a call's texts by length and runs them in small batches of its own,
     # so one call per document pads less than calls of a few chunks in document order; the

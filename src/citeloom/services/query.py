@@ -31,7 +31,7 @@ from citeloom.domain.query_syntax import DEFAULT_TOP_K, MAX_TOP_K, parse_query
 from citeloom.domain.records import Passage, passage_from_payload
 from citeloom.domain.relations import RelationGraph, prefer_records
 from citeloom.domain.text import fold_for_match
-from citeloom.ports import Embedder, Index, RelationSource, SearchFilter
+from citeloom.ports import Embedder, IndexReader, RelationSource, SearchFilter
 
 Signals = Literal["hybrid", "dense", "bm25"]
 TRIMMED = "…"  # ends a passage cut short to fit a token budget
@@ -94,15 +94,19 @@ class QueryService:
         project: str,
         collection: str,
         embedder: Embedder,
-        index: Index,
+        index: IndexReader,
         signals: Signals = "hybrid",
         fusion: str = DEFAULT_FUSION,
         weights: Sequence[float] | None = None,
         candidates: int = 50,
         min_confidence: float = 0.5,
         rrf_k: int = RRF_K,
+        languages: Sequence[str] | None = None,
         relations: RelationSource | None = None,
     ) -> None:
+        """``languages``: the project's BM25 languages, which the collection must have been
+        built for (None: not checked). ``relations``: the library's relations between
+        entries, which flag the results and put the version of record first."""
         if fusion not in FUSIONS:
             raise ValueError(f"unknown fusion {fusion!r}; choose one of {sorted(FUSIONS)}")
         self.project = project
@@ -114,6 +118,7 @@ class QueryService:
         self.weights = list(DEFAULT_WEIGHTS[fusion] if weights is None else weights)
         self.candidates = candidates
         self.min_confidence = min_confidence
+        self.languages = languages
         self.relations = relations
 
     def graph(self, passages: Sequence[Passage] = ()) -> RelationGraph:
@@ -141,8 +146,9 @@ class QueryService:
                 f"'{self.collection}'). Run: citeloom ingest --project {self.project}"
             )
             return report
-        # A query embedded by another model than the stored vectors would rank noise.
-        self.index.check_model(self.collection, self.embedder.model_id)
+        # A query embedded by another model than the stored vectors would rank noise, and one
+        # stemmed for other languages would miss the stored terms.
+        self.index.check_model(self.collection, self.embedder.model_id, self.languages)
         filters = SearchFilter(
             project=self.project,
             citekeys=options.citekeys,

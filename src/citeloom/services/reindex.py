@@ -1,19 +1,27 @@
 """The reindex use case: rebuild a project's collection with another embedding model (or new
 chunking settings) from cached conversions, and switch to it only when it is complete.
 
+``TermsReindex`` rebuilds only the BM25 vectors, for the project's ``languages``: every stored
+chunk is copied with its dense vector as it is, and its terms are encoded anew from its text
+(with the heading context the chunker gave it). Nothing is converted, cut or embedded.
+
 Until the switch, queries and ingests keep using the old collection; if anything fails, the
 new collection is dropped and the old one stays as it was.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from citeloom.domain.errors import ConfigError, DocumentError
-from citeloom.domain.models import DocumentSummary
+from citeloom.domain.languages import DEFAULT_LANGUAGES
+from citeloom.domain.models import CollectionInfo, DocumentSummary
+from citeloom.ports import AuditLog, Chunker, Index
 from citeloom.services.pipeline import DocumentPipeline, hint_for
 from citeloom.services.staging import build_and_switch, staging_name
+
+PAGE = 256
 
 
 @dataclass
@@ -28,6 +36,9 @@ class ReindexReport:
     documents: int = 0
     chunks: int = 0
     failures: list[str] = field(default_factory=list)
+    old_languages: tuple[str, ...] = DEFAULT_LANGUAGES  # BM25's, before and after
+    languages: tuple[str, ...] = DEFAULT_LANGUAGES
+    embedded: bool = True  # False: only the BM25 vectors were rebuilt
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -41,6 +52,9 @@ class ReindexReport:
             "documents": self.documents,
             "chunks": self.chunks,
             "failures": self.failures,
+            "old_languages": list(self.old_languages),
+            "languages": list(self.languages),
+            "embedded": self.embedded,
         }
 
 
@@ -61,6 +75,8 @@ class ReindexService(DocumentPipeline):
             info.embed_model,
             self.embedder.model_id,
             target,
+            old_languages=info.languages,
+            languages=self.languages,
         )
         # every stored document, also one a killed ingest left incomplete: it is rebuilt from
         # its cached conversion, not from its chunks
@@ -73,6 +89,7 @@ class ReindexService(DocumentPipeline):
             target=target,
             old_model=info.embed_model,
             new_model=self.embedder.model_id,
+            languages=list(self.languages),
             documents=len(documents),
         )
         try:
@@ -83,6 +100,7 @@ class ReindexService(DocumentPipeline):
                 self.embedder.model_id,
                 self.embedder.dimensions,
                 lambda: self._rebuild_all(documents, target, report),
+                self.languages,
             )
         finally:
             self.audit.record("run_finished", totals=report.to_json())
@@ -114,3 +132,97 @@ class ReindexService(DocumentPipeline):
             "document", path=doc.path, doc_id=doc.doc_id, status="ingested", chunks=len(points)
         )
         return len(points)
+
+
+@dataclass(kw_only=True)
+class TermsReindex:
+    """Rebuild a collection's BM25 vectors for ``languages``, keeping every chunk and vector.
+
+    ``chunker``: the project's, for the heading context each chunk's terms were encoded with
+    (a stored chunk keeps only its own text)."""
+
+    project: str
+    collection: str
+    index: Index
+    chunker: Chunker
+    audit: AuditLog
+    languages: tuple[str, ...] = DEFAULT_LANGUAGES
+
+    def run(self) -> ReindexReport:
+        info = self.index.collection_info(self.collection)
+        if info is None:
+            raise ConfigError(
+                f"project '{self.project}' has no collection yet; there is nothing to reindex. "
+                f"Run: citeloom ingest --project {self.project}"
+            )
+        current = self.index.physical(self.collection)
+        target = staging_name(self.index, self.collection)
+        report = ReindexReport(
+            self.audit.correlation_id,
+            self.project,
+            self.collection,
+            info.embed_model,
+            info.embed_model,
+            target,
+            old_languages=info.languages,
+            languages=self.languages,
+            embedded=False,
+        )
+        self.audit.record(
+            "reindex_started",
+            project=self.project,
+            collection=self.collection,
+            source=current,
+            target=target,
+            old_model=info.embed_model,
+            new_model=info.embed_model,
+            old_languages=list(info.languages),
+            languages=list(self.languages),
+            embedded=False,
+        )
+        try:
+            report.switched = build_and_switch(
+                self.index,
+                self.collection,
+                target,
+                info.embed_model,
+                info.dimensions,
+                lambda: self._copy(info, target, report),
+                self.languages,
+            )
+        finally:
+            self.audit.record("run_finished", totals=report.to_json())
+            self.audit.close()
+        return report
+
+    def _copy(self, info: CollectionInfo, target: str, report: ReindexReport) -> bool:
+        """Every point of the collection into ``target``, its BM25 vector left to be encoded
+        there (the target's languages); whether all of them arrived."""
+        documents: set[str] = set()
+        offset: str | None = None
+        while True:
+            page, offset = self.index.scroll_points(self.collection, offset, PAGE)
+            points = [
+                replace(
+                    p,
+                    text=self.chunker.embed_text(
+                        p.text, p.payload.get("doc", {}).get("section_path") or ()
+                    ),
+                    sparse=None,
+                )
+                for p in page
+            ]
+            self.index.upsert_points(target, points)
+            report.chunks += len(points)
+            documents.update(str(p.payload.get("doc_id")) for p in points)
+            if offset is None:
+                break
+        report.documents = len(documents)
+        copied = self.index.collection_info(target)
+        held = copied.points if copied is not None else 0
+        if held != info.points:  # a write another process made meanwhile (a server's)
+            report.failures.append(
+                f"{target} holds {held} chunks after the copy, '{self.collection}' "
+                f"{info.points}; run the reindex again"
+            )
+        return not report.failures

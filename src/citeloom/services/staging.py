@@ -10,9 +10,10 @@ run that needs the name, or by ``citeloom drop``.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
-from citeloom.ports import Index
+from citeloom.domain.languages import DEFAULT_LANGUAGES
+from citeloom.ports import Index, IndexAdmin
 
 
 def next_name(collection: str, current: str) -> str:
@@ -21,7 +22,7 @@ def next_name(collection: str, current: str) -> str:
     return f"{collection}@{int(match.group(1)) + 1 if match else 2}"
 
 
-def staging_name(index: Index, collection: str) -> str:
+def staging_name(index: IndexAdmin, collection: str) -> str:
     """Where the next build of ``collection`` goes: the same name every time until a build
     switches, so a killed build's leftover is the one the next build clears first."""
     return next_name(collection, index.physical(collection))
@@ -33,7 +34,7 @@ def belongs_to(collection: str, physical: str) -> bool:
     return physical == collection or staged is not None
 
 
-def leftovers(index: Index, collection: str, others: Iterable[str] = ()) -> list[str]:
+def leftovers(index: IndexAdmin, collection: str, others: Iterable[str] = ()) -> list[str]:
     """The staging collections of ``collection`` that no project uses: what killed builds left.
     ``others``: the other projects' collection names, whose collections are never leftovers,
     whatever they are called."""
@@ -53,13 +54,15 @@ def build_and_switch(
     embed_model: str,
     dimensions: int,
     fill: Callable[[], bool],
+    languages: Sequence[str] = DEFAULT_LANGUAGES,
 ) -> bool:
     """Fill ``target`` with ``fill`` (True: it is complete) and point ``collection`` at it.
+    ``target`` is made for ``embed_model`` and BM25 in ``languages``.
 
     Whatever ``fill`` raises, and an incomplete result, drops ``target`` again, so the project
     keeps serving from its old collection; returns whether the switch happened."""
     index.drop_collection(target)  # a leftover of a killed build
-    index.ensure_collection(target, embed_model, dimensions)
+    index.ensure_collection(target, embed_model, dimensions, languages)
     try:
         if not fill():
             index.drop_collection(target)

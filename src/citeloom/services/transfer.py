@@ -5,7 +5,7 @@ The file (format ``citeloom-export``, version ``FORMAT_VERSION``)::
 
     {"format": "citeloom-export", "version": 2, "project": ..., "collection": ...,
      "embed_model": ..., "dimensions": 384, "tokenizer": "wordpiece:...", "points": N,
-     "created_by": "citeloom 0.1.0", "created_at": "..."}
+     "languages": ["english"], "created_by": "citeloom 0.1.0", "created_at": "..."}
     {"id": "<uuid>", "vector": [...], "bm25": {"indices": [...], "values": [...]},
      "payload": {...}, "text": "<the chunk's text>"}
     ... one line per point
@@ -17,10 +17,11 @@ passages cite PDF pages until the next ingest labels them).
 Vectors are written as JSON numbers that read back to the same float32, and the BM25 vector as
 stored, so the imported collection answers queries exactly as the exported one did. The model
 id and tokenizer fingerprint are the write guard's evidence: an import into a project whose
-model or tokenizer differs is refused (exit 4) before anything is written, and so is one into a
-collection that already holds points. Every line of the file is checked before the first point
-is written (``export_file``), and the points go into a staging collection that the project
-switches to only when all of them are in.
+model or tokenizer differs is refused (exit 4) before anything is written, and so is one whose
+BM25 vectors were stemmed for other languages than the project's (``languages``; a file without
+them holds English ones), and one into a collection that already holds points. Every line of
+the file is checked before the first point is written (``export_file``), and the points go
+into a staging collection that the project switches to only when all of them are in.
 """
 
 from __future__ import annotations
@@ -33,9 +34,15 @@ from pathlib import Path
 from typing import Any
 
 from citeloom import __version__
-from citeloom.domain.errors import CiteloomError, ConfigError, EmbeddingModelMismatch
+from citeloom.domain.errors import (
+    CiteloomError,
+    ConfigError,
+    EmbeddingModelMismatch,
+    LanguagesMismatch,
+)
+from citeloom.domain.languages import DEFAULT_LANGUAGES, same_languages
 from citeloom.domain.models import IndexPoint
-from citeloom.ports import Index
+from citeloom.ports import Index, IndexReader, IndexWriter
 from citeloom.services.export_file import (
     FORMAT,
     FORMAT_VERSION,
@@ -83,7 +90,7 @@ class TransferReport:
 
 
 def export_project(
-    index: Index, project: str, collection: str, tokenizer: str | None, path: Path
+    index: IndexReader, project: str, collection: str, tokenizer: str | None, path: Path
 ) -> TransferReport:
     """Write the project's points to ``path``: a regular file or a new path, replaced only
     by a complete file (see ``export_file``)."""
@@ -104,6 +111,7 @@ def export_project(
         "dimensions": info.dimensions,
         "tokenizer": tokenizer,
         "points": len(points),
+        "languages": list(info.languages),
         "created_by": f"citeloom {__version__}",
         "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
     }
@@ -128,12 +136,14 @@ def import_project(
     tokenizer: str | None,
     path: Path,
     model_dimensions: Callable[[], int | None] = lambda: None,
+    languages: tuple[str, ...] = DEFAULT_LANGUAGES,
 ) -> TransferReport:
     """Load an export into the project's (empty or new) collection under ``project``.
 
     ``embed_model``, ``tokenizer`` and ``model_dimensions`` (called once the file is found
     sound, as it may load the model) are the project's: its queries are embedded with them, so
-    vectors of another model, tokenizer or length would be meaningless there.
+    vectors of another model, tokenizer or length would be meaningless there; and so are
+    ``languages``, which its BM25 queries are stemmed for.
 
     The points go into a staging collection and the project is switched to it once all are
     in (``staging``): a failed, interrupted or killed import leaves the project as it was,
@@ -141,9 +151,10 @@ def import_project(
     with ExportReader(path) as export:
         header = export.header
         _check_model(path, header, project, embed_model, tokenizer)
+        _check_languages(path, header, project, languages)
         points = export.points()
     _check_dimensions(path, header, project, embed_model, model_dimensions())
-    index.check_model(collection, embed_model)
+    index.check_model(collection, embed_model, languages)
     info = index.collection_info(collection)
     if info is not None and info.points:
         raise ConfigError(
@@ -159,6 +170,7 @@ def import_project(
         embed_model,
         header.dimensions,
         lambda: _store(index, target, points, project),
+        languages,
     )
     return TransferReport(project, collection, embed_model, len(points), _documents(points), "")
 
@@ -176,6 +188,28 @@ def _check_model(
         )
 
 
+class ExportLanguagesMismatch(LanguagesMismatch):
+    """The write guard at import: the file's BM25 terms were stemmed for other languages."""
+
+    def __init__(self, path: Path, held: tuple[str, ...], project: str, wanted: tuple[str, ...]):
+        CiteloomError.__init__(
+            self,
+            f"{path} holds BM25 terms for languages {', '.join(held)}, but project '{project}' "
+            f"is configured for {', '.join(wanted)}: its full-text queries would not meet them, "
+            f"so nothing was imported. Set languages = {json.dumps(list(held))} for the "
+            "project and import the file, then set the languages you want and run: "
+            f"citeloom reindex --project {project} (it rebuilds the BM25 vectors without "
+            "re-embedding).",
+        )
+
+
+def _check_languages(
+    path: Path, header: ExportHeader, project: str, languages: tuple[str, ...]
+) -> None:
+    if not same_languages(header.languages, languages):
+        raise ExportLanguagesMismatch(path, header.languages, project, languages)
+
+
 def _check_dimensions(
     path: Path, header: ExportHeader, project: str, embed_model: str, dimensions: int | None
 ) -> None:
@@ -191,14 +225,14 @@ def _check_dimensions(
         )
 
 
-def _store(index: Index, target: str, points: list[IndexPoint], project: str) -> bool:
+def _store(index: IndexWriter, target: str, points: list[IndexPoint], project: str) -> bool:
     for start in range(0, len(points), PAGE):
         page = points[start : start + PAGE]
         index.upsert_points(target, [_relabelled(p, project) for p in page])
     return True
 
 
-def _all_points(index: Index, collection: str) -> Iterator[IndexPoint]:
+def _all_points(index: IndexReader, collection: str) -> Iterator[IndexPoint]:
     offset: str | None = None
     while True:
         page, offset = index.scroll_points(collection, offset, PAGE)

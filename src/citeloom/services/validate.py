@@ -12,6 +12,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from citeloom.domain.errors import CiteloomError, ExitCode
+from citeloom.domain.languages import (
+    DEFAULT_LANGUAGES,
+    MULTILINGUAL_MODEL,
+    reads_languages,
+    same_languages,
+    shown,
+    spoken,
+)
 from citeloom.domain.models import DocumentSummary, chunk_token_limit
 from citeloom.ports import Chunker, Embedder, Index, MetadataResolver, RelationSource
 from citeloom.services.inspection import repair
@@ -71,6 +79,7 @@ class ProjectComponents:
     index: Callable[[], Index]
     extra_checks: list[Check] = field(default_factory=list)
     others: tuple[str, ...] = ()  # the other projects' collections: never this one's leftovers
+    languages: tuple[str, ...] = DEFAULT_LANGUAGES  # what the project's BM25 stems for
     relations: Callable[[], RelationSource] | None = None
 
 
@@ -173,6 +182,8 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
                 f"{embedder.model_id} loads offline ({embedder.dimensions} dimensions)",
             )
         )
+        if language := languages_check(project, parts.embed_model, parts.languages):
+            checks.append(language)
         chunker, error = _attempt(lambda: parts.chunker(embedder))
         if chunker is None:
             checks.append(Check("chunking tokenizer", False, error or "", None))
@@ -209,12 +220,12 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
     documents: list[DocumentSummary] = []
     staged: list[str] = []
     if index is not None:
-        info, error = _attempt(lambda: index.collection_info(parts.collection))
-        if info is not None and error is None:
-            documents, error = _attempt(lambda: index.documents(parts.collection, project))
-        if error is None:
-            staged, error = _attempt(lambda: leftovers(index, parts.collection, parts.others))
-        index.close()
+        with index:
+            info, error = _attempt(lambda: index.collection_info(parts.collection))
+            if info is not None and error is None:
+                documents, error = _attempt(lambda: index.documents(parts.collection, project))
+            if error is None:
+                staged, error = _attempt(lambda: leftovers(index, parts.collection, parts.others))
     if error:
         checks.append(
             Check(
@@ -252,6 +263,19 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
                 int(ExitCode.MODEL_MISMATCH),
             )
         )
+    if info is not None and not same_languages(info.languages, parts.languages):
+        checks.append(
+            Check(
+                "collection languages",
+                False,
+                f"'{parts.collection}' holds BM25 terms for {shown(info.languages)}, config "
+                f"says {shown(parts.languages)}",
+                f"citeloom reindex --project {project} (without --embedding-model: it rebuilds "
+                f"the BM25 vectors for {shown(parts.languages)} without re-embedding), or set "
+                f"languages = {_toml_list(info.languages)}",
+                int(ExitCode.MODEL_MISMATCH),
+            )
+        )
     if documents:
         checks.append(documents_check(project, documents))
     if staged:
@@ -259,6 +283,31 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
     if labels := page_labels_check(documents):
         checks.append(labels)
     return checks
+
+
+def languages_check(project: str, model: str, languages: Sequence[str]) -> Check | None:
+    """What a project beyond English gets: BM25 stems its languages, and the dense model may
+    only read English, leaving such queries to their words (None for English alone)."""
+    if tuple(languages) == DEFAULT_LANGUAGES:
+        return None
+    stems = f"BM25 stems {spoken(languages)} words and drops their stop words"
+    if reads_languages(model, languages):
+        return Check("languages", True, f"{stems}; {model} is multilingual")
+    others = spoken([name for name in languages if name != "english"])
+    return Check(
+        "languages",
+        True,
+        f"{stems}. {model} was trained on English: a query in {others} finds its passages by "
+        "their words (BM25) only, its vector matching them little",
+        f"for dense search in {others} too, bring a multilingual FastEmbed model: "
+        f"citeloom reindex --project {project} --embedding-model {MULTILINGUAL_MODEL} "
+        f'--allow-download, then set embedding_model = "{MULTILINGUAL_MODEL}"',
+        warning=True,
+    )
+
+
+def _toml_list(names: Sequence[str]) -> str:
+    return "[" + ", ".join(f'"{name}"' for name in names) + "]"
 
 
 def documents_check(project: str, documents: Sequence[DocumentSummary]) -> Check:

@@ -14,11 +14,19 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
-from citeloom.domain.models import Block, BlockKind, ConvertedDocument
+from citeloom.domain.models import (
+    Block,
+    BlockKind,
+    ConversionWarning,
+    ConvertedDocument,
+    WarningKind,
+)
 from citeloom.domain.page_labels import PageMarks
 from citeloom.ports import Converter
 
-CACHE_FORMAT = 1
+# 2: warnings are {"kind", "message"} (a ConversionWarning); 1 kept their wording only
+CACHE_FORMAT = 2
+_PARTIAL_PREFIX_V1 = "partial: "
 
 
 def to_json(document: ConvertedDocument) -> dict[str, Any]:
@@ -26,12 +34,17 @@ def to_json(document: ConvertedDocument) -> dict[str, Any]:
 
 
 def from_json(data: dict[str, Any]) -> ConvertedDocument:
+    """The document of a cache entry of this format or format 1; a ``ValueError`` for any
+    other (a newer citeloom wrote it), which the cache then converts again."""
+    version = data.get("format", 1)
+    if version not in (1, CACHE_FORMAT):
+        raise ValueError(f"conversion cache format {version} is not {CACHE_FORMAT}")
     fields = {k: v for k, v in data.items() if k != "format"}
     fields["blocks"] = tuple(
         Block(b["text"], BlockKind(b["kind"]), b["page"], b["level"]) for b in fields["blocks"]
     )
     fields["ocr_pages"] = tuple(fields.get("ocr_pages", ()))
-    fields["warnings"] = tuple(fields.get("warnings", ()))
+    fields["warnings"] = tuple(_warning(w) for w in fields.get("warnings", ()))
     marks = fields.get("page_marks") or {}
     fields["page_marks"] = PageMarks(
         pdf_labels=tuple(marks.get("pdf_labels", ())),
@@ -40,6 +53,18 @@ def from_json(data: dict[str, Any]) -> ConvertedDocument:
         page_openings=tuple(marks.get("page_openings", ())),
     )
     return ConvertedDocument(**fields)
+
+
+def _warning(stored: Any) -> ConversionWarning:
+    if not isinstance(stored, str):
+        return ConversionWarning(WarningKind(stored["kind"]), str(stored["message"]))
+    # Format 1 kept the wording only. A conversion cut short (whose warnings began with
+    # "partial: ") was never stored, so a stored warning is about a page without a text
+    # layer; one that reads "partial: " all the same is taken as partial, and so converted
+    # again rather than served.
+    if stored.startswith(_PARTIAL_PREFIX_V1):
+        return ConversionWarning(WarningKind.PARTIAL, stored.removeprefix(_PARTIAL_PREFIX_V1))
+    return ConversionWarning(WarningKind.OCR, stored)
 
 
 class CachingConverter:
@@ -66,12 +91,12 @@ class CachingConverter:
                 document = from_json(json.loads(cached.read_text(encoding="utf-8")))
             except (OSError, ValueError, KeyError, TypeError):
                 document = None  # a damaged entry is converted again and overwritten
-            if document is not None:
+            if document is not None and not document.partial:
                 self.hits += 1
                 # the same bytes may sit under another name now
                 return replace(document, source_path=str(path))
         document = self.inner.convert(path, sha256)
-        if any(w.startswith("partial:") for w in document.warnings):
+        if document.partial:
             # cut short by [conversion] timeout_s or max_pages: raising the limit must convert
             # the whole document next time, not return this part
             return document

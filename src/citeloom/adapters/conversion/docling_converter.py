@@ -12,25 +12,38 @@ import os
 import re
 import tempfile
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
 
 from citeloom.domain.errors import ConverterUnavailable, DocumentError
 from citeloom.domain.headings import numbering_levels, repeated_labels
-from citeloom.domain.models import Block, BlockKind, ConvertedDocument
+from citeloom.domain.models import (
+    Block,
+    BlockKind,
+    ConversionWarning,
+    ConvertedDocument,
+    WarningKind,
+)
 from citeloom.domain.page_labels import PageMarks
 from citeloom.domain.text import fold_for_match, normalise_text
+
+if TYPE_CHECKING:
+    from citeloom.adapters.conversion.layout_notes import DoclingRun
 
 DOCLING_VERSION = "2.143.0"
 # Bump when the layout rules or the block mapping change: it is part of the conversion cache
 # key, so cached conversions made by older rules are not reused.
 RULES_VERSION = "8"  # bump when the output changes: it keys the conversion cache
 CONVERTER_ID = f"docling-{DOCLING_VERSION}+rules-{RULES_VERSION}"
-PDF_SUFFIXES = {".pdf"}
+PDF_SUFFIXES = frozenset({".pdf"})
 # Formats Docling reads without a layout model (its simple pipeline): headings with levels,
 # no pages, so chunks of these cite a section rather than a page.
-SIMPLE_SUFFIXES = {".docx": "docx", ".html": "html", ".htm": "html", ".md": "md", ".markdown": "md"}
+SIMPLE_SUFFIXES: Mapping[str, str] = MappingProxyType(
+    {".docx": "docx", ".html": "html", ".htm": "html", ".md": "md", ".markdown": "md"}
+)
 TRAINED_LAYOUT_REPO = "docling-project/docling-layout-heron"
 
 _log = logging.getLogger(__name__)
@@ -108,19 +121,21 @@ def demote_repeated_labels(blocks: list[Block]) -> list[Block]:
     return out
 
 
-_KINDS = {
-    "title": BlockKind.TITLE,
-    "section_header": BlockKind.HEADING,
-    "text": BlockKind.TEXT,
-    "paragraph": BlockKind.TEXT,
-    "list_item": BlockKind.LIST_ITEM,
-    "caption": BlockKind.CAPTION,
-    "footnote": BlockKind.FOOTNOTE,
-    "formula": BlockKind.FORMULA,
-    "code": BlockKind.CODE,
-    "table": BlockKind.TABLE,
-    "reference": BlockKind.TEXT,
-}
+_KINDS: Mapping[str, BlockKind] = MappingProxyType(
+    {
+        "title": BlockKind.TITLE,
+        "section_header": BlockKind.HEADING,
+        "text": BlockKind.TEXT,
+        "paragraph": BlockKind.TEXT,
+        "list_item": BlockKind.LIST_ITEM,
+        "caption": BlockKind.CAPTION,
+        "footnote": BlockKind.FOOTNOTE,
+        "formula": BlockKind.FORMULA,
+        "code": BlockKind.CODE,
+        "table": BlockKind.TABLE,
+        "reference": BlockKind.TEXT,
+    }
+)
 
 
 def blocks_from_docling(document: Any) -> list[Block]:
@@ -283,25 +298,30 @@ def trained_layout(artifacts_path: Path | None) -> Path | None:
     return found[-1] if found else None
 
 
-def artifacts_dir(trained: Path) -> Path:
-    """The ``artifacts_path`` to give Docling for weights found at ``trained``.
+class TrainedArtifacts:
+    """The ``artifacts_path`` to give Docling for the trained weights found at ``trained``.
 
     Under an ``artifacts_path`` the weights sit in ``<artifacts>/<repo folder>`` already. In
     the Hugging Face cache they sit in ``models--<repo>/snapshots/<revision>``, which Docling
-    would only find through the hub client (offline mode is read when that client is first
-    imported, often before us); so a folder of our own links the repo folder to the snapshot.
-    """
-    folder = TRAINED_LAYOUT_REPO.replace("/", "--")
-    if trained.name == folder:
-        return trained.parent
-    links = Path(tempfile.gettempdir()) / f"citeloom-docling-artifacts-{os.getuid()}"
-    links.mkdir(exist_ok=True)
-    link = links / folder
-    if link.is_symlink() and link.resolve() != trained.resolve():
-        link.unlink()
-    if not link.exists():
-        link.symlink_to(trained, target_is_directory=True)
-    return links
+    would only find through the hub client (which downloads unless told not to, by an
+    environment variable read for the whole process); so a temporary folder of this object
+    links the repo folder to the snapshot, and goes with it: at ``cleanup``, when the object
+    is garbage-collected, or at exit. Given an ``artifacts_path``, Docling never calls the
+    hub."""
+
+    def __init__(self, trained: Path) -> None:
+        folder = TRAINED_LAYOUT_REPO.replace("/", "--")
+        self._links: tempfile.TemporaryDirectory[str] | None = None
+        if trained.name == folder:
+            self.path = trained.parent
+            return
+        self._links = tempfile.TemporaryDirectory(prefix="citeloom-docling-artifacts-")
+        self.path = Path(self._links.name)
+        (self.path / folder).symlink_to(trained, target_is_directory=True)
+
+    def cleanup(self) -> None:
+        if self._links is not None:
+            self._links.cleanup()
 
 
 def layout_choice(layout: str, artifacts_path: Path | None) -> tuple[str, Path | None]:
@@ -351,6 +371,15 @@ class DoclingConverter:
         self.max_pages = max_pages
         self.layout, self.layout_path = layout_choice(layout, artifacts_path)
         self._converters: dict[str, Any] = {}
+        self._artifacts: TrainedArtifacts | None = None  # while a trained converter is kept
+
+    def close(self) -> None:
+        """Drop the Docling converters and the link folder of trained weights, if any (also
+        done when this object is garbage-collected)."""
+        self._converters.clear()
+        if self._artifacts is not None:
+            self._artifacts.cleanup()
+            self._artifacts = None
 
     @property
     def converter_id(self) -> str:
@@ -369,26 +398,35 @@ class DoclingConverter:
         if kind not in self._converters:
             ocr, languages, timeout_s = self.ocr, self.ocr_languages, self.timeout_s
             try:
-                self._converters[kind] = (
-                    build_rules_pdf_converter(ocr=ocr, ocr_languages=languages, timeout_s=timeout_s)
-                    if rules_pdf
-                    else build_converter(
+                if rules_pdf:
+                    built = build_rules_pdf_converter(
+                        ocr=ocr, ocr_languages=languages, timeout_s=timeout_s
+                    )
+                else:
+                    if self.layout_path is not None and self._artifacts is None:
+                        self._artifacts = TrainedArtifacts(self.layout_path)
+                    built = build_converter(
                         ocr=ocr,
                         ocr_languages=languages,
                         timeout_s=timeout_s,
-                        trained_layout=self.layout_path,
+                        artifacts_path=self._artifacts.path if self._artifacts else None,
                     )
-                )
+                self._converters[kind] = built
             except ImportError as error:
                 raise ConverterUnavailable(
                     f"the converter cannot start ({error}). {_UNAVAILABLE}"
                 ) from error
         return self._converters[kind]
 
-    def _run(self, path: Path, **kwargs: Any) -> Any:
+    def _run(self, path: Path, **kwargs: Any) -> DoclingRun:
+        """Docling's conversion of ``path`` with the layout stage's notes (the rules
+        converter returns both; Docling's own converter has no notes to give)."""
+        from citeloom.adapters.conversion.layout_notes import DoclingRun
+
         docling = self._docling(path)
         try:
-            return docling.convert(path, raises_on_error=False, **kwargs)
+            done = docling.convert(path, raises_on_error=False, **kwargs)
+            return done if isinstance(done, DoclingRun) else DoclingRun(done)
         except ImportError as error:
             raise ConverterUnavailable(
                 f"the converter is missing a module ({error}). {_UNAVAILABLE}"
@@ -413,26 +451,28 @@ class DoclingConverter:
 
     def _convert_pdf(self, path: Path, sha256: str) -> ConvertedDocument:
         pages, meta, outline, pdf_labels = precheck_pdf(path)
-        warnings: list[str] = []
         last_page = min(pages, self.max_pages)
-        from citeloom.adapters.conversion.layout_notes import pop_notes
-
-        result = self._run(path, page_range=(1, last_page))
-        notes = pop_notes(result.input.document_hash)
-        blocks = self._check(path, result, warnings)
+        run = self._run(path, page_range=(1, last_page))
+        notes = run.notes
+        blocks, stopped = self._check(path, run.result)
         blocks = mark_title(blocks, notes.title)
         if not outline:  # an outline's levels are the author's own: Docling used them already
             blocks = levels_from_numbering(blocks)
         blocks = demote_repeated_labels(blocks)
-        done = sorted({b.page for b in blocks if b.page is not None})
+        if stopped is not None and stopped.kind is WarningKind.TIMEOUT:
+            done = sorted({b.page for b in blocks if b.page is not None})
+            message = f"{stopped.message}; pages with text: {_ranges(done)} of {pages}"
+            stopped = replace(stopped, message=message)
+        warnings = [stopped] if stopped is not None else []
         if pages > self.max_pages:
             warnings.append(
-                f"partial: only the first {self.max_pages} of {pages} pages were converted "
-                "([conversion] max_pages)"
+                ConversionWarning(
+                    WarningKind.PARTIAL,
+                    f"only the first {self.max_pages} of {pages} pages were converted "
+                    "([conversion] max_pages)",
+                )
             )
         warnings.extend(notes.warnings)
-        if any(w.startswith("partial: conversion stopped") for w in warnings):
-            warnings.append(f"pages with text: {_ranges(done)} of {pages}")
         return ConvertedDocument(
             source_path=str(path),
             sha256=sha256,
@@ -443,8 +483,8 @@ class DoclingConverter:
             pdf_metadata={k: v for k, v in meta.items() if k in ("title", "subject", "keywords")},
             ocr_pages=tuple(sorted(notes.ocr_pages)),
             warnings=tuple(warnings),
-            margin_text=margin_text(result.document),
-            page_marks=page_marks(pages, pdf_labels, margin_lines(result.document), blocks),
+            margin_text=margin_text(run.result.document),
+            page_marks=page_marks(pages, pdf_labels, margin_lines(run.result.document), blocks),
         )
 
     def _convert_simple(self, path: Path, sha256: str) -> ConvertedDocument:
@@ -453,9 +493,7 @@ class DoclingConverter:
             raise DocumentError(
                 f"{path}: not a DOCX file (no zip header). Save it again as .docx or remove it."
             )
-        warnings: list[str] = []
-        result = self._run(path)
-        blocks = self._check(path, result, warnings)
+        blocks, stopped = self._check(path, self._run(path).result)
         title = next((b.text for b in blocks if b.kind is BlockKind.TITLE), None)
         if title is None:  # a Markdown or HTML document's first top-level heading names it
             first = next((b for b in blocks if b.kind is BlockKind.HEADING), None)
@@ -468,33 +506,35 @@ class DoclingConverter:
             page_count=None,
             blocks=tuple(blocks),
             converter=self.converter_id,
-            warnings=tuple(warnings),
+            warnings=(stopped,) if stopped is not None else (),
         )
 
-    def _check(self, path: Path, result: Any, warnings: list[str]) -> list[Block]:
-        """Blocks of a finished conversion, or a ``DocumentError`` saying why there are none."""
-        status = str(getattr(result.status, "value", result.status))
-        errors = [e.error_message for e in (result.errors or [])]
-        timed_out = any("timeout" in e.lower() or "time" in e.lower() for e in errors)
+    def _check(self, path: Path, result: Any) -> tuple[list[Block], ConversionWarning | None]:
+        """Blocks of a finished conversion and, if it stopped short, what stopped it; or a
+        ``DocumentError`` saying why there are no blocks."""
+        from docling.datamodel.base_models import ConversionStatus, FailureCategory
+
+        errors = list(result.errors or [])
+        reasons = "; ".join(e.error_message for e in errors)
+        timed_out = any(e.category is FailureCategory.TIMEOUT for e in errors)
         blocks = blocks_from_docling(result.document) if result.document is not None else []
+        limit = f"the time limit of {self.timeout_s:g} s"
         if timed_out and not blocks:
             raise DocumentError(
-                f"{path}: conversion stopped after the time limit of {self.timeout_s:g} s before "
-                "any text was extracted. Raise [conversion] timeout_s if the file is sound."
+                f"{path}: conversion stopped after {limit} before any text was extracted. "
+                "Raise [conversion] timeout_s if the file is sound."
             )
-        if status == "failure" or result.document is None:
+        if result.status is ConversionStatus.FAILURE or result.document is None:
             raise DocumentError(
-                f"{path}: conversion failed ({'; '.join(errors) or 'no output'}). The file may "
-                "be damaged; re-download or re-export it."
+                f"{path}: conversion failed ({reasons or 'no output'}). The file may be "
+                "damaged; re-download or re-export it."
             )
-        if status == "partial_success":
-            warnings.append(
-                f"partial: conversion stopped after the time limit of {self.timeout_s:g} s "
-                "([conversion] timeout_s)"
-                if timed_out
-                else f"partial: {'; '.join(errors) or 'some pages failed'}"
-            )
-        return blocks
+        if result.status is not ConversionStatus.PARTIAL_SUCCESS:
+            return blocks, None
+        if timed_out:
+            message = f"conversion stopped after {limit} ([conversion] timeout_s)"
+            return blocks, ConversionWarning(WarningKind.TIMEOUT, message)
+        return blocks, ConversionWarning(WarningKind.PARTIAL, reasons or "some pages failed")
 
 
 def _ranges(pages: list[int]) -> str:
@@ -509,43 +549,36 @@ def _ranges(pages: list[int]) -> str:
 
 
 def pdf_pipeline_options(
-    *, ocr: str, ocr_languages: tuple[str, ...], timeout_s: float, trained_layout: Path | None
+    *, ocr: str, ocr_languages: tuple[str, ...], timeout_s: float, artifacts_path: Path | None
 ) -> Any:
-    """Docling's PDF pipeline options: the rules layout (or Docling's trained model when its
-    weights are here), OCR for pages without text, heading levels from bookmarks, numbering
-    and style, no table-structure model."""
+    """Docling's PDF pipeline options: the rules layout (or Docling's trained model, with its
+    weights in ``artifacts_path``), OCR for pages without text, heading levels from
+    bookmarks, numbering and style, no table-structure model."""
     from docling.datamodel.pipeline_options import (
         HeadingHierarchyOptions,
         OcrMode,
-        PdfPipelineOptions,
         TesseractCliOcrOptions,
+        ThreadedPdfPipelineOptions,
     )
 
-    from citeloom.adapters.conversion.heuristic_layout import (
-        RulesLayoutOptions,
-        register,
-        register_table_plugins_v1_only,
-    )
+    from citeloom.adapters.conversion.heuristic_layout import RulesLayoutOptions
 
-    register()
-    register_table_plugins_v1_only()
     tesseract = (
         TesseractCliOcrOptions(lang=list(ocr_languages), mode=OcrMode.FULL_PAGE)
         if ocr != "never"
         else None
     )
-    options = PdfPipelineOptions(
+    options = ThreadedPdfPipelineOptions(
         do_table_structure=False,
         generate_parsed_pages=True,  # heading levels from font style need the parsed cells
         heading_hierarchy_options=HeadingHierarchyOptions(enabled=True),
         document_timeout=timeout_s,
     )
-    if trained_layout is None:
+    if artifacts_path is None:
         options.do_ocr = False  # OCR runs inside the rules layout stage, where it can help
         options.layout_options = RulesLayoutOptions(ocr_mode=ocr, ocr_options=tesseract)
     else:
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")  # never try to download anything
-        options.artifacts_path = artifacts_dir(trained_layout)
+        options.artifacts_path = artifacts_path  # weights from here: Docling never downloads
         options.do_ocr = tesseract is not None
         if tesseract is not None:
             tesseract.mode = OcrMode.FULL_PAGE if ocr == "always" else OcrMode.DEFAULT
@@ -562,7 +595,7 @@ def build_rules_pdf_converter(*, ocr: str, ocr_languages: tuple[str, ...], timeo
         from citeloom.adapters.conversion.rules_pipeline import RulesPdfConverter
 
         options = pdf_pipeline_options(
-            ocr=ocr, ocr_languages=ocr_languages, timeout_s=timeout_s, trained_layout=None
+            ocr=ocr, ocr_languages=ocr_languages, timeout_s=timeout_s, artifacts_path=None
         )
         return RulesPdfConverter(options)
 
@@ -572,10 +605,11 @@ def build_converter(
     ocr: str,
     ocr_languages: tuple[str, ...],
     timeout_s: float,
-    trained_layout: Path | None = None,
+    artifacts_path: Path | None = None,
 ) -> Any:
     """A DocumentConverter: DOCX, HTML and Markdown with the simple pipeline, PDFs with the
-    standard pipeline (used for PDFs when Docling's trained layout model reads them)."""
+    standard pipeline and Docling's trained layout model, whose weights are in
+    ``artifacts_path`` (used for PDFs only when they are)."""
     from docling.datamodel.backend_options import ThreadedDoclingParseBackendOptions
     from docling.datamodel.base_models import InputFormat
     from docling.document_converter import (
@@ -586,14 +620,18 @@ def build_converter(
         WordFormatOption,
     )
 
+    from citeloom.adapters.conversion.docling_compat import OwnModelsPdfPipeline
+
     options = pdf_pipeline_options(
-        ocr=ocr, ocr_languages=ocr_languages, timeout_s=timeout_s, trained_layout=trained_layout
+        ocr=ocr, ocr_languages=ocr_languages, timeout_s=timeout_s, artifacts_path=artifacts_path
     )
     return DocumentConverter(
         allowed_formats=[InputFormat.PDF, InputFormat.DOCX, InputFormat.HTML, InputFormat.MD],
         format_options={
             InputFormat.PDF: PdfFormatOption(
-                pipeline_options=options, backend_options=ThreadedDoclingParseBackendOptions()
+                pipeline_cls=OwnModelsPdfPipeline,
+                pipeline_options=options,
+                backend_options=ThreadedDoclingParseBackendOptions(),
             ),
             InputFormat.DOCX: WordFormatOption(),
             InputFormat.HTML: HTMLFormatOption(),

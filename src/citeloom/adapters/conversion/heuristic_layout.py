@@ -1,26 +1,29 @@
-"""Docling layout plugin that runs ``layout_rules`` instead of a trained model.
+"""Docling layout model that runs ``layout_rules`` instead of a trained model.
 
-Registered with Docling's layout factory under its own options kind, so the standard PDF
-pipeline (cell assignment, reading order, heading hierarchy, page assembly) runs unchanged
-around it. It also OCRs pages without a usable text layer before labelling them: Docling runs
-layout before OCR, so on an image-only page a layout stage would otherwise see nothing.
+Built by ``rules_pipeline.RulesPdfPipeline`` in place of Docling's layout model (never
+registered with Docling's process-wide layout factory), so the standard PDF pipeline (cell
+assignment, reading order, heading hierarchy, page assembly) runs unchanged around it. It also
+OCRs pages without a usable text layer before labelling them: Docling runs layout before OCR,
+so on an image-only page a layout stage would otherwise see nothing.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from itertools import pairwise
+from types import MappingProxyType
 from typing import Any, ClassVar, Literal
 
 from docling.datamodel.base_models import Cluster, LayoutPrediction, Page
-from docling.datamodel.document import ConversionResult
+from docling.datamodel.document import ConversionResult, InputDocument
 from docling.datamodel.pipeline_options import BaseLayoutOptions, OcrOptions
 from docling.models.base_layout_model import BaseLayoutModel
 from docling_core.types.doc import BoundingBox, CoordOrigin, DocItemLabel
 
-from citeloom.adapters.conversion.layout_notes import notes_of
+from citeloom.adapters.conversion.docling_compat import page_backend
+from citeloom.adapters.conversion.layout_notes import LayoutNotes
 from citeloom.adapters.conversion.layout_rules import (
     Label,
     Line,
@@ -32,23 +35,25 @@ from citeloom.adapters.conversion.layout_rules import (
     is_italic,
 )
 from citeloom.adapters.conversion.parse_backend import CharBox, LeanPageBackend
+from citeloom.domain.models import ConversionWarning, WarningKind
 
-PLUGIN_NAME = "citeloom"
 _NUMBER_TOKEN = re.compile(r"^(?:[\dIVXLC]+|[A-Z])(?:\.\d+)*\.?$")
 
-_DOCLING_LABELS = {
-    Label.TITLE: DocItemLabel.TITLE,
-    Label.SECTION_HEADER: DocItemLabel.SECTION_HEADER,
-    Label.TEXT: DocItemLabel.TEXT,
-    Label.LIST_ITEM: DocItemLabel.LIST_ITEM,
-    Label.CAPTION: DocItemLabel.CAPTION,
-    Label.FOOTNOTE: DocItemLabel.FOOTNOTE,
-    Label.FORMULA: DocItemLabel.FORMULA,
-    Label.CODE: DocItemLabel.CODE,
-    Label.PAGE_HEADER: DocItemLabel.PAGE_HEADER,
-    Label.PAGE_FOOTER: DocItemLabel.PAGE_FOOTER,
-    Label.PICTURE: DocItemLabel.PICTURE,
-}
+_DOCLING_LABELS: Mapping[Label, DocItemLabel] = MappingProxyType(
+    {
+        Label.TITLE: DocItemLabel.TITLE,
+        Label.SECTION_HEADER: DocItemLabel.SECTION_HEADER,
+        Label.TEXT: DocItemLabel.TEXT,
+        Label.LIST_ITEM: DocItemLabel.LIST_ITEM,
+        Label.CAPTION: DocItemLabel.CAPTION,
+        Label.FOOTNOTE: DocItemLabel.FOOTNOTE,
+        Label.FORMULA: DocItemLabel.FORMULA,
+        Label.CODE: DocItemLabel.CODE,
+        Label.PAGE_HEADER: DocItemLabel.PAGE_HEADER,
+        Label.PAGE_FOOTER: DocItemLabel.PAGE_FOOTER,
+        Label.PICTURE: DocItemLabel.PICTURE,
+    }
+)
 
 
 class RulesLayoutOptions(BaseLayoutOptions):
@@ -57,6 +62,26 @@ class RulesLayoutOptions(BaseLayoutOptions):
     ocr_options: OcrOptions | None = None
     # A page with fewer native characters than this has no usable text layer.
     min_native_chars: int = 20
+
+
+class NotedInputDocument(InputDocument):
+    """A PDF to convert with the notes its layout stage makes: the notes travel with the
+    document through Docling's stages (``conv_res.input``), so each conversion has its own
+    and nothing is kept between conversions."""
+
+    layout_notes: LayoutNotes | None = None
+
+    def __init__(self, *, notes: LayoutNotes, **document: Any) -> None:
+        super().__init__(**document)
+        self.layout_notes = notes
+
+
+def notes_of(conv_res: ConversionResult) -> LayoutNotes:
+    """The notes of the document being converted (throwaway ones for a document that came
+    without: nothing reads them)."""
+    document = conv_res.input
+    notes = document.layout_notes if isinstance(document, NotedInputDocument) else None
+    return notes if notes is not None else LayoutNotes()
 
 
 class RulesLayoutModel(BaseLayoutModel):
@@ -91,10 +116,10 @@ class RulesLayoutModel(BaseLayoutModel):
     def predict_layout(
         self, conv_res: ConversionResult, pages: Sequence[Page]
     ) -> Sequence[LayoutPrediction]:
-        key = conv_res.input.document_hash
+        notes = notes_of(conv_res)
         out = []
         for page in pages:
-            ocrd = self._maybe_ocr(conv_res, page, key)
+            ocrd = self._maybe_ocr(conv_res, page, notes)
             lines = _lines(page, ocrd)
             if page.size is None or not lines:
                 out.append(LayoutPrediction(clusters=[]))
@@ -115,28 +140,28 @@ class RulesLayoutModel(BaseLayoutModel):
             regions = group_lines(lines, ctx)
             title = [r for r in regions if r.label is Label.TITLE]
             if title and page.page_no == 1:
-                notes_of(key).title = " ".join(r.text for r in title)
+                notes.title = " ".join(r.text for r in title)
             out.append(LayoutPrediction(clusters=_clusters(regions, page)))
         return out
 
-    def _maybe_ocr(self, conv_res: ConversionResult, page: Page, key: str) -> bool:
+    def _maybe_ocr(self, conv_res: ConversionResult, page: Page, notes: LayoutNotes) -> bool:
         """OCR the page if it has no usable text layer (or always); True if it was."""
         native = sum(len(c.text.strip()) for c in page.cells if not c.from_ocr)
         if self.options.ocr_mode != "always" and native >= self.options.min_native_chars:
             return False
         if self.options.ocr_mode == "never":
-            notes_of(key).warnings.append(
-                f"page {page.page_no} has no text layer and OCR is off ([conversion] ocr)"
-            )
+            message = f"page {page.page_no} has no text layer and OCR is off ([conversion] ocr)"
+            notes.warnings.append(ConversionWarning(WarningKind.OCR, message))
             return False
         if self._ocr is None:
-            notes_of(key).warnings.append(
+            message = (
                 f"page {page.page_no} has no text layer and was not OCR'd: {self.ocr_problem}. "
                 "Install tesseract-ocr with the configured language packs."
             )
+            notes.warnings.append(ConversionWarning(WarningKind.OCR, message))
             return False
         list(self._ocr(conv_res, [page]))
-        notes_of(key).ocr_pages.add(page.page_no)
+        notes.ocr_pages.add(page.page_no)
         return True
 
 
@@ -149,7 +174,7 @@ def _lines(page: Page, ocrd: bool = False) -> list[Line]:
     if page.size is None:
         return []
     height = page.size.height
-    backend = page._backend
+    backend = page_backend(page)
     # an OCR'd page's lines come from the image: the text layer's characters do not describe it
     chars = backend.char_boxes() if isinstance(backend, LeanPageBackend) and not ocrd else []
     rows = _char_rows(chars)
@@ -299,29 +324,3 @@ def _clusters(regions: list, page: Page) -> list[Cluster]:
             )
         )
     return clusters
-
-
-def register() -> None:
-    """Make the rules layout available to Docling's layout factory (idempotent)."""
-    from docling.models.factories import get_layout_factory
-
-    factory = get_layout_factory(allow_external_plugins=False)
-    if RulesLayoutOptions not in factory.classes:
-        factory.register(RulesLayoutModel, PLUGIN_NAME, __name__)
-
-
-def register_table_plugins_v1_only() -> None:
-    """Docling 2.143 builds every table-structure plugin when a PDF pipeline is created, and
-    ``table_structure_model_v2`` imports torchvision at module level (which fails with the CPU
-    torch, even with ``do_table_structure=False``). Offer only the v1 model, which imports its
-    heavy dependencies lazily. Tested against the pinned docling-slim version."""
-    from docling.models.plugins import defaults
-
-    def table_structure_engines() -> dict[str, list[type]]:
-        from docling.models.stages.table_structure.table_structure_model import (
-            TableStructureModel,
-        )
-
-        return {"table_structure_engines": [TableStructureModel]}
-
-    defaults.table_structure_engines = table_structure_engines

@@ -6,31 +6,29 @@ rules path imports Docling only inside ``slim_import.without_torch``.
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass, field
+from typing import Any
+
+from citeloom.domain.models import ConversionWarning
 
 
 @dataclass
 class LayoutNotes:
-    """What the layout stage learned about a document that a DoclingDocument cannot carry:
-    which pages it OCR'd, and the title (Docling's postprocessor turns title clusters into
-    section headers, and page assembly would drop them otherwise)."""
+    """What the layout stage learned about one document that a DoclingDocument cannot carry:
+    which pages it OCR'd, the title (Docling's postprocessor turns title clusters into
+    section headers, and page assembly would drop them otherwise), and pages it could not
+    read. One per conversion, made before Docling runs and travelling with the document it
+    converts, so two conversions at once never see each other's notes."""
 
     ocr_pages: set[int] = field(default_factory=set)
     title: str | None = None
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[ConversionWarning] = field(default_factory=list)
 
 
-# Keyed by Docling's document hash; the converter pops its document's notes after conversion.
-_NOTES: dict[str, LayoutNotes] = {}
-_NOTES_LOCK = threading.Lock()
+@dataclass(frozen=True)
+class DoclingRun:
+    """One finished Docling conversion: Docling's ``ConversionResult`` and the layout
+    stage's notes (empty when Docling's own layout model read the document)."""
 
-
-def notes_of(document_hash: str) -> LayoutNotes:
-    with _NOTES_LOCK:
-        return _NOTES.setdefault(document_hash, LayoutNotes())
-
-
-def pop_notes(document_hash: str) -> LayoutNotes:
-    with _NOTES_LOCK:
-        return _NOTES.pop(document_hash, LayoutNotes())
+    result: Any
+    notes: LayoutNotes = field(default_factory=LayoutNotes)

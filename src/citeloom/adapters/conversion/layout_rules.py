@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from types import MappingProxyType
 
 
 class Label(StrEnum):
@@ -40,67 +41,69 @@ class Label(StrEnum):
     PICTURE = "picture"
 
 
-FURNITURE = {Label.PAGE_HEADER, Label.PAGE_FOOTER}
+FURNITURE = frozenset({Label.PAGE_HEADER, Label.PAGE_FOOTER})
 
-KNOWN_SECTIONS = {
-    "abstract",
-    "introduction",
-    "background",
-    "related work",
-    "related works",
-    "prior work",
-    "previous work",
-    "preliminaries",
-    "motivation",
-    "overview",
-    "method",
-    "methods",
-    "methodology",
-    "materials and methods",
-    "methods and materials",
-    "experimental",
-    "experimental setup",
-    "experiments",
-    "experimental results",
-    "evaluation",
-    "results",
-    "results and discussion",
-    "discussion",
-    "analysis",
-    "conclusion",
-    "conclusions",
-    "concluding remarks",
-    "summary",
-    "future work",
-    "limitations",
-    "acknowledgment",
-    "acknowledgments",
-    "acknowledgement",
-    "acknowledgements",
-    "references",
-    "bibliography",
-    "literature",
-    "literature cited",
-    "appendix",
-    "appendices",
-    "supplementary material",
-    "data availability",
-    "author contributions",
-    "competing interests",
-    "conflict of interest",
-    "contents",
-    "table of contents",
-    "keywords",
-    "index terms",
-    "notation",
-    "implementation",
-    "case study",
-    "zusammenfassung",
-    "einleitung",
-    "literatur",
-    "literaturverzeichnis",
-    "danksagung",
-}
+KNOWN_SECTIONS = frozenset(
+    {
+        "abstract",
+        "introduction",
+        "background",
+        "related work",
+        "related works",
+        "prior work",
+        "previous work",
+        "preliminaries",
+        "motivation",
+        "overview",
+        "method",
+        "methods",
+        "methodology",
+        "materials and methods",
+        "methods and materials",
+        "experimental",
+        "experimental setup",
+        "experiments",
+        "experimental results",
+        "evaluation",
+        "results",
+        "results and discussion",
+        "discussion",
+        "analysis",
+        "conclusion",
+        "conclusions",
+        "concluding remarks",
+        "summary",
+        "future work",
+        "limitations",
+        "acknowledgment",
+        "acknowledgments",
+        "acknowledgement",
+        "acknowledgements",
+        "references",
+        "bibliography",
+        "literature",
+        "literature cited",
+        "appendix",
+        "appendices",
+        "supplementary material",
+        "data availability",
+        "author contributions",
+        "competing interests",
+        "conflict of interest",
+        "contents",
+        "table of contents",
+        "keywords",
+        "index terms",
+        "notation",
+        "implementation",
+        "case study",
+        "zusammenfassung",
+        "einleitung",
+        "literatur",
+        "literaturverzeichnis",
+        "danksagung",
+    }
+)
 
 _BOLD = re.compile(
     r"(bold|black|heavy|semibold|demi|medi|[-,]bd\b|\bbd\b|cmbx|cmb\d|cmssbx|\+b\b|,b\b|-b\b)",
@@ -124,7 +127,7 @@ _PAGE_NUMBER = re.compile(
     r"^(?:[-–—]?\s*\d{1,4}\s*[-–—]?|page\s+\d+(?:\s+(?:of|/)\s+\d+)?|\d+\s*/\s*\d+|[ivxlc]{1,6})$",
     re.IGNORECASE,
 )
-_MATH = set("=+−×·∑∫∏√≤≥≈≠∞∂∆∇^_{}|<>∈∉⊂⊃∪∩∀∃→←↔⇒⇔±∓⊗⊕〈〉")
+_MATH = frozenset("=+−×·∑∫∏√≤≥≈≠∞∂∆∇^_{}|<>∈∉⊂⊃∪∩∀∃→←↔⇒⇔±∓⊗⊕〈〉")
 
 
 @dataclass
@@ -551,22 +554,24 @@ def _mark_title(lines: list[Line], ctx: PageContext) -> None:
 
 
 # ---------------------------------------------------------------------- grouping
-_JOINABLE = {
-    Label.TEXT: {Label.TEXT},
-    Label.LIST_ITEM: {Label.TEXT},
-    Label.CAPTION: {Label.TEXT},
-    Label.SECTION_HEADER: {Label.SECTION_HEADER, Label.TEXT},
-    Label.TITLE: {Label.TITLE},
-    Label.FORMULA: {Label.FORMULA},
-    Label.CODE: {Label.CODE},
-    Label.PICTURE: {Label.PICTURE},
-    Label.FOOTNOTE: {Label.FOOTNOTE, Label.TEXT},
-}
+_JOINABLE: Mapping[Label, frozenset[Label]] = MappingProxyType(
+    {
+        Label.TEXT: frozenset({Label.TEXT}),
+        Label.LIST_ITEM: frozenset({Label.TEXT}),
+        Label.CAPTION: frozenset({Label.TEXT}),
+        Label.SECTION_HEADER: frozenset({Label.SECTION_HEADER, Label.TEXT}),
+        Label.TITLE: frozenset({Label.TITLE}),
+        Label.FORMULA: frozenset({Label.FORMULA}),
+        Label.CODE: frozenset({Label.CODE}),
+        Label.PICTURE: frozenset({Label.PICTURE}),
+        Label.FOOTNOTE: frozenset({Label.FOOTNOTE, Label.TEXT}),
+    }
+)
 
 
 def _continues(region: Region, line: Line, ctx: PageContext) -> bool:
     last = region.lines[-1]
-    if line.label not in _JOINABLE.get(region.label, set()):
+    if line.label not in _JOINABLE.get(region.label, frozenset()):
         return False
     if region.label is Label.PICTURE:
         near = line.t - region.b < 3 * ctx.body_size and (

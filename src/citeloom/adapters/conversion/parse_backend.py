@@ -13,37 +13,24 @@ few numbers per character (box, font, glyph). This backend
 
 Line cells, shapes (reading-order separators) and bitmaps are the stock backend's, so Docling's
 output for a born-digital page is unchanged. Measured in docs/adr/0006-conversion-speed.md.
-Tied to the pinned docling-slim / docling-parse (the decoder behind ``_result``), as the layout
-plugin already is.
+Tied to the pinned docling-slim / docling-parse through ``docling_compat`` (the backend's
+constructor and the page decoder).
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from io import BytesIO
 from pathlib import Path
 from typing import Any
 
-from docling.backend.docling_parse_backend import (
-    ThreadedDoclingParseDocumentBackend,
-    ThreadedDoclingParsePageBackend,
-)
-from docling.backend.pdf_backend import PdfDocumentBackend
-from docling.datamodel.accelerator_options import AcceleratorOptions
-from docling.datamodel.backend_options import ThreadedDoclingParseBackendOptions
-from docling.exceptions import DocumentLoadError
-from docling.utils.locks import pypdfium2_lock
+from docling.backend.docling_parse_backend import ThreadedDoclingParsePageBackend
+from docling.utils import locks
 from docling_core.types.doc import BoundingBox, CoordOrigin, Size
-from docling_core.types.doc.page import SegmentedPdfPage
-from docling_parse.pdf_parser import (
-    ContentConfig,
-    ContentLevel,
-    DecodeConfig,
-    DoclingThreadedPdfParser,
-    ThreadedPdfParserConfig,
-)
+from docling_parse.pdf_parser import ContentConfig, ContentLevel
 from PIL import Image
+
+from citeloom.adapters.conversion.docling_compat import ParseDocumentBackend, page_decoder
 
 # One character: left, top, right, bottom (top-left origin, points), font name, glyph text.
 CharBox = tuple[float, float, float, float, str, str]
@@ -67,17 +54,6 @@ class LeanPageBackend(ThreadedDoclingParsePageBackend):
         super().__init__(result, rendered=False)
         self._document = document
 
-    def get_segmented_page(self) -> SegmentedPdfPage | None:
-        if not self.is_valid():
-            return None
-        if self._seg_page is None:
-            page = self._result.get_page()
-            height = page.dimension.height
-            for cell in page.textline_cells:
-                cell.to_top_left_origin(height)
-            self._seg_page = page
-        return self._seg_page
-
     def char_boxes(self) -> list[CharBox]:
         """The page's characters with visible text, top-left origin, as the decoder has them.
 
@@ -89,7 +65,7 @@ class LeanPageBackend(ThreadedDoclingParsePageBackend):
         height = page.dimension.height
         out: list[CharBox] = []
         # x0..y1 is the box of the char's four corners (checked on every char of the corpus)
-        for c in self._result._require_page_decoder().get_char_cells():
+        for c in page_decoder(self).get_char_cells():
             text = c.text
             if text.strip():
                 out.append((c.x0, height - c.y1, c.x1, height - c.y0, c.font_name, text))
@@ -102,7 +78,7 @@ class LeanPageBackend(ThreadedDoclingParsePageBackend):
         instead of two: a vector plot has thousands of segments."""
         if not self.is_valid():
             return []
-        decoder = self._result._require_page_decoder()
+        decoder = page_decoder(self)
         lines = decoder.get_shape_lines(
             horizontal=horizontal, vertical=vertical, tolerance=tolerance
         )
@@ -111,7 +87,7 @@ class LeanPageBackend(ThreadedDoclingParsePageBackend):
     def get_connected_shape_bounding_boxes(self, *, tolerance: float = 0.0) -> list[BoundingBox]:
         if not self.is_valid():
             return []
-        decoder = self._result._require_page_decoder()
+        decoder = page_decoder(self)
         boxes = decoder.get_connected_shape_bounding_boxes(tolerance=tolerance)
         return _top_left_boxes(boxes, self.get_size().height)
 
@@ -129,57 +105,17 @@ def _top_left_boxes(boxes: Any, height: float) -> list[BoundingBox]:
     ]
 
 
-class LeanParseBackend(ThreadedDoclingParseDocumentBackend):
+class LeanParseBackend(ParseDocumentBackend):
     """Docling's threaded docling-parse backend, decoding without a render and keeping the
-    characters inside docling-parse. Its constructor is the stock one with our content
-    configuration (the stock one hard-codes rendering and materialised words)."""
+    characters inside docling-parse."""
 
     def __init__(self, in_doc: Any, path_or_stream: BytesIO | Path, options: Any = None) -> None:
-        options = options or ThreadedDoclingParseBackendOptions()
-        PdfDocumentBackend.__init__(self, in_doc, path_or_stream, options)
-        self._closed = False
-        self._iterating = False
-        self._render_pages = False
-        self._pdfium: Any = None
-        threaded = (
-            options
-            if isinstance(options, ThreadedDoclingParseBackendOptions)
-            else ThreadedDoclingParseBackendOptions()
-        )
-        parser_config = ThreadedPdfParserConfig(
-            loglevel="fatal",
-            threads=threaded.parser_threads or AcceleratorOptions().num_threads,
-            page_content_config=_DECODE,
-        )
-        if threaded.max_concurrent_results is not None:
-            parser_config.max_concurrent_results = threaded.max_concurrent_results
-        self.parser = DoclingThreadedPdfParser(
-            parser_config=parser_config,
-            decode_config=DecodeConfig(
-                enforce_same_font=options.enforce_same_font,
-                release_native_memory_every_n_pages=threaded.release_native_memory_every_n_pages,
-            ),
-        )
-        password = options.password.get_secret_value() if options.password else None
-        try:
-            if isinstance(self.path_or_stream, BytesIO):
-                self.path_or_stream.seek(0)
-            start, end = in_doc.limits.page_range
-            self.doc_key = self.parser.load(
-                self.path_or_stream,
-                password=password,
-                page_range=(min(start, sys.maxsize), min(end, sys.maxsize)),
-            )
-        except (RuntimeError, ValueError) as error:
-            raise DocumentLoadError(
-                f"docling-parse could not load document {self.document_hash}: {error}"
-            ) from error
+        self._pdfium: Any = None  # opened on the first page image asked for
+        super().__init__(in_doc, path_or_stream, options, _DECODE)
 
     def iter_pages(self) -> Iterator[LeanPageBackend]:
-        self._iterating = True
-        for result in self.parser.iterate_results():
+        for result in self.page_results():
             yield LeanPageBackend(result, self)
-        self._iterating = False
 
     def render(
         self, page_no: int, size: Size, scale: float, cropbox: BoundingBox | None
@@ -187,7 +123,7 @@ class LeanParseBackend(ThreadedDoclingParseDocumentBackend):
         """A page image from pdfium, for the pages that need one (OCR)."""
         import pypdfium2 as pdfium
 
-        with pypdfium2_lock:
+        with locks.pypdfium2_lock:
             if self._pdfium is None:
                 source = self.path_or_stream
                 data = source.getvalue() if isinstance(source, BytesIO) else source
@@ -206,7 +142,7 @@ class LeanParseBackend(ThreadedDoclingParseDocumentBackend):
         return image
 
     def unload(self) -> None:
-        with pypdfium2_lock:
+        with locks.pypdfium2_lock:
             if self._pdfium is not None:
                 self._pdfium.close()
                 self._pdfium = None

@@ -10,7 +10,7 @@ from citeloom.domain.errors import DocumentError
 from citeloom.domain.models import Block, BlockKind, ConvertedDocument
 from citeloom.domain.text import normalise_text
 
-TEXT_SUFFIXES = {".txt", ".text"}
+TEXT_SUFFIXES = frozenset({".txt", ".text"})
 
 
 class PlainTextConverter:

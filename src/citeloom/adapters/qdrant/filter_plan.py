@@ -1,14 +1,17 @@
-"""A ``SearchFilter`` as a list of plain conditions, the same for every Qdrant transport.
+"""Every filter a Qdrant engine applies, as plain conditions made here once, and rendered once
+(``Renderer``) into whichever client's classes an engine hands over.
 
-Before this module each adapter translated the filter itself, and the two translations could
-drift (a condition added to one only). Now the plan is made here and each adapter maps the five
-kinds of condition onto its own client's classes; the contract suite
-(``tests/integration/test_index_congruence.py``) checks that they answer alike."""
+Before this module each adapter translated filters itself, and the translations could drift
+(a condition added to one only, the stale-chunk filter built by hand in each). Now a search
+filter, a document and the stale copies of one are planned here, and an engine only names its
+client's classes; the contract suite (``tests/integration/test_index_congruence.py``) checks
+that the engines answer alike."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from citeloom.domain.records import INDEXED_INTEGERS, INDEXED_KEYWORDS, INDEXED_TEXT
 from citeloom.ports.index import SearchFilter
@@ -25,7 +28,17 @@ class Condition:
     high: float | None = None
 
 
-def filter_plan(filters: SearchFilter) -> list[Condition]:
+@dataclass(frozen=True)
+class Plan:
+    """Every ``must`` condition holds, at least one ``should`` (when there are any), and no
+    ``must_not``: the three clauses of a Qdrant filter."""
+
+    must: tuple[Condition, ...] = ()
+    should: tuple[Condition, ...] = ()
+    must_not: tuple[Condition, ...] = ()
+
+
+def filter_plan(filters: SearchFilter) -> Plan:
     """Every condition must hold. The project comes first: no result ever crosses projects."""
     plan = [Condition("equals", "project", (filters.project,))]
     if filters.citekeys:
@@ -55,10 +68,58 @@ def filter_plan(filters: SearchFilter) -> list[Condition]:
                 high=None if filters.year_to is None else float(filters.year_to),
             )
         )
-    return plan
+    return Plan(must=tuple(plan))
+
+
+def document_plan(doc_id: str) -> Plan:
+    """Every chunk of one document, whichever project it was written for."""
+    return Plan(must=(Condition("equals", "doc_id", (doc_id,)),))
+
+
+def stale_plan(doc_id: str, source_path: str, keep: Sequence[str]) -> Plan:
+    """What a new copy of a document replaces: every chunk of the same content or the same
+    file, but the ``keep`` chunks just written (an unchanged chunk keeps its id)."""
+    return Plan(
+        should=(
+            Condition("equals", "doc_id", (doc_id,)),
+            Condition("equals", "source.path", (source_path,)),
+        ),
+        must_not=(Condition("ids", values=tuple(keep)),) if keep else (),
+    )
+
+
+@dataclass(frozen=True)
+class Renderer:
+    """A plan in one client's classes. Both clients name the clauses of a filter and of a
+    field condition alike (``Filter(must=, should=, must_not=)``, ``FieldCondition(key=,
+    match= | range=)``); only the match, range and id classes need naming."""
+
+    filter: Callable[..., Any]
+    field: Callable[..., Any]
+    matches: Mapping[str, Callable[[Any], Any]]  # equals, any, words, phrase -> match class
+    range: Callable[[float | None, float | None], Any]
+    has_id: Callable[[tuple[str, ...]], Any]
+
+    def __call__(self, plan: Plan | None) -> Any:
+        if plan is None:
+            return None  # no filter: every point
+        clauses = {"must": plan.must, "should": plan.should, "must_not": plan.must_not}
+        return self.filter(
+            **{name: [self.condition(c) for c in cs] or None for name, cs in clauses.items()}
+        )
+
+    def condition(self, c: Condition) -> Any:
+        if c.kind == "ids":
+            return self.has_id(c.values)
+        if c.kind == "range":
+            return self.field(key=c.key, range=self.range(c.low, c.high))
+        value = list(c.values) if c.kind == "any" else c.values[0]
+        return self.field(key=c.key, match=self.matches[c.kind](value))
 
 
 IndexKind = Literal["keyword", "integer", "text", "phrase text"]
+# How both engines tokenise an indexed text: by words, case and accents folded.
+TEXT_INDEX: dict[str, Any] = {"lowercase": True, "ascii_folding": True}
 
 
 def payload_indexes() -> list[tuple[str, IndexKind]]:

@@ -1,12 +1,14 @@
-"""Names and record shapes both Qdrant transports share: the vector names a collection is
-made with, and a stored record read back as the ``IndexPoint`` it was written from (both
-clients return records with ``id``, a ``vector`` dict and a ``payload``)."""
+"""Names and record shapes both Qdrant engines share: the vector names a collection is made
+with, a stored record read back as the ``IndexPoint`` it was written from, and search hits as
+``ScoredPoint`` (both clients return records with ``id``, a ``vector`` dict, a ``payload`` and,
+for hits, a ``score``)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from citeloom.domain.models import IndexPoint
+from citeloom.domain.models import IndexPoint, ScoredPoint
 
 DENSE, SPARSE = "dense", "bm25"
 
@@ -24,3 +26,7 @@ def stored_point(record: Any) -> IndexPoint:
         payload=payload,
         sparse=(list(sparse.indices), list(sparse.values)),
     )
+
+
+def scored(hits: Iterable[Any]) -> list[ScoredPoint]:
+    return [ScoredPoint(id=str(h.id), score=float(h.score), payload=h.payload) for h in hits]

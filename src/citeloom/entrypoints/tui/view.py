@@ -1,0 +1,241 @@
+"""How the TUI shows an answer, a result and a passage: Rich text built from the services'
+reports, nothing decided here that the services decide (whether there is an answer, which
+page a quote is on, what a citation says).
+
+Rich only (Textual draws it), so these are tested without running the app.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+
+from citeloom.domain.text import trim
+
+if TYPE_CHECKING:
+    from citeloom.domain.records import Passage
+    from citeloom.services.answer import AnswerReport
+    from citeloom.services.browse import PassageContext
+    from citeloom.services.evidence import Support
+    from citeloom.services.inspection import ProjectSummary
+
+BAR_WIDTH = 20
+SHOWN_CHARS = 170  # of a passage in the list: two lines of an 80-column terminal
+
+
+@dataclass(frozen=True)
+class Item:
+    """One row of the results: a verified quote of the answer, or a passage (a lead)."""
+
+    passage: Passage
+    label: str  # the pandoc citation: the quote's own page, or the passage's pages
+    quote: str | None = None  # the verified sentence, exactly as stored
+    page: int | None = None  # the PDF page to open: the quote's, or the passage's first
+
+    @classmethod
+    def of_quote(cls, support: Support) -> Item:
+        return cls(support.passage, support.label, support.quote, support.page)
+
+    @classmethod
+    def of_passage(cls, passage: Passage) -> Item:
+        return cls(passage, passage.label, None, passage.page_start)
+
+    @property
+    def quoted(self) -> str:
+        """What pasting the quote gives: the words in quotation marks, then the citation."""
+        words = " ".join((self.quote or self.passage.text).split())
+        return f'"{words}" {self.label}'
+
+
+def items(report: AnswerReport) -> tuple[list[Item], list[Item]]:
+    """The answer's quotes and the passages it came from (the leads when there is none)."""
+    quotes = [Item.of_quote(s) for s in report.citations]
+    return quotes, [Item.of_passage(p) for p in report.leads]
+
+
+def _named(value: Any) -> str:
+    """A field of the versions work, whatever its shape: a citekey, a record, a list."""
+    if isinstance(value, Mapping):
+        if value.get("citekey"):
+            return f"@{value['citekey']}"
+        return str(value.get("label") or value.get("title") or value.get("notice") or "")
+    if isinstance(value, Sequence) and not isinstance(value, str):
+        return ", ".join(filter(None, (_named(v) for v in value)))
+    if isinstance(value, str):
+        return f"@{value}" if value and " " not in value else value
+    citekey = getattr(value, "citekey", None)  # a record object; True says nothing more
+    return f"@{citekey}" if isinstance(citekey, str) and citekey else ""
+
+
+def banner(passage: Any) -> str | None:
+    """A retraction or version notice, when the result carries one.
+
+    The hook for what the versions work adds to results: its own one-line ``banner`` (of the
+    passage's ``flags``) when there is one, else the fields ``retracted``, ``superseded_by``
+    and ``versions`` of the flags or the passage, whatever their shape. Nothing is shown for
+    a result without them, so the TUI needs nothing new the day they arrive."""
+    for holder in (getattr(passage, "flags", None), passage):
+        if holder is None:
+            continue
+        told = getattr(holder, "banner", None)
+        if isinstance(told, str) and told:
+            return told
+        retracted = getattr(holder, "retracted", None)
+        if retracted:
+            detail = retracted if isinstance(retracted, str) else _named(retracted)
+            detail = detail or str(getattr(holder, "retraction", None) or "")
+            return "RETRACTED" + (f": {detail}" if detail else "")
+        superseded = getattr(holder, "superseded_by", None)
+        if superseded:
+            return f"superseded by {_named(superseded)}".rstrip()
+        versions = getattr(holder, "versions", None)
+        if isinstance(versions, Sequence) and not isinstance(versions, str) and versions:
+            return f"also in the library as {_named(versions)}"
+    return None
+
+
+def confidence_bar(confidence: float, answered: bool, width: int = BAR_WIDTH) -> Text:
+    """``confidence ████████░░░░ 0.62``: green when the service answered, red when not."""
+    share = min(max(confidence, 0.0), 1.0)
+    filled = round(share * width)
+    colour = "green" if answered else "red"
+    bar = Text("confidence ", style="bold")
+    bar.append("█" * filled, style=colour)
+    bar.append("░" * (width - filled), style="bright_black")
+    bar.append(f" {confidence:.2f}", style=f"bold {colour}")
+    return bar
+
+
+def answer_panel(report: AnswerReport) -> Text:
+    """Above the results: the verdict on the question, with the confidence bar."""
+    if report.note:  # nothing indexed yet, or the budget note: the service's own words
+        return Text(report.note, style="yellow")
+    answered = not report.fallback
+    out = confidence_bar(report.confidence, answered)
+    if answered:
+        count = len(report.citations)
+        out.append(f"  {count} quote{'' if count == 1 else 's'}, ", style="green")
+        out.append("each verified on its page", style="green")
+        return out
+    from citeloom.services.answer import NO_ANSWER
+
+    out.append("  " + NO_ANSWER, style="bold red")
+    if report.reason:
+        out.append("\n" + report.reason)
+    if report.leads:
+        out.append("\nThe nearest passages, to read on (not an answer):", style="italic")
+    return out
+
+
+def _section(passage: Passage) -> str:
+    return " > ".join(passage.section_path)
+
+
+def _byline(passage: Passage) -> str:
+    who = passage.family_names[0] if passage.family_names else ""
+    if who and len(passage.family_names) > 2:
+        who += " et al."
+    elif len(passage.family_names) == 2:
+        who += " and " + passage.family_names[1]
+    return ", ".join(x for x in (who, str(passage.year or "")) if x)
+
+
+def _pdf_pages(passage: Passage) -> str:
+    if not passage.pdf_pages_differ:
+        return ""
+    if passage.page_end in (None, passage.page_start):
+        return f" (PDF p. {passage.page_start})"
+    return f" (PDF pp. {passage.page_start}-{passage.page_end})"
+
+
+def _banner_line(out: Text, passage: Passage) -> None:
+    if notice := banner(passage):
+        out.append(f" {notice} ", style="bold white on red")
+        out.append("\n")
+
+
+def quote_row(item: Item) -> Text:
+    """A quote of the answer: the sentence, then its citation and section."""
+    out = Text()
+    _banner_line(out, item.passage)
+    out.append(f"“{item.quote}”\n")
+    out.append(item.label, style="bold cyan")
+    if item.page is not None and item.passage.page_label(item.page) != str(item.page):
+        out.append(f" (PDF p. {item.page})", style="cyan")
+    if section := _section(item.passage):
+        out.append(f"  § {section}", style="italic")
+    return out
+
+
+def passage_row(item: Item) -> Text:
+    """A passage: its citation, who and when, its section, the start of its text."""
+    passage = item.passage
+    out = Text()
+    _banner_line(out, passage)
+    out.append(f"{passage.rank}. ", style="bold")
+    out.append(item.label, style="bold cyan")
+    out.append(_pdf_pages(passage), style="cyan")
+    if byline := _byline(passage):
+        out.append(f"  {byline}", style="bright_black")
+    if section := _section(passage):
+        out.append(f"\n§ {section}", style="italic")
+    out.append("\n" + trim(passage.text, SHOWN_CHARS), style="default")
+    return out
+
+
+def summary_line(summary: ProjectSummary) -> str:
+    docs = summary.documents
+    return f"{docs} document{'' if docs == 1 else 's'}, {summary.chunks} chunks"
+
+
+def empty_library(project: str) -> Text:
+    return Text(
+        f"Project '{project}' holds no documents yet. Ingest some (another terminal is "
+        f"fine; this screen lets go of the index when it waits):\n"
+        f"  citeloom ingest PATH --project {project}",
+        style="yellow",
+    )
+
+
+def welcome(project: str) -> Text:
+    return Text(
+        f"Ask the papers of '{project}' a question. The answer is their own sentences, each "
+        "verified on its page, with the passages it comes from.",
+        style="italic",
+    )
+
+
+def _chunk(out: Text, passage: Passage, *, main: bool, quote: str | None) -> None:
+    head = passage.label + _pdf_pages(passage)
+    if section := _section(passage):
+        head += f"  § {section}"
+    out.append(head + "\n", style="bold cyan" if main else "cyan")
+    body = Text(" ".join(passage.text.split()), style="default" if main else "bright_black")
+    if main and quote:
+        at = body.plain.find(" ".join(quote.split()))
+        if at >= 0:
+            body.stylize("reverse", at, at + len(" ".join(quote.split())))
+    out.append_text(body)
+    out.append("\n\n")
+
+
+def passage_page(found: PassageContext, quote: str | None = None) -> Text:
+    """The reading view: the passage between its neighbours (dimmed), the quote marked."""
+    passage = found.passage
+    out = Text()
+    _banner_line(out, passage)
+    title = passage.title or passage.source
+    out.append(title + "\n", style="bold")
+    if byline := _byline(passage):
+        out.append(byline + "\n", style="bright_black")
+    out.append("\n")
+    for before in found.before:
+        _chunk(out, before, main=False, quote=None)
+    _chunk(out, passage, main=True, quote=quote)
+    for after in found.after:
+        _chunk(out, after, main=False, quote=None)
+    out.rstrip()
+    return out

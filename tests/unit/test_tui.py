@@ -1,0 +1,193 @@
+"""The TUI's pieces without the library: how results are drawn and copied, the filters, the
+PDF opener, and the app's promise to stay responsive while a call runs (a fake session whose
+answer waits). The real index, model and example papers: tests/integration/test_tui.py."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from dataclasses import dataclass
+from typing import Any, cast
+
+import pytest
+
+from citeloom.domain.records import Passage
+from citeloom.entrypoints.tui.opener import file_url, open_at
+from citeloom.entrypoints.tui.session import Filters
+from citeloom.entrypoints.tui.view import (
+    Item,
+    answer_panel,
+    banner,
+    confidence_bar,
+    passage_row,
+)
+from citeloom.services.answer import NO_ANSWER, AnswerReport
+from citeloom.services.inspection import ProjectSummary
+
+
+def passage(text: str = "Restored sites accreted 6.8 mm a year.", **fields: Any) -> Passage:
+    values: dict[str, Any] = {
+        "rank": 1,
+        "score": 0.9,
+        "chunk_id": "6f1c0e9e-8d7a-4f43-9b51-0c6a4a3b2d10",
+        "citekey": "ardel2023marsh",
+        "title": "Carbon Burial in Restored Tidal Marshes",
+        "authors": ("Ardel, Ines", "Reyes, Tomas", "Halvorsen, Sigrid"),
+        "year": 2023,
+        "doi": None,
+        "url": None,
+        "page_start": 2,
+        "page_end": 2,
+        "section": "3.1 Accretion rates",
+        "section_path": ("3 Results", "3.1 Accretion rates"),
+        "text": text,
+        "source": "/papers/ardel2023.pdf",
+        "doc_id": "d1",
+        "page_label_start": "118",
+        "page_label_end": "118",
+        "page_label_source": "pdf-labels",
+    }
+    return Passage(**{**values, **fields})
+
+
+@dataclass(frozen=True)
+class Flagged(Passage):
+    """A result as the versions work will hand it over (its fields' shapes may vary)."""
+
+    retracted: Any = None
+    superseded_by: Any = None
+    versions: Any = None
+    flags: Any = None
+
+
+def flagged(**fields: Any) -> Flagged:
+    base = passage()
+    return Flagged(**{**base.__dict__, **fields})
+
+
+# ---------------------------------------------------------------------- drawing
+def test_a_result_without_version_fields_has_no_banner():
+    assert banner(passage()) is None
+    assert not passage_row(Item.of_passage(passage())).plain.startswith(" ")
+
+
+@pytest.mark.parametrize(
+    ("fields", "notice"),
+    [
+        ({"retracted": True}, "RETRACTED"),
+        ({"retracted": {"notice": "Retraction Watch 2024"}}, "RETRACTED: Retraction Watch 2024"),
+        ({"superseded_by": "ardel2024marsh"}, "superseded by @ardel2024marsh"),
+        ({"versions": [{"citekey": "a2023"}, {"citekey": "a2024"}]},
+         "also in the library as @a2023, @a2024"),
+        ({"flags": type("F", (), {"banner": "RETRACTED (the journal's notice)"})()},
+         "RETRACTED (the journal's notice)"),
+    ],
+)  # fmt: skip
+def test_a_version_or_retraction_field_shows_a_banner_above_the_result(fields, notice):
+    result = flagged(**fields)
+    assert banner(result) == notice
+    row = passage_row(Item.of_passage(result)).plain
+    assert row.startswith(f" {notice} \n1. [@ardel2023marsh, p. 118]")
+
+
+def test_the_confidence_bar_is_as_long_as_the_confidence_and_green_only_for_an_answer():
+    bar = confidence_bar(0.75, answered=True, width=20)
+    assert bar.plain == "confidence " + "█" * 15 + "░" * 5 + " 0.75"
+    assert {str(s.style) for s in bar.spans if "█" in bar.plain[s.start : s.end]} == {"green"}
+    low = confidence_bar(0.2, answered=False, width=20)
+    assert low.plain.count("█") == 4
+    assert {str(s.style) for s in low.spans if "█" in low.plain[s.start : s.end]} == {"red"}
+
+
+def test_no_answer_says_so_with_the_reason_and_offers_the_leads_as_leads():
+    report = AnswerReport("q", "p", confidence=0.31, leads=[passage()], reason="Not covered.")
+    text = answer_panel(report).plain
+    assert NO_ANSWER in text and "Not covered." in text and "(not an answer)" in text
+    assert "0.31" in text
+
+
+def test_copying_gives_the_pandoc_citation_and_the_quote_on_one_line():
+    item = Item.of_passage(passage("Restored sites\naccreted  6.8 mm a year."))
+    assert item.label == "[@ardel2023marsh, p. 118]"
+    assert item.quoted == '"Restored sites accreted 6.8 mm a year." [@ardel2023marsh, p. 118]'
+
+
+def test_filters_toggle_one_paper_or_section_and_say_what_they_keep():
+    none = Filters()
+    assert not none and none.describe() == "none"
+    paper = none.toggled_paper("ardel2023marsh")
+    assert paper.citekeys == ("ardel2023marsh",) and paper.toggled_paper("ardel2023marsh") == none
+    both = Filters(("a", "b"), 2015, None, "methods")
+    assert both.describe() == "@a @b · 2015– · § methods"
+    assert both.toggled_section("methods").section is None
+    assert Filters(year_to=0)  # a year, however odd, is a filter
+
+
+# ---------------------------------------------------------------------- the PDF
+def test_the_pdf_is_addressed_at_its_page_and_other_files_without_one(tmp_path):
+    pdf = tmp_path / "a b.pdf"
+    assert file_url(str(pdf), 3) == pdf.as_uri() + "#page=3"
+    assert "%20" in file_url(str(pdf), 3)
+    assert file_url(str(tmp_path / "notes.docx"), 3).endswith("notes.docx")
+
+
+def test_without_an_opener_the_address_is_shown_instead(tmp_path, monkeypatch):
+    pdf = tmp_path / "paper.pdf"
+    pdf.write_bytes(b"%PDF-1.4\n")
+    monkeypatch.setenv("PATH", str(tmp_path / "no-such-bin"))
+    said = open_at(str(pdf), 2)
+    assert said == (
+        f"no program to open files here (xdg-open / open); open it yourself: {pdf.as_uri()}#page=2"
+    )
+    assert open_at(str(tmp_path / "gone.pdf"), 2).startswith("the file is no longer at ")
+    assert open_at("note:0123abcd", 1) == "a note has no file to open"
+
+
+# ---------------------------------------------------------------------- responsiveness
+class WaitingSession:
+    """Answers "slow" only when let go; every other question at once."""
+
+    def __init__(self) -> None:
+        self.projects = ["p"]
+        self.go = threading.Event()
+
+    def summary(self, project: str) -> ProjectSummary:
+        return ProjectSummary(project, "c", "m", "m", documents=1, chunks=1)
+
+    def warm(self, project: str) -> None:
+        pass
+
+    def ask(self, project: str, question: str, filters: Filters) -> AnswerReport:
+        if question == "slow":
+            assert self.go.wait(20)
+        lead = passage(f"the lead for {question}")
+        return AnswerReport(question, project, leads=[lead], reason="Not covered.")
+
+
+def test_the_screen_answers_keys_while_a_question_is_worked_on_and_drops_a_late_answer():
+    from citeloom.entrypoints.tui.app import CiteloomTui
+    from citeloom.entrypoints.tui.screens import FiltersScreen
+
+    session = WaitingSession()
+
+    async def go() -> None:
+        app = CiteloomTui(cast(Any, session), "p")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press(*"slow", "enter")
+            await pilot.pause()
+            assert "asking p" in str(app.query_one("#answer").content)
+            await pilot.press("escape", "f")  # the filters open while the answer waits
+            await pilot.pause()
+            assert isinstance(app.screen, FiltersScreen)
+            await pilot.press("escape", "slash", *"fast", "enter")
+            await pilot.pause(0.2)
+            assert "the lead for fast" in str(
+                app.query_one("#results").get_option_at_index(1).prompt
+            )
+            session.go.set()  # the first question's answer arrives last
+            await pilot.pause(0.5)
+            prompts = [str(o.prompt) for o in app.query_one("#results").options]
+            assert any("the lead for fast" in p for p in prompts)
+            assert not any("the lead for slow" in p for p in prompts)
+
+    asyncio.run(go())
