@@ -25,6 +25,7 @@ from citeloom.domain.models import (
     ScoredPoint,
 )
 from citeloom.domain.records import summarise_documents
+from citeloom.domain.relations import DocumentFacts, RelationGraph
 from citeloom.ports.index import SearchFilter
 
 
@@ -364,3 +365,26 @@ class FakeDocumentText:
 
     def pages(self, sha256: str) -> dict[int | None, str] | None:
         return self.documents.get(sha256)
+
+
+class FakeRelations:
+    """A fixed relation graph, as the library's relations would give it."""
+
+    def __init__(self, graph: RelationGraph | None = None, error: Exception | None = None) -> None:
+        self._graph = graph or RelationGraph()
+        self.error = error
+        self.documents: list[DocumentFacts] = []
+        sources = ("references.json",)
+        self.sources = sources
+
+    def graph(self) -> RelationGraph:
+        if self.error is not None:
+            raise self.error
+        return self._graph
+
+    def with_documents(self, documents: Sequence[DocumentFacts]) -> RelationGraph:
+        self.documents = list(documents)
+        return self.graph()
+
+    def problems(self) -> list[str]:
+        return []

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
         Embedder,
         Index,
         MetadataResolver,
+        RelationSource,
     )
     from citeloom.services.answer import AnswerService
     from citeloom.services.browse import BrowseService
@@ -218,6 +219,14 @@ def metadata(settings: Settings, project: ProjectConfig) -> MetadataResolver:
     )
 
 
+def relations(settings: Settings, project: ProjectConfig) -> RelationSource:
+    """The library's relations (inferred, and declared in the project's relations file),
+    cached under cache_dir by the hash of both files."""
+    from citeloom.adapters.library_relations import LibraryRelations
+
+    return LibraryRelations(project.references_json, project.relations, settings.paths.cache_dir)
+
+
 def audit_log(settings: Settings) -> AuditLog:
     from citeloom.adapters.jsonl_audit import JsonlAuditLog
 
@@ -255,7 +264,10 @@ def _pipeline(
 def ingest_service(settings: Settings, project_name: str, index: Index) -> IngestService:
     from citeloom.services.ingest import IngestService
 
-    return IngestService(**_pipeline(settings, project_name, index))
+    project = settings.get_project(project_name)
+    return IngestService(
+        **_pipeline(settings, project_name, index), relations=relations(settings, project)
+    )
 
 
 def reindex_service(
@@ -307,14 +319,20 @@ def query_service(
         candidates=settings.query.candidates,
         min_confidence=settings.query.min_confidence,
         languages=tuple(project.languages),
+        relations=relations(settings, project),
     )
 
 
 def browse_service(settings: Settings, project_name: str, index: Index) -> BrowseService:
     from citeloom.services.browse import BrowseService
 
-    collection = settings.get_project(project_name).collection
-    return BrowseService(project=project_name, collection=collection, index=index)
+    project = settings.get_project(project_name)
+    return BrowseService(
+        project=project_name,
+        collection=project.collection,
+        index=index,
+        relations=relations(settings, project),
+    )
 
 
 def note_service(
@@ -467,4 +485,5 @@ def project_components(
         index=lambda: index(settings),
         others=tuple(p.collection for name, p in settings.project.items() if name != project_name),
         languages=tuple(project.languages),
+        relations=lambda: relations(settings, project),
     )

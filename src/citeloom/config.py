@@ -165,6 +165,9 @@ class MatchingConfig(_Section):
 class ProjectConfig(_Section):
     collection: str
     references_json: Path
+    # Optional: versions, supersession, retractions and conflicts the library cannot say
+    # (TOML; docs/relations.md). Relations are also inferred from references_json.
+    relations: Path | None = None
     embedding_model: str = DEFAULT_EMBED_MODEL
     hybrid_enabled: bool = True
     fusion: Literal["rrf", "dbsf", "linear"] = DEFAULT_FUSION  # type: ignore[assignment]
@@ -349,4 +352,6 @@ def load_settings(path: Path | None = None) -> Settings:
             setattr(settings.embedding, name, _resolve(base, getattr(settings.embedding, name)))
     for project in settings.project.values():
         project.references_json = _resolve(base, project.references_json)
+        if project.relations is not None:
+            project.relations = _resolve(base, project.relations)
     return settings

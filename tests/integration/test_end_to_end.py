@@ -123,8 +123,18 @@ def test_query_returns_the_right_paper_page_and_section(project):
         "chunk_id",
         "kind",
         "label",
+        # relations between library entries (docs/relations.md)
+        "versions",
+        "superseded_by",
+        "retracted",
+        "conflicts_with",
+        "related",
+        "banner",
     }
     assert top["citekey"] == "bolejko2008apparent"
+    # the library holds the authors' reply to comments on it
+    assert top["related"] == [{"citekey": "bolejko2009reply", "relation": "has_reply"}]
+    assert top["banner"] == "has a reply or comment: @bolejko2009reply"
     assert 4 <= top["page_start"] <= top["page_end"] <= 5
     assert top["section_path"][0] == "2. The Buchert scheme"
     assert top["doi"] == "10.1088/1475-7516/2008/10/003"

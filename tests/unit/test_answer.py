@@ -85,6 +85,13 @@ def test_the_answer_quotes_the_sentence_verbatim_with_the_page_it_is_on(library)
         "page_label": "3",
         "label": "[@ardel2023marsh, p. 3]",
         "kind": "paper",
+        # no other version, retraction or conflict known
+        "versions": [],
+        "superseded_by": None,
+        "retracted": False,
+        "conflicts_with": [],
+        "related": [],
+        "banner": None,
     }
     assert data["answer"].startswith(best.quote) and 0.5 <= data["confidence"] <= 1
     assert len(report.citations) <= 3

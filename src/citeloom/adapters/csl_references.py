@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,9 @@ from citeloom.domain.models import (
     MatchKind,
     MetadataMatch,
     Reference,
+    Resemblance,
 )
+from citeloom.domain.relations import DOCUMENT_TITLE
 from citeloom.domain.text import fold_for_match
 
 _YEAR = re.compile(r"(?<!\d)(-?\d{1,4})(?!\d)")
@@ -101,6 +104,25 @@ def _arxiv(entry: dict[str, Any]) -> str | None:
     return None
 
 
+_ARXIV_VERSION = re.compile(r"(?:\d{4}\.\d{4,5}|/\d{7})v(\d+)\b", re.IGNORECASE)
+
+
+def _arxiv_version(entry: dict[str, Any]) -> int | None:
+    """The arXiv version an entry names ("arXiv:2501.10120v2", ".../abs/2501.10120v2")."""
+    for key in ("arXiv", "eprint", "number", "URL", "DOI", "archive_location"):
+        value = _field(entry, key)
+        if isinstance(value, str) and (match := _ARXIV_VERSION.search(value)):
+            return int(match[1])
+    return None
+
+
+def _text(entry: dict[str, Any], name: str) -> str | None:
+    value = _field(entry, name)
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        value = str(value)
+    return value.strip() or None if isinstance(value, str) else None
+
+
 def _strings(value: Any) -> tuple[str, ...]:
     if isinstance(value, str):
         return tuple(v.strip() for v in value.split(",") if v.strip())
@@ -136,6 +158,14 @@ def parse_entry(entry: Any, where: str) -> Reference:
         entry_id=str(entry["id"]).strip() if isinstance(entry.get("id"), str | int) else None,
         tags=_strings(entry.get("keyword")),
         collections=_strings(entry.get("collections")),
+        csl_type=_text(entry, "type"),
+        genre=_text(entry, "genre"),
+        publisher=_text(entry, "publisher"),
+        archive=_text(entry, "archive"),
+        note=_text(entry, "note"),
+        status=_text(entry, "status"),
+        edition=_text(entry, "edition"),
+        arxiv_version=_arxiv_version(entry),
     )
 
 
@@ -264,6 +294,12 @@ class CslMetadataResolver:
         return self._fingerprint
 
     def resolve(self, document: ConvertedDocument, hint: str | None = None) -> MetadataMatch:
+        match = self._resolve(document, hint)
+        if match.reference is None:
+            return match
+        return replace(match, also=self._also_fits(document, match.reference))
+
+    def _resolve(self, document: ConvertedDocument, hint: str | None = None) -> MetadataMatch:
         refs = self.references()
         by_key = {r.citekey: r for r in refs}
         if hint and (key := hint_citekey(hint, by_key)):
@@ -275,6 +311,26 @@ class CslMetadataResolver:
         if len(identified) > 1:
             return self._one_of(identified, document)
         return self._by_title(document, refs, by_key)
+
+    def _also_fits(
+        self, document: ConvertedDocument, matched: Reference
+    ) -> tuple[Resemblance, ...]:
+        """Other entries whose title page 1 prints, with at least half of their authors:
+        another version of the same work (``domain.relations`` decides which)."""
+        if not document.title:
+            return ()
+        page = fold_for_match(document.front_text(pages=1))
+        found = []
+        for ref in self.references():
+            if ref.citekey == matched.citekey or not ref.title:
+                continue
+            score = page_title_score(document.title, ref.title)
+            if score < DOCUMENT_TITLE:
+                continue
+            authors = _names_on_page(ref, page)
+            if authors >= 0.5:
+                found.append(Resemblance(ref.citekey, round(score, 3), round(authors, 3)))
+        return tuple(sorted(found, key=lambda r: (-r.score, r.citekey))[:5])
 
     @staticmethod
     def _identified(

@@ -46,6 +46,20 @@ def arxiv_id_of_doi(doi: str | None) -> str | None:
     return ids[0] if ids else None
 
 
+# arXiv's watermark down the margin of every arXiv copy: "arXiv:2501.10120v1 [cs.IR] 17 Jan
+# 2025". A journal prints an arXiv id too ("ArXiv ePrint: 0807.3577"), never this stamp.
+_ARXIV_STAMP = re.compile(
+    r"arXiv\s*:\s*(\d{4}\.\d{4,5}|[a-z][a-z\-]+(?:\.[A-Z]{2})?/\d{7})\s*(v\d+)\s*"
+    r"\[\s*[a-zA-Z\-]+(?:\.[a-zA-Z\-]+)?\s*\]\s*\d{1,2}\s*[A-Z][a-z]{2}\s*\d{4}"
+)
+
+
+def arxiv_stamp(text: str) -> str | None:
+    """The id and version of arXiv's stamp printed in text (``2501.10120v1``), if any."""
+    match = _ARXIV_STAMP.search(text)
+    return f"{match[1]}{match[2]}" if match else None
+
+
 def find_dois(text: str) -> list[str]:
     """DOIs printed in text, normalised, in order of appearance, without duplicates."""
     found: dict[str, None] = {}

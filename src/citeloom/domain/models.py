@@ -114,6 +114,16 @@ class Reference:
     entry_id: str | None = None
     tags: tuple[str, ...] = ()
     collections: tuple[str, ...] = ()
+    # What relations between entries are inferred from (``domain.relations``): the CSL type
+    # and the fields that say an entry is a preprint, a report, an edition or retracted.
+    csl_type: str | None = None
+    genre: str | None = None
+    publisher: str | None = None
+    archive: str | None = None
+    note: str | None = None
+    status: str | None = None
+    edition: str | None = None
+    arxiv_version: int | None = None  # 2 for "arXiv:2501.10120v2"
 
     @property
     def family_names(self) -> tuple[str, ...]:
@@ -121,6 +131,28 @@ class Reference:
 
 
 MatchKind = Literal["doi", "arxiv", "title", "hint"]
+
+
+@dataclass(frozen=True)
+class Resemblance:
+    """Another entry a document's page 1 also fits: the title score and the share of the
+    entry's authors printed there. A PDF matched to a preprint entry that prints the title
+    and authors of a journal entry is that journal article's preprint (``domain.relations``).
+    """
+
+    citekey: str
+    score: float
+    authors: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"citekey": self.citekey, "score": self.score, "authors": self.authors}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Resemblance | None:
+        try:
+            return cls(str(data["citekey"]), float(data["score"]), float(data["authors"]))
+        except (KeyError, TypeError, ValueError):
+            return None
 
 
 @dataclass(frozen=True)
@@ -138,6 +170,8 @@ class MetadataMatch:
     score: float | None = None
     candidates: tuple[Candidate, ...] = ()
     problem: Literal["MetadataMissing", "MetadataAmbiguous"] | None = None
+    # other entries whose title and authors page 1 also prints (a version of the same work)
+    also: tuple[Resemblance, ...] = ()
 
     @property
     def citekey(self) -> str | None:
@@ -218,6 +252,9 @@ class DocumentSummary:
     year: int | None = None
     labels: PageLabels | None = None  # printed page labels; None: none stored
     kind: str = "paper"  # or "note"
+    # what ingest recorded for relations: arXiv's stamp on page 1, other entries page 1 fits
+    arxiv_stamp: str | None = None
+    also_fits: tuple[Resemblance, ...] = ()
 
     @property
     def complete(self) -> bool:

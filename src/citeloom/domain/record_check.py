@@ -24,6 +24,10 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _is_resemblance(value: Any) -> bool:
+    return _is_candidate(value) and isinstance(value.get("authors"), int | float)
+
+
 def _is_candidate(value: Any) -> bool:
     score = value.get("score") if isinstance(value, dict) else None
     return (
@@ -52,6 +56,10 @@ KINDS: dict[str, tuple[Callable[[Any], bool], str]] = {
         lambda v: isinstance(v, list) and all(_is_candidate(x) for x in v),
         "a list of {citekey, score}",
     ),
+    "resemblances": (
+        lambda v: isinstance(v, list) and all(_is_resemblance(x) for x in v),
+        "a list of {citekey, score, authors}",
+    ),
 }
 
 # (dotted key, kind, required): a required key must be present wherever its parent is.
@@ -76,6 +84,7 @@ RECORD_SHAPE: tuple[tuple[str, str, bool], ...] = (
     ("doc.page_count", "count?", False),
     ("doc.section", "text?", False),
     ("doc.section_path", "texts", False),
+    ("doc.arxiv_stamp", "text?", False),
     ("zotero", "object", False),
     ("zotero.citekey", "text?", False),
     ("zotero.match", "text?", False),
@@ -84,6 +93,7 @@ RECORD_SHAPE: tuple[tuple[str, str, bool], ...] = (
     ("zotero.collections", "texts", False),
     ("zotero.candidates", "candidates", False),
     ("zotero.library", "text", False),
+    ("zotero.also_fits", "resemblances", False),
     (NOTE_FIELD, "object", False),
     (f"{NOTE_FIELD}.text", "text", True),
 )

@@ -18,6 +18,7 @@ from typing import Any, Literal, cast
 
 from citeloom.domain.citation import citation_label
 from citeloom.domain.ids import chunk_id
+from citeloom.domain.matching import arxiv_stamp
 from citeloom.domain.models import (
     Candidate,
     Chunk,
@@ -25,11 +26,16 @@ from citeloom.domain.models import (
     DocumentSummary,
     IndexPoint,
     MetadataMatch,
+    Resemblance,
 )
 from citeloom.domain.notes import NOTE_FIELD, NoteItem, is_note_path
 from citeloom.domain.page_labels import PageLabels, decide_labels
+from citeloom.domain.relations import NO_FLAGS, DocumentFacts, WorkFlags
 
 PAYLOAD_VERSION = 1
+# What label_fields records for relations (arXiv's stamp, the other entries page 1 fits);
+# part of the labels key, so documents stored before are labelled again once.
+RELATION_FACTS = 1
 Kind = Literal["paper", "note"]
 
 # Payload keys the index adapters build keyword indexes on (filters stay fast).
@@ -63,6 +69,8 @@ def label_fields(
             "url": ref.url if ref else None,
             "page_labels": labels.to_json(),
             "page_label_source": labels.source,
+            # arXiv's watermark: this PDF is the arXiv copy (domain.relations)
+            "arxiv_stamp": None if note else arxiv_stamp(document.front_text(pages=1)),
         },
         "zotero": {
             "citekey": ref.citekey if ref else None,
@@ -73,6 +81,7 @@ def label_fields(
             "tags": sorted({*(ref.tags if ref else ()), *(note.tags if note else ())}),
             "collections": list(ref.collections) if ref else [],
             "library": library,
+            "also_fits": [r.to_json() for r in match.also],
         },
     }
 
@@ -180,6 +189,10 @@ class Passage:
     page_label_source: str | None = None
     kind: Kind = "paper"
     labels: PageLabels | None = None  # the document's, to label any page of the span
+    # relations: what ingest recorded of the document, and the flags the query gave it
+    arxiv_stamp: str | None = None
+    also_fits: tuple[Resemblance, ...] = ()
+    flags: WorkFlags = NO_FLAGS
 
     def page_label(self, page: int | None) -> str | None:
         """The printed label of a PDF page of this passage's document."""
@@ -236,10 +249,20 @@ class Passage:
             "chunk_id": self.chunk_id,
             "kind": self.kind,
             "label": self.label,
+            **self.flags.to_json(),
         }
         if self.trimmed:
             out["trimmed"] = True
         return out
+
+    @property
+    def facts(self) -> DocumentFacts | None:
+        """What its document says about versions, for ``domain.relations``."""
+        if not self.citekey or self.kind != "paper":
+            return None
+        return DocumentFacts(
+            self.doc_id, self.source, self.citekey, self.arxiv_stamp, self.also_fits
+        )
 
 
 def passage_from_payload(
@@ -272,7 +295,20 @@ def passage_from_payload(
         page_label_source=labels.source if labels else ("pdf-page" if start else None),
         kind=payload_kind(payload),
         labels=labels,
+        arxiv_stamp=_stamp(doc),
+        also_fits=_also_fits(zotero),
     )
+
+
+def _stamp(doc: dict[str, Any]) -> str | None:
+    stamp = doc.get("arxiv_stamp")
+    return stamp if isinstance(stamp, str) and stamp else None
+
+
+def _also_fits(zotero: dict[str, Any]) -> tuple[Resemblance, ...]:
+    stored = zotero.get("also_fits")
+    found = (Resemblance.from_json(r) for r in stored) if isinstance(stored, list) else ()
+    return tuple(r for r in found if r is not None)
 
 
 def stored_labels(doc: dict[str, Any]) -> PageLabels | None:
@@ -342,6 +378,8 @@ def summarise_documents(payloads: Iterable[dict[str, Any]]) -> list[DocumentSumm
                 year=doc.get("year"),
                 labels=stored_labels(doc),
                 kind=payload_kind(payload),
+                arxiv_stamp=_stamp(doc),
+                also_fits=_also_fits(zotero),
             )
         )
     return sorted(summaries, key=lambda s: (s.path, s.doc_id))

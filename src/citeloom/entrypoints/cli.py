@@ -427,7 +427,9 @@ def check(
     Verdicts: supported, other-page (says which page), no-page (says the page to add),
     not-found (lists other papers that support it), unknown-key (not in the references
     file), not-ingested (in the library, no document). Exit 0 when every citation is
-    supported, 1 otherwise: usable in a writing pipeline or a pre-commit hook.
+    supported, 1 otherwise: usable in a writing pipeline or a pre-commit hook. A note names
+    the version of record to cite instead of a preprint, a warning a retracted paper; neither
+    changes the verdict.
     """
     from citeloom import bootstrap
     from citeloom.entrypoints import render
@@ -570,22 +572,39 @@ def validate(
 @handle_errors
 def inspect(
     project: ProjectOpt = ...,  # type: ignore[assignment]
+    relations: Annotated[
+        bool,
+        typer.Option(
+            "--relations",
+            help="List the relations between library entries instead: versions of one work, "
+            "supersession, retractions, errata, replies, conflicts; each with its evidence, "
+            "certain (applied) or possible (never applied).",
+        ),
+    ] = False,
     config: ConfigOpt = Path("citeloom.toml"),
     as_json: JsonOpt = False,
 ) -> None:
     """Show what the project's collection holds: points, documents, embedding model.
 
-    A document a killed run stored only in part is marked INCOMPLETE, with the fix.
+    A document a killed run stored only in part is marked INCOMPLETE, with the fix. With
+    --relations: the library's relations (inferred from the references file and the stored
+    PDFs, and declared in the project's relations file).
     """
     from citeloom import bootstrap
     from citeloom.entrypoints import render
-    from citeloom.services.inspection import inspect_project
+    from citeloom.services.inspection import inspect_project, inspect_relations
 
     settings = bootstrap.settings(config)
-    collection = settings.get_project(project).collection
+    chosen = settings.get_project(project)
+    source = bootstrap.relations(settings, chosen) if relations else None
     with bootstrap.index(settings, on_wait=_tell) as index:
-        report = inspect_project(index, project, collection)
-    if as_json:
+        if source is not None:
+            found = inspect_relations(index, project, chosen.collection, source)
+        else:
+            report = inspect_project(index, project, chosen.collection)
+    if source is not None:
+        echo(json_text(found.to_json()) if as_json else render.relations_text(found))
+    elif as_json:
         _print_json(report.to_json())
     else:
         echo(render.inspect_text(report))

@@ -79,6 +79,16 @@ class ProjectArgs(_Args):
     project: str = ProjectField
 
 
+class InspectArgs(_Args):
+    project: str = ProjectField
+    relations: bool = Field(
+        False,
+        description="Also list the relations between library entries (versions of one work, "
+        "supersession, retractions, errata, replies, conflicts), each with its evidence and "
+        "certainty, as `citeloom inspect --relations` does.",
+    )
+
+
 class Filters(_Args):
     citekeys: list[str] = Field(default_factory=list, description="Only these papers.")
     tags: list[str] = Field(default_factory=list, description="Only papers with one of these.")
@@ -219,6 +229,7 @@ def passage_json(passage: Passage, max_chars: int, full_text: bool) -> dict[str,
         "section_path": list(passage.section_path),
         "render_text": render,
         "render_trimmed": trimmed,
+        **passage.flags.to_json(),  # the fields of schemas.RelationFlags, as every door has them
     }
     if full_text:
         out["text"] = passage.text
@@ -256,12 +267,17 @@ def _list_projects(rt: ToolRuntime, args: _Args, deadline: Deadline) -> dict[str
     return {"projects": projects}
 
 
-def _inspect(rt: ToolRuntime, args: ProjectArgs, deadline: Deadline) -> dict[str, Any]:
-    from citeloom.services.inspection import inspect_project
+def _inspect(rt: ToolRuntime, args: InspectArgs, deadline: Deadline) -> dict[str, Any]:
+    from citeloom import bootstrap
+    from citeloom.services.inspection import inspect_project, inspect_relations
 
     project = rt.project(args.project)
+    relations = None
     with rt.index(deadline) as index:
         report = inspect_project(index, args.project, project.collection)
+        if args.relations:
+            source = bootstrap.relations(rt.settings, project)
+            relations = inspect_relations(index, args.project, project.collection, source)
     documents, unmatched = [], []
     for doc in report.documents:
         entry = {
@@ -288,7 +304,7 @@ def _inspect(rt: ToolRuntime, args: ProjectArgs, deadline: Deadline) -> dict[str
                     ],
                 }
             )
-    return {
+    out: dict[str, Any] = {
         "project": args.project,
         "collection": project.collection,
         "embedding_model": report.info.embed_model if report.info else None,
@@ -296,6 +312,9 @@ def _inspect(rt: ToolRuntime, args: ProjectArgs, deadline: Deadline) -> dict[str
         "documents": documents,
         "unmatched": unmatched,
     }
+    if relations is not None:
+        out["relations"] = relations.to_json()
+    return out
 
 
 def _query(rt: ToolRuntime, args: QueryArgs, deadline: Deadline) -> dict[str, Any]:
@@ -442,8 +461,9 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "inspect_collection",
         "What one project holds: each document with citekey, title, year, pages, chunks and "
-        "how it was matched to the library; unmatched documents with their best candidates.",
-        ProjectArgs,
+        "how it was matched to the library; unmatched documents with their best candidates. "
+        "relations: true adds the relations between entries (versions, retractions, errata).",
+        InspectArgs,
         _inspect,
     ),
     ToolSpec(
@@ -452,7 +472,9 @@ TOOLS: tuple[ToolSpec, ...] = (
         "removed). Each result has a pandoc label such as [@key, p. 12] (the page printed in "
         "the journal) to paste into a draft, its section path and chunk_id; kind 'note' marks "
         "a stored note, never the paper's words. 'answerable' false means the library does not "
-        "seem to answer the question: say so rather than cite the passages as an answer.",
+        "seem to answer the question: say so rather than cite the passages as an answer. "
+        "'superseded_by', 'retracted', 'versions' and 'banner' tell of a preprint whose "
+        "version of record is in the library, a retracted paper, an erratum: cite accordingly.",
         QueryArgs,
         _query,
     ),
@@ -472,7 +494,9 @@ TOOLS: tuple[ToolSpec, ...] = (
         "whether the cited page states what the sentence claims, numbers included. Verdicts: "
         "supported, mismatch (what differs is named), other-page and no-page (the page to "
         "cite), no-such-page, not-found, unknown-key, not-ingested; each with its line, a "
-        "message and the evidence quote. Use it before the user submits a text.",
+        "message and the evidence quote; 'notes' name a version of record to cite instead "
+        "and warn of a retracted paper (the verdict is about the claim alone). Use it before "
+        "the user submits a text.",
         CheckArgs,
         _check_citations,
     ),

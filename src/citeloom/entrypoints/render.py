@@ -15,7 +15,7 @@ if TYPE_CHECKING:  # each command imports only the service it runs
     from citeloom.services.drop import DropReport
     from citeloom.services.evidence import Support
     from citeloom.services.ingest import DocumentOutcome, IngestReport
-    from citeloom.services.inspection import InspectReport
+    from citeloom.services.inspection import InspectReport, RelationsReport
     from citeloom.services.notes import NoteSummary
     from citeloom.services.query import QueryReport
     from citeloom.services.validate import ValidationReport
@@ -77,6 +77,8 @@ def ingest_summary(report: IngestReport) -> str:
     if report.interrupted:
         left = _count(report.interrupted, "document")
         lines.append(f"interrupted: {left} left for the next run")
+    if line := _relations_line(report):
+        lines.append(line)
     lines += [
         f"{_count(t['documents'], 'document')}: {t['ingested']} ingested, {t['skipped']} "
         f"skipped, {t['failed']} failed; {_count(t['chunks'], 'chunk')} written to "
@@ -86,6 +88,19 @@ def ingest_summary(report: IngestReport) -> str:
         f"audit: {_short(report.audit_path)}",
     ]
     return "\n".join(lines)
+
+
+def _relations_line(report: IngestReport) -> str | None:
+    """ "relations: 2 certain, 1 possible (citeloom inspect --relations -p P)"."""
+    found = report.relations
+    parts = [f"{found[k]} {k}" for k in ("certain", "possible") if found.get(k)]
+    if found.get("preprint_pdfs"):
+        parts.append(f"{_count(found['preprint_pdfs'], 'preprint PDF')} of a journal entry")
+    if found.get("problems"):
+        parts.append(f"{_count(found['problems'], 'problem')} in the relations file")
+    if not parts:
+        return None
+    return f"relations: {', '.join(parts)} (citeloom inspect --relations -p {report.project})"
 
 
 def _pdf_pages(p: Passage) -> str:
@@ -121,6 +136,13 @@ def _no_confident_answer(report: QueryReport) -> str | None:
     return None
 
 
+def _banner(p: Passage, indent: str = "   ") -> list[str]:
+    """The one-line banner of a result whose paper has versions, a retraction, errata or
+    conflicts (``domain.relations``); nothing otherwise."""
+    banner = p.flags.banner
+    return [f"{indent}! {banner}"] if banner else []
+
+
 def query_text(report: QueryReport) -> str:
     if report.note:
         return report.note
@@ -134,6 +156,7 @@ def query_text(report: QueryReport) -> str:
         if p.trimmed:
             head += " (trimmed to the budget)"
         out.append(head)
+        out += _banner(p)
         if p.section_path:
             out.append(f"   § {' > '.join(p.section_path)}")
         out.append(f"   {trim(p.text, 400)}")
@@ -156,6 +179,8 @@ def query_markdown(report: QueryReport) -> str:
         out.append("")
         out.append(p.label)
         out.append("")
+        if p.flags.banner:
+            out += [f"*! {p.flags.banner}*", ""]
     return "\n".join(out).rstrip()
 
 
@@ -168,7 +193,8 @@ def query_context(report: QueryReport) -> str:
         out.append("[note: these passages may not answer the question]")
     for p in report.results:
         where = f" § {' > '.join(p.section_path)}" if p.section_path else ""
-        out.append(f"{p.label}{where}\n{p.text}")
+        note = f"\n[note: {p.flags.banner}]" if p.flags.banner else ""
+        out.append(f"{p.label}{where}{note}\n{p.text}")
     return "\n\n".join(out)
 
 
@@ -186,15 +212,15 @@ def answer_text(report: AnswerReport) -> str:
             out.append(report.reason)
         if report.leads:
             out += ["Leads, the nearest passages:", ""]
-            out += [
-                f"{p.rank}. {p.label}{_pdf_pages(p)}  {p.title or _short(p.source)}\n"
-                f"   {trim(p.text, 300)}"
-                for p in report.leads
-            ]
+            for p in report.leads:
+                out.append(f"{p.rank}. {p.label}{_pdf_pages(p)}  {p.title or _short(p.source)}")
+                out += _banner(p)
+                out.append(f"   {trim(p.text, 300)}")
         return "\n".join(out)
     out = []
     for s in report.citations:
         out.append(f'"{s.quote}" {s.label}{_quote_page(s)}')
+        out += _banner(s.passage)
         if s.passage.section_path:
             out.append(f"   § {' > '.join(s.passage.section_path)}")
     out.append("")
@@ -215,7 +241,10 @@ def answer_markdown(report: AnswerReport) -> str:
         lines = [f"*{NO_ANSWER}*{reason} Leads:", ""]
         lines += [f"- {p.label} {trim(p.text, 200)}" for p in report.leads]
         return "\n".join(lines)
-    return "\n\n".join(f'> "{s.quote}" {s.label}' for s in report.citations)
+    return "\n\n".join(
+        f'> "{s.quote}" {s.label}' + (f"\n\n*! {b}*" if (b := s.passage.flags.banner) else "")
+        for s in report.citations
+    )
 
 
 ANSWER_FORMATS = {"text": answer_text, "markdown": answer_markdown}
@@ -233,6 +262,7 @@ def check_text(report: CheckReport) -> str:
         if c.suggested_page is not None:
             head += f" -> p. {c.suggested_page}"
         out.append(head)
+        out += [f"   {n.severity}: {n.message}" for n in c.notes]
         out.append(f"   claim: {trim(cite.sentence, 200)}")
         if c.message and c.verdict != "not-found":
             out.append(f"   {c.message}")
@@ -242,7 +272,15 @@ def check_text(report: CheckReport) -> str:
         for s in c.elsewhere:
             out.append(f'   supported elsewhere: "{trim(s.quote, 200)}" {s.label}')
     counts = ", ".join(f"{n} {v}" for v, n in report.counts.items() if n)
-    out.append(f"{_count(len(report.checks), 'citation')}: {counts or 'none found'}")
+    summary = f"{_count(len(report.checks), 'citation')}: {counts or 'none found'}"
+    notes = [n for c in report.checks for n in c.notes]
+    if notes:
+        warnings = sum(n.severity == "warning" for n in notes)
+        about = [_count(warnings, "warning")] if warnings else []
+        if len(notes) > warnings:
+            about.append(_count(len(notes) - warnings, "note"))
+        summary += f"; {' and '.join(about)} about the cited papers"
+    out.append(summary)
     return "\n".join(out)
 
 
@@ -297,6 +335,31 @@ def inspect_text(report: InspectReport) -> str:
             f"{_count(len(report.incomplete), 'document')} stored only in part (a run was "
             f"killed while writing them); fix: {report.fix}"
         )
+    return "\n".join(lines)
+
+
+def relations_text(report: RelationsReport) -> str:
+    """Every relation with its evidence: certain ones (applied) first, then possible ones
+    (never applied) with the lines that confirm or silence each in the relations file."""
+    lines = [
+        f"project '{report.project}': {_count(len(report.certain), 'certain relation')}, "
+        f"{len(report.possible)} possible, from {', '.join(_short(s) for s in report.sources)}"
+    ]
+    for r in report.relations:
+        lines.append(f"{r.certainty:<9} {r.describe()}  ({r.origin})")
+        lines.append(f"          {r.evidence}")
+        if r.certainty == "possible" and r.kind == "version_of" and r.target:
+            lines.append(
+                f'          confirm: [[version_of]] version = "{r.source}" record = '
+                f'"{r.target}"; or silence: [[distinct]] citekeys = ["{r.source}", '
+                f'"{r.target}"] (each with a reason)'
+            )
+    for p in report.preprint_pdfs:
+        lines.append(f"preprint  {_short(p.path)} (@{p.citekey}): {p.evidence}")
+    for problem in report.problems:
+        lines.append(f"problem   {problem}")
+    if not report.relations and not report.preprint_pdfs:
+        lines.append("no relations: every entry is a work of its own")
     return "\n".join(lines)
 
 

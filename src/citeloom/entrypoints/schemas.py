@@ -134,6 +134,73 @@ class _Response(BaseModel):
         return self.model_dump(mode="json", exclude_unset=True)
 
 
+NO_RELATIONS: dict[str, Any] = {
+    "versions": [],
+    "superseded_by": None,
+    "retracted": False,
+    "conflicts_with": [],
+    "related": [],
+    "banner": None,
+}
+
+
+class VersionOut(_Response):
+    model_config = _examples({"citekey": "ardel2023marsh", "version_of_record": True})
+
+    citekey: str = Field(description="Another entry of the library that is the same work.")
+    version_of_record: bool = Field(description="This one is the work's version of record.")
+
+
+class ConflictOut(_Response):
+    model_config = _examples(
+        {"citekey": "lindqvist2021quiet", "reason": "a replication found no such effect"}
+    )
+
+    citekey: str = Field(description="The entry it conflicts with.")
+    reason: str = Field(description="Why, as the relations file says.")
+
+
+class RelatedOut(_Response):
+    model_config = _examples({"citekey": "ardel2024erratum", "relation": "has_erratum"})
+
+    citekey: str = Field(description="The related entry.")
+    relation: Literal["erratum_of", "has_erratum", "reply_to", "has_reply", "retraction_notice"] = (
+        Field(
+            description="erratum_of/reply_to: this one corrects or answers it; has_erratum/"
+            "has_reply: it corrects or answers this one; retraction_notice: it retracts this one."
+        )
+    )
+
+
+class RelationFlags(_Response):
+    """What every result says about its paper's versions, supersession, retraction and
+    conflicts (``domain.relations.WorkFlags.to_json``): the same fields in query results,
+    answer citations and check verdicts, from the CLI's --json, HTTP and MCP. Only certain
+    relations are applied; ``citeloom inspect --relations`` lists the possible ones."""
+
+    model_config = _examples(NO_RELATIONS)
+
+    versions: list[VersionOut] = Field(
+        description="The other citekeys of the same work in the library (a preprint, the "
+        "journal article, an earlier edition), each saying whether it is the version of record."
+    )
+    superseded_by: str | None = Field(
+        description="The citekey to cite instead: the version of record, a later version or "
+        "edition, or what the relations file says supersedes it."
+    )
+    retracted: bool = Field(description="The paper is retracted (the banner says how we know).")
+    conflicts_with: list[ConflictOut] = Field(
+        description="Entries the relations file says disagree with it, with the reason."
+    )
+    related: list[RelatedOut] = Field(
+        description="Errata, corrections, replies and retraction notices in the library."
+    )
+    banner: str | None = Field(
+        description="All of the above in one line for people (text output shows it); null "
+        "when there is nothing to say."
+    )
+
+
 PASSAGE: dict[str, Any] = {
     "rank": 1,
     "score": 0.676986,
@@ -155,10 +222,11 @@ PASSAGE: dict[str, Any] = {
     "chunk_id": CHUNK_ID,
     "kind": "paper",
     "label": "[@ardel2023marsh, p. 118]",
+    **NO_RELATIONS,
 }
 
 
-class PassageOut(_Response):
+class PassageOut(RelationFlags):
     model_config = _examples(PASSAGE)
 
     rank: int = Field(description="1 for the best passage.")
@@ -230,10 +298,11 @@ CITATION: dict[str, Any] = {
     "quote": ACCRETION,
     "chunk_id": CHUNK_ID,
     "verified": True,
+    **NO_RELATIONS,
 }
 
 
-class CitationOut(_Response):
+class CitationOut(RelationFlags):
     model_config = _examples(CITATION)
 
     citekey: str | None = Field(description="The paper's key in the library.")
@@ -325,10 +394,32 @@ CHECKED: dict[str, Any] = {
     "printed_range": None,
     "evidence": {**CITATION, "score": 1.0},
     "elsewhere": [],
+    "notes": [],
+    **NO_RELATIONS,
 }
 
 
-class CitationCheckOut(_Response):
+class CheckNoteOut(_Response):
+    model_config = _examples(
+        {
+            "severity": "note",
+            "message": "@ardel2022preprint is superseded by @ardel2023marsh (the version of "
+            "record): cite @ardel2023marsh",
+            "citekey": "ardel2023marsh",
+        }
+    )
+
+    severity: Literal["note", "warning"] = Field(
+        description="warning: the cited paper is retracted; note: anything else worth knowing."
+    )
+    message: str = Field(description="What to know, and what to do about it.")
+    citekey: str | None = Field(
+        description="The entry the note is about: the version to cite instead, the erratum, "
+        "the conflicting paper, the retraction notice."
+    )
+
+
+class CitationCheckOut(RelationFlags):
     model_config = _examples(CHECKED)
 
     citekey: str = Field(description="The key the draft cites.")
@@ -353,6 +444,10 @@ class CitationCheckOut(_Response):
     )
     elsewhere: list[EvidenceOut] = Field(
         description="not-found: sentences of other papers of the project that state the claim."
+    )
+    notes: list[CheckNoteOut] = Field(
+        description="About the cited paper, not the claim (the verdict is the same without "
+        "them): a version of record to cite instead, a retraction, an erratum, a conflict."
     )
 
 

@@ -7,6 +7,7 @@ from citeloom.ports.document_text import DocumentText
 from citeloom.ports.embedder import Embedder
 from citeloom.ports.index import Index, IndexAdmin, IndexReader, IndexWriter, SearchFilter
 from citeloom.ports.metadata import MetadataResolver
+from citeloom.ports.relations import RelationSource
 
 __all__ = [
     "AuditLog",
@@ -19,5 +20,6 @@ __all__ = [
     "IndexReader",
     "IndexWriter",
     "MetadataResolver",
+    "RelationSource",
     "SearchFilter",
 ]

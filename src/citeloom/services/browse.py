@@ -6,12 +6,12 @@ citing it. Every lookup is restricted to the project.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from citeloom.domain.errors import ConfigError
 from citeloom.domain.records import Passage, passage_from_payload
-from citeloom.ports import IndexReader, SearchFilter
+from citeloom.ports import IndexReader, RelationSource, SearchFilter
 
 # A paper holds a few hundred chunks at most; anything beyond is not one paper's worth.
 MAX_DOCUMENT_CHUNKS = 20_000
@@ -71,10 +71,25 @@ def _offset(cursor: str | None) -> int:
 
 
 class BrowseService:
-    def __init__(self, *, project: str, collection: str, index: IndexReader) -> None:
+    def __init__(
+        self,
+        *,
+        project: str,
+        collection: str,
+        index: IndexReader,
+        relations: RelationSource | None = None,
+    ) -> None:
         self.project = project
         self.collection = collection
         self.index = index
+        self.relations = relations
+
+    def _flagged(self, passages: list[Passage]) -> list[Passage]:
+        """The passages with their papers' relation flags, as query results carry them."""
+        if self.relations is None or not passages:
+            return passages
+        graph = self.relations.with_documents([f for p in passages if (f := p.facts)])
+        return [replace(p, flags=graph.flags(p.citekey, p.arxiv_stamp)) for p in passages]
 
     def find_chunks(
         self,
@@ -104,7 +119,7 @@ class BrowseService:
         return ChunkPage(
             project=self.project,
             citekey=citekey,
-            passages=passages[start:end],
+            passages=self._flagged(passages[start:end]),
             total=len(passages),
             next_cursor=str(end) if end < len(passages) else None,
         )
@@ -134,7 +149,7 @@ class BrowseService:
             found.update(self.index.chunks(self.collection, filters, 2 * context + 1))
         ordered = sorted(found.items(), key=_reading_order)
         at = next(i for i, (key, _) in enumerate(ordered) if key == chunk_id)
-        passages = _passages(dict(ordered))
+        passages = self._flagged(_passages(dict(ordered)))
         return PassageContext(
             project=self.project,
             passage=passages[at],

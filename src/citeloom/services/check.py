@@ -26,7 +26,7 @@ supported by a page that holds those terms together, as ``query`` ranks it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from citeloom.domain.abstention import covered_terms
@@ -34,6 +34,14 @@ from citeloom.domain.claims import Difference, contradictions, differences
 from citeloom.domain.draft_citations import DraftCitation, find_citations
 from citeloom.domain.models import DocumentSummary
 from citeloom.domain.records import passage_from_payload
+from citeloom.domain.relations import (
+    NO_FLAGS,
+    CitationNote,
+    DocumentFacts,
+    RelationGraph,
+    WorkFlags,
+    citation_notes,
+)
 from citeloom.ports import SearchFilter
 from citeloom.services.evidence import SentenceEvidence, Support
 from citeloom.services.query import QueryOptions, QueryService
@@ -69,6 +77,9 @@ class CitationCheck:
     elsewhere: tuple[Support, ...] = ()  # not-found: other papers' supporting sentences
     differences: tuple[Difference, ...] = ()  # mismatch: what the page says otherwise
     printed_range: str | None = None  # no-such-page: the pages the paper is printed on
+    # about the cited paper, not the claim: its versions, retraction, errata, conflicts
+    flags: WorkFlags = NO_FLAGS
+    notes: tuple[CitationNote, ...] = ()
 
     @property
     def suggested_page(self) -> str | None:
@@ -112,6 +123,8 @@ class CitationCheck:
             "printed_range": self.printed_range,
             "evidence": _support_json(self.evidence) if self.evidence else None,
             "elsewhere": [_support_json(s) for s in self.elsewhere],
+            "notes": [n.to_json() for n in self.notes],
+            **self.flags.to_json(),
         }
 
 
@@ -168,6 +181,7 @@ class CheckService:
         self.passages = passages
         self.elsewhere = elsewhere
         self._papers: dict[str, list[DocumentSummary]] | None = None
+        self._graph: RelationGraph | None = None
 
     def check(
         self,
@@ -195,7 +209,29 @@ class CheckService:
                     self._papers.setdefault(doc.citekey, []).append(doc)
         return self._papers
 
+    def graph(self) -> RelationGraph:
+        """The library's relations, with what the project's stored PDFs add."""
+        if self._graph is None:
+            facts = [
+                DocumentFacts(d.doc_id, d.path, key, d.arxiv_stamp, d.also_fits)
+                for key, docs in self.papers().items()
+                for d in docs
+            ]
+            relations = self.query.relations
+            self._graph = relations.with_documents(facts) if relations else RelationGraph()
+        return self._graph
+
     def judge(self, citation: DraftCitation) -> CitationCheck:
+        """The verdict on the claim, and what to know about the cited paper beside it."""
+        check = self._judge(citation)
+        if check.verdict == "unknown-key":
+            return check
+        documents = self.papers().get(citation.citekey, ())
+        stamp = next((d.arxiv_stamp for d in documents if d.arxiv_stamp), None)
+        flags = self.graph().flags(citation.citekey, stamp)
+        return replace(check, flags=flags, notes=tuple(citation_notes(flags)))
+
+    def _judge(self, citation: DraftCitation) -> CitationCheck:
         if citation.citekey not in self.citekeys:
             return CitationCheck(citation, "unknown-key")
         documents = self.papers().get(citation.citekey)

@@ -61,6 +61,7 @@ class Support:
             "quote": self.quote,
             "chunk_id": self.passage.chunk_id,
             "verified": self.verified,
+            **self.passage.flags.to_json(),
         }
 
 

@@ -24,6 +24,8 @@ from citeloom.domain.ids import doc_id_from_sha256
 from citeloom.domain.models import DocumentSummary
 from citeloom.domain.page_labels import PageLabels
 from citeloom.domain.records import label_fields, stored_labels
+from citeloom.domain.relations import DocumentFacts
+from citeloom.ports import RelationSource
 from citeloom.services.ingest_state import RunFiles, StoredDocuments
 from citeloom.services.lookahead import ConversionAhead
 from citeloom.services.pipeline import DocumentPipeline, hint_for, timed
@@ -110,6 +112,8 @@ class IngestReport:
     relabelled: list[Relabel] = field(default_factory=list)
     pruned: list[str] = field(default_factory=list)
     interrupted: int = 0  # documents left undone after Ctrl-C
+    # relations between library entries after the run: certain, possible, problems
+    relations: dict[str, int] = field(default_factory=dict)
 
     @property
     def totals(self) -> dict[str, int]:
@@ -131,6 +135,7 @@ class IngestReport:
             "pruned": self.pruned,
             "interrupted": self.interrupted,
             "totals": self.totals,
+            "relations": self.relations,
         }
 
 
@@ -163,6 +168,9 @@ class IngestService(DocumentPipeline):
     # Documents converted ahead on a thread while the one in hand is chunked, embedded and
     # written (0: one thread, convert then embed; measured in ADR 0009).
     convert_ahead: int = 1
+    # the library's relations, built at each ingest (a broken relations file stops the run
+    # before anything is written) and counted in the report
+    relations: RelationSource | None = None
 
     def run(
         self,
@@ -193,6 +201,8 @@ class IngestService(DocumentPipeline):
             )
         if citekey is not None:
             self._check_citekey(citekey, files)
+        if self.relations is not None:
+            self.relations.graph()
         self.audit.record(
             "run_started",
             project=self.project,
@@ -246,6 +256,7 @@ class IngestService(DocumentPipeline):
                 report.pruned = self._prune(paths, files, present, stored)
             if report.totals["ingested"] or report.pruned or report.relabelled:
                 self._optimize()
+            report.relations = self._relations(stored)
         except CiteloomError as error:
             self._record_undone(files[recorded:], "aborted", str(error))
             self.audit.record("run_aborted", error=str(error), exit_code=int(error.exit_code))
@@ -265,6 +276,28 @@ class IngestService(DocumentPipeline):
             self.audit.record("run_finished", totals=report.totals)
             self.audit.close()
         return report
+
+    def _relations(self, stored: StoredDocuments) -> dict[str, int]:
+        """How many relations the library and the stored PDFs hold now (inspect lists them)."""
+        if self.relations is None:
+            return {}
+        stored.reload()
+        facts = [
+            DocumentFacts(d.doc_id, d.path, d.citekey, d.arxiv_stamp, d.also_fits)
+            for d in stored
+            if d.citekey and d.kind == "paper"
+        ]
+        graph = self.relations.with_documents(facts)
+        counts = {
+            "certain": len(graph.certain),
+            "possible": len(graph.possible),
+            "preprint_pdfs": sum(
+                bool(graph.flags(f.citekey, f.arxiv_stamp).preprint_pdf) for f in facts
+            ),
+            "problems": len(self.relations.problems()),
+        }
+        self.audit.record("relations", **counts)
+        return counts
 
     def _start_ahead(
         self, files: Sequence[Path], contents: RunFiles, stored: StoredDocuments

@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from citeloom.domain.models import CollectionInfo, DocumentSummary
-from citeloom.ports import IndexReader
+from citeloom.domain.relations import DocumentFacts, Relation
+from citeloom.ports import IndexReader, RelationSource
 
 
 @dataclass
@@ -101,4 +102,79 @@ def summarise_project(
         stored_model=report.info.embed_model if report.info else None,
         documents=len(report.documents),
         chunks=sum(d.chunks for d in report.documents),
+    )
+
+
+@dataclass
+class PreprintPdf:
+    """A stored PDF that is a preprint of the entry it is matched to (arXiv's stamp)."""
+
+    doc_id: str
+    path: str
+    citekey: str
+    evidence: str
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class RelationsReport:
+    """``citeloom inspect --relations``: every relation of the project's library, certain
+    ones (applied) and possible ones (shown, never applied), each with its evidence."""
+
+    project: str
+    sources: tuple[str, ...]
+    relations: list[Relation] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    preprint_pdfs: list[PreprintPdf] = field(default_factory=list)
+
+    @property
+    def certain(self) -> list[Relation]:
+        return [r for r in self.relations if r.certainty == "certain"]
+
+    @property
+    def possible(self) -> list[Relation]:
+        return [r for r in self.relations if r.certainty == "possible"]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "project": self.project,
+            "sources": list(self.sources),
+            "certain": len(self.certain),
+            "possible": len(self.possible),
+            "relations": [r.to_json() for r in self.relations],
+            "preprint_pdfs": [p.to_json() for p in self.preprint_pdfs],
+            "problems": self.problems,
+        }
+
+
+def document_facts(documents: Sequence[DocumentSummary]) -> list[DocumentFacts]:
+    """What each stored paper says about versions (notes and unmatched documents say none)."""
+    return [
+        DocumentFacts(d.doc_id, d.path, d.citekey, d.arxiv_stamp, d.also_fits)
+        for d in documents
+        if d.citekey and d.kind == "paper"
+    ]
+
+
+def inspect_relations(
+    index: IndexReader, project: str, collection: str, relations: RelationSource
+) -> RelationsReport:
+    """The relations of the project's library, with those its stored PDFs add."""
+    info = index.collection_info(collection)
+    documents = index.documents(collection, project) if info else []
+    facts = document_facts(documents)
+    graph = relations.with_documents(facts)
+    preprints = []
+    for fact in facts:
+        flags = graph.flags(fact.citekey, fact.arxiv_stamp)
+        if flags.preprint_pdf:
+            preprints.append(PreprintPdf(fact.doc_id, fact.path, fact.citekey, flags.preprint_pdf))
+    return RelationsReport(
+        project=project,
+        sources=relations.sources,
+        relations=list(graph.relations),
+        problems=relations.problems(),
+        preprint_pdfs=preprints,
     )

@@ -18,7 +18,7 @@ from citeloom.domain.languages import DEFAULT_LANGUAGES
 from citeloom.domain.models import ConvertedDocument, DocumentSummary, IndexPoint, MetadataMatch
 from citeloom.domain.notes import NOTE_FIELD, NoteItem, is_note_path
 from citeloom.domain.page_labels import LABEL_RULES
-from citeloom.domain.records import index_points
+from citeloom.domain.records import RELATION_FACTS, index_points
 from citeloom.ports import (
     AuditLog,
     Chunker,
@@ -88,7 +88,7 @@ class DocumentPipeline:
     def labels_key(self) -> str:
         """What a stored document's labels were made from: the library's content and the page
         label rules. A document stored under another key is labelled again."""
-        return f"{self.metadata.fingerprint}+labels-{LABEL_RULES}"
+        return f"{self.metadata.fingerprint}+labels-{LABEL_RULES}+facts-{RELATION_FACTS}"
 
     def stored_document(
         self, doc: DocumentSummary, hint: str

@@ -29,8 +29,9 @@ from citeloom.domain.fusion import (
 from citeloom.domain.models import CollectionInfo, ScoredPoint
 from citeloom.domain.query_syntax import DEFAULT_TOP_K, MAX_TOP_K, parse_query
 from citeloom.domain.records import Passage, passage_from_payload
+from citeloom.domain.relations import RelationGraph, prefer_records
 from citeloom.domain.text import fold_for_match
-from citeloom.ports import Embedder, IndexReader, SearchFilter
+from citeloom.ports import Embedder, IndexReader, RelationSource, SearchFilter
 
 Signals = Literal["hybrid", "dense", "bm25"]
 TRIMMED = "…"  # ends a passage cut short to fit a token budget
@@ -101,9 +102,11 @@ class QueryService:
         min_confidence: float = 0.5,
         rrf_k: int = RRF_K,
         languages: Sequence[str] | None = None,
+        relations: RelationSource | None = None,
     ) -> None:
         """``languages``: the project's BM25 languages, which the collection must have been
-        built for (None: not checked)."""
+        built for (None: not checked). ``relations``: the library's relations between
+        entries, which flag the results and put the version of record first."""
         if fusion not in FUSIONS:
             raise ValueError(f"unknown fusion {fusion!r}; choose one of {sorted(FUSIONS)}")
         self.project = project
@@ -116,6 +119,13 @@ class QueryService:
         self.candidates = candidates
         self.min_confidence = min_confidence
         self.languages = languages
+        self.relations = relations
+
+    def graph(self, passages: Sequence[Passage] = ()) -> RelationGraph:
+        """The library's relations, with what the documents of ``passages`` add."""
+        if self.relations is None:
+            return RelationGraph()
+        return self.relations.with_documents([f for p in passages if (f := p.facts)])
 
     def search(self, text: str, options: QueryOptions | None = None) -> QueryReport:
         options = options or QueryOptions()
@@ -156,17 +166,23 @@ class QueryService:
             if self.signals == "hybrid"
             else dense or sparse
         )
-        candidates = (
+        candidates = [
             p
             for p in self._passages(ranked)
             if all(contains_phrase(p.text, q) for q in parsed.phrases)
-        )
+        ]
+        # versions of one work: flagged, the version of record first between near-ties, and
+        # never collapsed into each other as near-duplicates (a comparison needs both)
+        graph = self.graph(candidates)
+        candidates = [replace(p, flags=graph.flags(p.citekey, p.arxiv_stamp)) for p in candidates]
+        candidates = prefer_records(candidates, graph, lambda p: p.citekey, lambda p: p.score)
         passages = diversify(
             candidates,
             lambda p: p.text,
             lambda p: p.doc_id,
             per_doc=options.per_doc,
             limit=options.limit,
+            work=lambda p: (w, p.citekey or "") if (w := graph.work(p.citekey)) else None,
         )
         passages = passages[: options.limit]
         # judged before the budget cut: a budget changes what is shown, never the confidence

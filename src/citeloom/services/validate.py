@@ -21,7 +21,7 @@ from citeloom.domain.languages import (
     spoken,
 )
 from citeloom.domain.models import DocumentSummary, chunk_token_limit
-from citeloom.ports import Chunker, Embedder, Index, MetadataResolver
+from citeloom.ports import Chunker, Embedder, Index, MetadataResolver, RelationSource
 from citeloom.services.inspection import repair
 from citeloom.services.staging import leftovers
 
@@ -80,6 +80,7 @@ class ProjectComponents:
     extra_checks: list[Check] = field(default_factory=list)
     others: tuple[str, ...] = ()  # the other projects' collections: never this one's leftovers
     languages: tuple[str, ...] = DEFAULT_LANGUAGES  # what the project's BM25 stems for
+    relations: Callable[[], RelationSource] | None = None
 
 
 def _attempt(build: Callable[[], Any]) -> tuple[Any, str | None]:
@@ -99,6 +100,29 @@ def models_check(available: Sequence[str]) -> Check:
             "reinstall citeloom (pip install -e .), which brings the default model",
         )
     return Check("embedding models", True, "available here: " + "; ".join(available))
+
+
+def relations_check(build: Callable[[], RelationSource]) -> Check:
+    """The relations file parses and names entries of the library; what is inferred."""
+    source, error = _attempt(build)
+    graph = None
+    if source is not None:
+        graph, error = _attempt(source.graph)
+    if graph is None or source is None:
+        return Check("relations", False, error or "", "fix the relations file (docs/relations.md)")
+    detail = (
+        f"{len(graph.certain)} certain, {len(graph.possible)} possible between library entries "
+        "(citeloom inspect --relations)"
+    )
+    if problems := source.problems():
+        return Check(
+            "relations",
+            True,
+            f"{detail}; {len(problems)} declared relation(s) cannot apply: {problems[0]}",
+            "fix the citekey in the relations file, or remove the relation",
+            warning=True,
+        )
+    return Check("relations", True, detail)
 
 
 def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
@@ -136,6 +160,9 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
                     warning=True,
                 )
             )
+
+    if parts.relations is not None and not error:
+        checks.append(relations_check(parts.relations))
 
     embedder, error = _attempt(parts.embedder)
     if embedder is None:

@@ -1,0 +1,165 @@
+"""The relations of a project's library, computed from its references file and its relations
+file, and kept in ``cache_dir/relations`` under the hash of both (and of the inference
+rules): a changed references file is a new key, so relations are always those of the files
+as they are now, and an unchanged library costs one hash and one small JSON read.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from citeloom.adapters.csl_references import load_references, title_score
+from citeloom.adapters.relations_file import read_relations
+from citeloom.domain.errors import ReferencesError
+from citeloom.domain.models import Reference
+from citeloom.domain.relations import (
+    INFERENCE_VERSION,
+    PREPRINT,
+    DocumentFacts,
+    Relation,
+    RelationGraph,
+    infer_relations,
+    relation_graph,
+    stage,
+)
+
+FORMAT = "citeloom-relations"
+log = logging.getLogger(__name__)
+# graphs built in this process, by cache key: a server answers many queries on one library
+_MEMO: dict[str, tuple[RelationGraph, list[str]]] = {}
+# file digests by (path, inode, size, mtime): a large library is hashed once per change
+_DIGESTS: dict[tuple[str, int, int, int], bytes] = {}
+
+
+def _digest(path: Path) -> bytes:
+    stat = path.stat()
+    key = (str(path), stat.st_ino, stat.st_size, stat.st_mtime_ns)
+    if key not in _DIGESTS:
+        _DIGESTS[key] = hashlib.sha256(path.read_bytes()).digest()
+    return _DIGESTS[key]
+
+
+class LibraryRelations:
+    def __init__(
+        self, references: Path, relations: Path | None = None, cache_dir: Path | None = None
+    ) -> None:
+        self.references_path = references
+        self.relations_path = relations
+        self.cache_dir = cache_dir / "relations" if cache_dir is not None else None
+        self._built: tuple[RelationGraph, list[str]] | None = None
+        self._refs: list[Reference] | None = None
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        paths = (self.references_path, self.relations_path)
+        return tuple(str(p) for p in paths if p is not None)
+
+    def graph(self) -> RelationGraph:
+        return self._build()[0]
+
+    def problems(self) -> list[str]:
+        return list(self._build()[1])
+
+    def with_documents(self, documents: Sequence[DocumentFacts]) -> RelationGraph:
+        graph = self.graph()
+        if not any(d.also_fits for d in documents):
+            return graph
+        return graph.with_documents(self._references(), documents, title_score)
+
+    def _references(self) -> list[Reference]:
+        if self._refs is None:
+            self._refs = load_references(self.references_path)
+        return self._refs
+
+    def _build(self) -> tuple[RelationGraph, list[str]]:
+        """The graph of the files as they are; computed once per key (and per process)."""
+        if self._built is not None:
+            return self._built
+        declared, declared_bytes = (
+            read_relations(self.relations_path) if self.relations_path else ([], b"")
+        )
+        try:
+            references = _digest(self.references_path)
+        except OSError:
+            # no library to infer from (validate and ingest say so): the declared relations
+            # still apply, query and answer work as before
+            self._built = (relation_graph([], declared), [])
+            return self._built
+        parts = (
+            str(INFERENCE_VERSION).encode(),
+            references,
+            hashlib.sha256(declared_bytes).digest(),
+        )
+        key = hashlib.sha256(b"\0".join(parts)).hexdigest()[:32]
+        if key in _MEMO:
+            self._built = _MEMO[key]
+            return self._built
+        built = self._cached(key) or self._infer(key, declared)
+        _MEMO[key] = built
+        self._built = built
+        return built
+
+    def _infer(self, key: str, declared: list[Relation]) -> tuple[RelationGraph, list[str]]:
+        try:
+            refs = self._references()
+        except ReferencesError as error:  # a malformed library: no inferred relations
+            log.warning("relations not inferred: %s", error)
+            return relation_graph([], declared), []
+        known = {r.citekey for r in refs}
+        usable, problems = [], []
+        for relation in declared:
+            unknown = [k for k in (relation.source, relation.target) if k and k not in known]
+            if unknown:
+                problems.append(
+                    f"{self.relations_path}: {relation.describe()}: no entry {unknown[0]!r} in "
+                    f"{self.references_path.name}; fix the citekey or remove the relation"
+                )
+            else:
+                usable.append(relation)
+        inferred = infer_relations(refs, title_score)
+        preprints = sorted(r.citekey for r in refs if stage(r) == PREPRINT)
+        graph = relation_graph(inferred, usable)
+        graph = graph.with_stages(preprints)
+        self._store(key, graph, problems)
+        return graph, problems
+
+    def _cached(self, key: str) -> tuple[RelationGraph, list[str]] | None:
+        if self.cache_dir is None:
+            return None
+        try:
+            data: dict[str, Any] = json.loads((self.cache_dir / f"{key}.json").read_bytes())
+            if data.get("format") != FORMAT:
+                return None
+            graph = RelationGraph(
+                [Relation.from_json(r) for r in data["relations"]],
+                [frozenset(p) for p in data["declared_pairs"]],
+            ).with_stages(data["preprints"])
+            return graph, [str(p) for p in data["problems"]]
+        except (OSError, ValueError, KeyError, TypeError):
+            return None  # absent, or damaged: computed again
+
+    def _store(self, key: str, graph: RelationGraph, problems: list[str]) -> None:
+        if self.cache_dir is None:
+            return
+        data = {
+            "format": FORMAT,
+            "version": INFERENCE_VERSION,
+            "relations": [r.to_json() for r in graph.relations],
+            "declared_pairs": [sorted(p) for p in graph.declared_pairs],
+            "preprints": sorted(graph.preprints),
+            "problems": problems,
+        }
+        target = self.cache_dir / f"{key}.json"
+        try:
+            self.cache_dir.mkdir(parents=True, exist_ok=True)
+            tmp = target.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+            os.replace(tmp, target)
+        except OSError as error:  # a cache that cannot be written only costs time
+            log.debug("relations not cached: %s", error)
