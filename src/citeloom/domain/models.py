@@ -79,14 +79,17 @@ class Reference:
     # the entry's CSL "id": pandoc resolves [@key] by it, so it must be the citation key
     entry_id: str | None = None
     tags: tuple[str, ...] = ()
+    # full paths from the library's top: "Thesis/Chapter 2"
     collections: tuple[str, ...] = ()
+    item_type: str | None = None  # Zotero's item type ("journalArticle"); None from CSL-JSON
 
     @property
     def family_names(self) -> tuple[str, ...]:
         return tuple(a.split(",", 1)[0].strip() for a in self.authors if a.strip())
 
 
-MatchKind = Literal["doi", "arxiv", "title", "hint"]
+# "zotero": the file is an attachment of the entry in the Zotero database (no guess)
+MatchKind = Literal["doi", "arxiv", "title", "hint", "zotero"]
 
 
 @dataclass(frozen=True)
@@ -104,6 +107,9 @@ class MetadataMatch:
     score: float | None = None
     candidates: tuple[Candidate, ...] = ()
     problem: Literal["MetadataMissing", "MetadataAmbiguous"] | None = None
+    # why there is no match, when the library knows it ("Zotero item ABCD2345 has no
+    # citation key"): shown instead of the candidates
+    detail: str | None = None
 
     @property
     def citekey(self) -> str | None:

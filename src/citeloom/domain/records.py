@@ -26,14 +26,23 @@ from citeloom.domain.models import (
     IndexPoint,
     MetadataMatch,
 )
-from citeloom.domain.notes import NOTE_FIELD, NoteItem, is_note_path
+from citeloom.domain.notes import ANNOTATION, NOTE_FIELD, NoteItem, is_note_path
 from citeloom.domain.page_labels import PageLabels, decide_labels
 
 PAYLOAD_VERSION = 1
 Kind = Literal["paper", "note"]
+# every chunk of a note mirrored from a Zotero annotation says so ("annotation"): its label
+NOTE_KIND_FIELD = "note_kind"
 
 # Payload keys the index adapters build keyword indexes on (filters stay fast).
-INDEXED_KEYWORDS = ("project", "doc_id", "source.path", "zotero.citekey", "zotero.tags")
+INDEXED_KEYWORDS = (
+    "project",
+    "doc_id",
+    "source.path",
+    "zotero.citekey",
+    "zotero.tags",
+    "zotero.collections",
+)
 INDEXED_INTEGERS = ("doc.year", "doc.page_start", "doc.page_end")
 # Full-text indexes: phrases and words in the chunk text, words of the section path.
 INDEXED_TEXT = ("fulltext", "doc.section_path")
@@ -131,6 +140,7 @@ def build_payload(
     return {
         "project": project,
         "kind": "note" if is_note_path(document.source_path) else "paper",
+        **({NOTE_KIND_FIELD: note.kind} if note is not None and note.is_annotation else {}),
         "doc_id": chunk.doc_id,
         "chunk_index": chunk.index,
         # every chunk knows how many its document has: a document is stored completely when
@@ -180,6 +190,7 @@ class Passage:
     page_label_source: str | None = None
     kind: Kind = "paper"
     labels: PageLabels | None = None  # the document's, to label any page of the span
+    annotation: bool = False  # a note mirrored from a Zotero PDF annotation
 
     def page_label(self, page: int | None) -> str | None:
         """The printed label of a PDF page of this passage's document."""
@@ -194,12 +205,18 @@ class Passage:
     def cite(self, page: int | None) -> str:
         """The citation of one page of this passage (a quoted sentence is on one page)."""
         label = self.page_label(page)
-        return citation_label(self.citekey, label, label, note=self.kind == "note")
+        return citation_label(
+            self.citekey, label, label, note=self.kind == "note", annotation=self.annotation
+        )
 
     @property
     def label(self) -> str:
         return citation_label(
-            self.citekey, self.page_label_start, self.page_label_end, note=self.kind == "note"
+            self.citekey,
+            self.page_label_start,
+            self.page_label_end,
+            note=self.kind == "note",
+            annotation=self.annotation,
         )
 
     @property
@@ -272,6 +289,7 @@ def passage_from_payload(
         page_label_source=labels.source if labels else ("pdf-page" if start else None),
         kind=payload_kind(payload),
         labels=labels,
+        annotation=payload.get(NOTE_KIND_FIELD) == ANNOTATION,
     )
 
 

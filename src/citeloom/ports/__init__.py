@@ -6,7 +6,7 @@ from citeloom.ports.converter import Converter
 from citeloom.ports.document_text import DocumentText
 from citeloom.ports.embedder import Embedder
 from citeloom.ports.index import Index, SearchFilter
-from citeloom.ports.metadata import MetadataResolver
+from citeloom.ports.metadata import LibraryAudit, LibraryFiles, MetadataResolver
 
 __all__ = [
     "AuditLog",
@@ -15,6 +15,8 @@ __all__ = [
     "DocumentText",
     "Embedder",
     "Index",
+    "LibraryAudit",
+    "LibraryFiles",
     "MetadataResolver",
     "SearchFilter",
 ]

@@ -13,7 +13,7 @@ from typing import Any
 
 from citeloom.domain.errors import CiteloomError, ExitCode
 from citeloom.domain.models import DocumentSummary, chunk_token_limit
-from citeloom.ports import Chunker, Embedder, Index, MetadataResolver
+from citeloom.ports import Chunker, Embedder, Index, LibraryAudit, MetadataResolver
 from citeloom.services.inspection import repair
 from citeloom.services.staging import leftovers
 
@@ -92,6 +92,36 @@ def models_check(available: Sequence[str]) -> Check:
     return Check("embedding models", True, "available here: " + "; ".join(available))
 
 
+def _library_checks(library: LibraryAudit) -> list[Check]:
+    """A Zotero library: entries without a citation key, and entries it and the references
+    file describe differently."""
+    checks = []
+    if keyless := library.without_key():
+        checks.append(
+            Check(
+                "citation keys",
+                True,
+                f"{len(keyless)} Zotero entries have no citation key, so their PDFs are "
+                f"stored unlabelled: {', '.join(keyless[:5])}",
+                "give each one (Better BibTeX, or a 'Citation Key: ...' line in Extra)",
+                warning=True,
+            )
+        )
+    if differ := library.disagreements():
+        checks.append(
+            Check(
+                "library agreement",
+                True,
+                f"{len(differ)} entries differ between Zotero and the references file: "
+                + "; ".join(differ[:5]),
+                "export the references file again from this Zotero library, or drop "
+                "references_json (Zotero is read directly)",
+                warning=True,
+            )
+        )
+    return checks
+
+
 def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
     checks: list[Check] = list(parts.extra_checks)
 
@@ -112,7 +142,8 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
             )
         )
     else:
-        checks.append(Check("references", True, f"{len(refs)} CSL-JSON entries"))
+        source = "Zotero" if isinstance(resolver, LibraryAudit) else "CSL-JSON"
+        checks.append(Check("references", True, f"{len(refs)} {source} entries"))
         if unresolvable := [r for r in refs if r.entry_id and r.entry_id != r.citekey]:
             first = unresolvable[0]
             checks.append(
@@ -127,6 +158,9 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
                     warning=True,
                 )
             )
+
+    if resolver is not None and not error and isinstance(resolver, LibraryAudit):
+        checks += _library_checks(resolver)
 
     embedder, error = _attempt(parts.embedder)
     if embedder is None:
