@@ -8,6 +8,7 @@ items, or a PDF copied over a slow disk, is then one batch, read whole.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
@@ -49,33 +50,42 @@ class WatchfilesWatcher:
     ) -> Iterator[set[Path]]:
         from watchfiles import watch
 
-        def keep(_change: object, path: str) -> bool:
-            return accept(Path(path))
-
+        settle = self.settle_ms / 1000
         pending: set[Path] = set()
-        seen: dict[Path, Stamp] | None = None
-        stop = _StopEvent(should_stop)
+        last_change = 0.0
+        checked: tuple[float, dict[Path, Stamp]] | None = None
+        started = False
+        # Every event comes back here, those of no concern too (a log written beside the
+        # references file), so that the quiet period is measured on the clock: filtered in
+        # watchfiles, a steady trickle of them would hold a batch back for ever.
         for batch in watch(
             *roots,
-            watch_filter=keep,
+            watch_filter=None,
             debounce=self.settle_ms * 4,
             step=min(self.settle_ms, 200),
-            stop_event=stop,
+            stop_event=_StopEvent(should_stop),
             rust_timeout=self.settle_ms,
             yield_on_timeout=True,
             raise_interrupt=False,
         ):
             if should_stop():
                 return
-            if batch:
-                pending |= {Path(path) for _, path in batch}
-                seen = None  # still changing: the quiet period starts again
+            now = time.monotonic()
+            relevant = {path for _, name in batch if accept(path := Path(name))}
+            if relevant:
+                pending |= relevant
+                last_change, checked = now, None
+            if not started:  # watching has begun: what happens from now on is caught
+                started = True
+                yield set()
                 continue
-            if not pending:
+            if relevant:
                 continue
-            now = _stamps(pending)
-            if seen is not None and now == seen:
-                ready, pending, seen = pending, set(), None
+            if not pending or now - last_change < settle:
+                continue
+            stamps = _stamps(pending)
+            if checked is not None and stamps == checked[1] and now - checked[0] >= settle:
+                ready, pending, checked = pending, set(), None
                 yield ready
-            else:
-                seen = now
+            elif checked is None or stamps != checked[1]:
+                checked = (now, stamps)  # sizes and times must hold still this long

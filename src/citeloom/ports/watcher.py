@@ -17,5 +17,6 @@ class ChangeWatcher(Protocol):
         """Batches of changed paths under ``roots`` that ``accept`` keeps, each yielded once
         the files have settled: no event for a while, and their sizes and modification times
         unchanged since (a file still being written is never handed over half-done). Ends
-        when ``should_stop`` says so."""
+        when ``should_stop`` says so. The first batch is empty, handed over as soon as the
+        watching has begun: a run made then misses no change."""
         ...

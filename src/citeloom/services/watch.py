@@ -94,16 +94,19 @@ class WatchService:
         on_event(
             WatchEvent("watching", {"project": self.project, "roots": [str(r) for r in roots]})
         )
-        self._run(on_event, should_stop, changed=[])
-        if not should_stop():
-            for batch in self.watcher.changes(
-                roots, lambda p: self.sources.accept(p, self.supports), should_stop
-            ):
+        first = True
+        for batch in self.watcher.changes(
+            roots, lambda p: self.sources.accept(p, self.supports), should_stop
+        ):
+            if first:  # watching has begun: catch up with what changed while it did not run
+                first = False
+                self._run(on_event, should_stop, changed=[])
+            else:
                 changed = sorted(str(p) for p in batch)
                 on_event(WatchEvent("changes", {"count": len(changed), "paths": changed[:50]}))
                 self._run(on_event, should_stop, changed)
-                if should_stop():
-                    break
+            if should_stop():
+                break
         on_event(WatchEvent("stopped", {"runs": self.runs}))
         return self.runs
 
