@@ -244,6 +244,12 @@ class FakeIndex:
                 p.payload["project"] == filters.project
                 and (not filters.citekeys or p.payload["zotero"]["citekey"] in filters.citekeys)
                 and (not filters.tags or bool(set(filters.tags) & set(p.payload["zotero"]["tags"])))
+                and (
+                    not filters.collections
+                    or bool(
+                        set(filters.collections) & set(p.payload["zotero"].get("collections") or ())
+                    )
+                )
                 and (filters.year_from is None or (year is not None and year >= filters.year_from))
                 and (filters.year_to is None or (year is not None and year <= filters.year_to))
                 and all(words(w) in section for w in filters.sections)

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
         DocumentText,
         Embedder,
         Index,
+        LibraryFiles,
         MetadataResolver,
         RelationSource,
     )
@@ -31,11 +32,12 @@ if TYPE_CHECKING:
     from citeloom.services.browse import BrowseService
     from citeloom.services.check import CheckService
     from citeloom.services.evidence import SentenceEvidence, WarmEvidence
-    from citeloom.services.ingest import IngestService
+    from citeloom.services.ingest import IngestReport, IngestService
     from citeloom.services.notes import NoteBook, NoteService
     from citeloom.services.query import QueryService
     from citeloom.services.reindex import ReindexService, TermsReindex
     from citeloom.services.validate import Check, ProjectComponents
+    from citeloom.services.watch import WatchService
 
 
 def settings(config: Path | None) -> Settings:
@@ -210,8 +212,21 @@ def converter(settings: Settings) -> CachingConverter:
 
 
 def metadata(settings: Settings, project: ProjectConfig) -> MetadataResolver:
+    """The project's library: its Zotero data directory when it has one (which then also
+    lists the files to ingest, ``library_files``), else its CSL-JSON export."""
+    if project.zotero is not None:
+        from citeloom.adapters.zotero.resolver import ZoteroMetadataResolver
+
+        return ZoteroMetadataResolver(
+            project.zotero,
+            base_dir=project.zotero_base_dir,
+            references_json=project.references_json,
+            threshold=settings.matching.title_threshold,
+            margin=settings.matching.title_margin,
+        )
     from citeloom.adapters.csl_references import CslMetadataResolver
 
+    assert project.references_json is not None  # the config holds one of the two
     return CslMetadataResolver(
         project.references_json,
         threshold=settings.matching.title_threshold,
@@ -225,6 +240,21 @@ def relations(settings: Settings, project: ProjectConfig) -> RelationSource:
     from citeloom.adapters.library_relations import LibraryRelations
 
     return LibraryRelations(project.references_json, project.relations, settings.paths.cache_dir)
+
+
+def library_files(resolver: MetadataResolver) -> LibraryFiles | None:
+    """The files the library holds itself (a Zotero data directory), or None."""
+    from citeloom.adapters.zotero.resolver import ZoteroMetadataResolver
+
+    return resolver if isinstance(resolver, ZoteroMetadataResolver) else None
+
+
+def with_zotero(settings: Settings, project_name: str, data_dir: Path) -> Settings:
+    """The settings with the project's library read from the Zotero data directory
+    ``data_dir`` (``ingest --zotero DIR``)."""
+    project = settings.get_project(project_name)
+    changed = project.model_copy(update={"zotero": data_dir.expanduser().absolute()})
+    return settings.model_copy(update={"project": {**settings.project, project_name: changed}})
 
 
 def audit_log(settings: Settings) -> AuditLog:
@@ -254,6 +284,7 @@ def _pipeline(
         "converter": converter(settings),
         "chunker": chunker(settings, emb),
         "metadata": resolver,
+        "library_files": library_files(resolver),
         "embedder": emb,
         "index": index,
         "audit": audit_log(settings),
@@ -486,4 +517,52 @@ def project_components(
         others=tuple(p.collection for name, p in settings.project.items() if name != project_name),
         languages=tuple(project.languages),
         relations=lambda: relations(settings, project),
+    )
+
+
+def watch_service(
+    settings: Settings,
+    project_name: str,
+    paths: list[Path],
+    prune: bool,
+    on_wait: Callable[[str], None] | None = None,
+    settle_s: float = 1.0,
+) -> WatchService:
+    """``watch``: the project's sources and one ingest run per settled batch of changes, each
+    with its own ingest service (its own audit and correlation id) and its own hold of the
+    index, released between runs."""
+    from citeloom.adapters.file_watcher import WatchfilesWatcher
+    from citeloom.services.watch import WatchService, WatchSources
+
+    project = settings.get_project(project_name)
+    files = library_files(metadata(settings, project))
+    sources = WatchSources(
+        folders=[p.absolute() for p in paths],
+        references=project.references_json,
+        library_root=files.root if files is not None else None,
+        library_files=files.watched() if files is not None else [],
+    )
+    for path in paths:
+        if not path.exists():
+            raise ConfigError(f"{path}: no such file or folder. Check the path you passed.")
+
+    def run_once(should_stop: Callable[[], bool]) -> IngestReport:
+        idx = index(settings, on_wait=on_wait)
+        try:
+            return ingest_service(settings, project_name, idx).run(
+                sources.folders,
+                prune=prune,
+                should_stop=should_stop,
+                from_library=files is not None,
+                allow_empty=True,
+            )
+        finally:
+            idx.close()
+
+    return WatchService(
+        project=project_name,
+        sources=sources,
+        run_once=run_once,
+        watcher=WatchfilesWatcher(settle_s),
+        supports=converter(settings).supports,
     )

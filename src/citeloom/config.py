@@ -164,7 +164,14 @@ class MatchingConfig(_Section):
 
 class ProjectConfig(_Section):
     collection: str
-    references_json: Path
+    # the library: a Better BibTeX CSL-JSON export, a Zotero data directory, or both (Zotero's
+    # attachments are then matched exactly, and validate reports entries the two disagree on)
+    references_json: Path | None = None
+    zotero: Path | None = None
+    # Zotero's "base directory" for linked files stored relative to it (attachments:...)
+    zotero_base_dir: Path | None = None
+    # watch: remove stored documents whose files are gone (as ingest --prune does)
+    prune: bool = False
     # Optional: versions, supersession, retractions and conflicts the library cannot say
     # (TOML; docs/relations.md). Relations are also inferred from references_json.
     relations: Path | None = None
@@ -199,6 +206,15 @@ class ProjectConfig(_Section):
         if not _COLLECTION_NAME.match(value):
             raise ValueError("use letters, digits, '-', '_' or '.' (it names a folder)")
         return value
+
+    @model_validator(mode="after")
+    def _has_a_library(self) -> ProjectConfig:
+        if self.references_json is None and self.zotero is None:
+            raise ValueError(
+                'give the library: references_json = "library.json" (a Better BibTeX export) '
+                'or zotero = "~/Zotero" (Zotero\'s data directory), or both'
+            )
+        return self
 
 
 class Settings(BaseSettings):
@@ -351,7 +367,7 @@ def load_settings(path: Path | None = None) -> Settings:
         if getattr(settings.embedding, name) is not None:
             setattr(settings.embedding, name, _resolve(base, getattr(settings.embedding, name)))
     for project in settings.project.values():
-        project.references_json = _resolve(base, project.references_json)
-        if project.relations is not None:
-            project.relations = _resolve(base, project.relations)
+        for name in ("references_json", "zotero", "zotero_base_dir", "relations"):
+            if getattr(project, name) is not None:
+                setattr(project, name, _resolve(base, getattr(project, name)))
     return settings

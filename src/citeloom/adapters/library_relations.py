@@ -47,8 +47,13 @@ def _digest(path: Path) -> bytes:
 
 class LibraryRelations:
     def __init__(
-        self, references: Path, relations: Path | None = None, cache_dir: Path | None = None
+        self,
+        references: Path | None,
+        relations: Path | None = None,
+        cache_dir: Path | None = None,
     ) -> None:
+        """``references`` None: a library read from Zotero alone; only the relations file
+        applies (relations are inferred from a CSL-JSON export)."""
         self.references_path = references
         self.relations_path = relations
         self.cache_dir = cache_dir / "relations" if cache_dir is not None else None
@@ -74,7 +79,8 @@ class LibraryRelations:
 
     def _references(self) -> list[Reference]:
         if self._refs is None:
-            self._refs = load_references(self.references_path)
+            path = self.references_path
+            self._refs = load_references(path) if path is not None else []
         return self._refs
 
     def _build(self) -> tuple[RelationGraph, list[str]]:
@@ -85,6 +91,8 @@ class LibraryRelations:
             read_relations(self.relations_path) if self.relations_path else ([], b"")
         )
         try:
+            if self.references_path is None:
+                raise FileNotFoundError("no references file")
             references = _digest(self.references_path)
         except OSError:
             # no library to infer from (validate and ingest say so): the declared relations
@@ -118,7 +126,8 @@ class LibraryRelations:
             if unknown:
                 problems.append(
                     f"{self.relations_path}: {relation.describe()}: no entry {unknown[0]!r} in "
-                    f"{self.references_path.name}; fix the citekey or remove the relation"
+                    f"{self.references_path.name if self.references_path else 'the library'}; "
+                    "fix the citekey or remove the relation"
                 )
             else:
                 usable.append(relation)

@@ -17,13 +17,20 @@ def page_locator(start: str | None, end: str | None) -> str | None:
 
 
 def citation_label(
-    citekey: str | None, label_start: str | None, label_end: str | None, *, note: bool = False
+    citekey: str | None,
+    label_start: str | None,
+    label_end: str | None,
+    *,
+    note: bool = False,
+    annotation: bool = False,
 ) -> str:
     """``[@key, p. 12]``; a document without a reference match is marked, never guessed;
-    a note reads ``[note on @key, p. 2]`` (``[note]`` when it names no paper)."""
+    a note reads ``[note on @key, p. 2]`` (``[note]`` when it names no paper), a Zotero
+    annotation ``[annotation on @key, p. 2]``."""
     pages = page_locator(label_start, label_end)
-    if note:
-        key = f"note on @{citekey}" if citekey else "note"
+    if note or annotation:
+        what = "annotation" if annotation else "note"
+        key = f"{what} on @{citekey}" if citekey else what
     else:
         key = f"@{citekey}" if citekey else "no reference match"
     return f"[{key}, {pages}]" if pages else f"[{key}]"

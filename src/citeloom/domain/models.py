@@ -113,6 +113,7 @@ class Reference:
     # the entry's CSL "id": pandoc resolves [@key] by it, so it must be the citation key
     entry_id: str | None = None
     tags: tuple[str, ...] = ()
+    # full paths from the library's top: "Thesis/Chapter 2"
     collections: tuple[str, ...] = ()
     # What relations between entries are inferred from (``domain.relations``): the CSL type
     # and the fields that say an entry is a preprint, a report, an edition or retracted.
@@ -124,13 +125,15 @@ class Reference:
     status: str | None = None
     edition: str | None = None
     arxiv_version: int | None = None  # 2 for "arXiv:2501.10120v2"
+    item_type: str | None = None  # Zotero's item type ("journalArticle"); None from CSL-JSON
 
     @property
     def family_names(self) -> tuple[str, ...]:
         return tuple(a.split(",", 1)[0].strip() for a in self.authors if a.strip())
 
 
-MatchKind = Literal["doi", "arxiv", "title", "hint"]
+# "zotero": the file is an attachment of the entry in the Zotero database (no guess)
+MatchKind = Literal["doi", "arxiv", "title", "hint", "zotero"]
 
 
 @dataclass(frozen=True)
@@ -172,6 +175,9 @@ class MetadataMatch:
     problem: Literal["MetadataMissing", "MetadataAmbiguous"] | None = None
     # other entries whose title and authors page 1 also prints (a version of the same work)
     also: tuple[Resemblance, ...] = ()
+    # why there is no match, when the library knows it ("Zotero item ABCD2345 has no
+    # citation key"): shown instead of the candidates
+    detail: str | None = None
 
     @property
     def citekey(self) -> str | None:

@@ -19,6 +19,7 @@ from citeloom.domain.ids import doc_id_from_sha256
 from citeloom.domain.models import Block, BlockKind, ConvertedDocument, MetadataMatch, Reference
 
 NOTE_SCHEME = "note:"  # the stored path of a note: note:<doc id>; no file, never pruned
+ANNOTATION = "annotation"  # the kind of a note mirrored from a Zotero PDF annotation
 NOTE_FIELD = "note"  # payload key of the first chunk of a note: its NoteItem, as given
 
 # What a note may hold: everything stored must render in every output, forever (a page of
@@ -42,11 +43,27 @@ class NoteItem:
     section: str | None = None
     page: int | None = None
     tags: tuple[str, ...] = ()
+    # "annotation": a highlight or comment made in Zotero's PDF reader, mirrored from the
+    # library (it comes and goes with the library, and is labelled as an annotation)
+    kind: str = "note"
+
+    @property
+    def is_annotation(self) -> bool:
+        return self.kind == ANNOTATION
 
     @property
     def sha256(self) -> str:
         """A note's identity is its content: storing the same note twice changes nothing."""
-        fields = [self.text, self.citekey, self.title, self.section, self.page, list(self.tags)]
+        fields: list[Any] = [
+            self.text,
+            self.citekey,
+            self.title,
+            self.section,
+            self.page,
+            list(self.tags),
+        ]
+        if self.kind != "note":  # a plain note keeps the identity it always had
+            fields.append(self.kind)
         return hashlib.sha256(json.dumps(fields, ensure_ascii=False).encode()).hexdigest()
 
     @property
@@ -61,6 +78,7 @@ class NoteItem:
             "section": self.section,
             "page": self.page,
             "tags": list(self.tags),
+            **({"kind": self.kind} if self.kind != "note" else {}),
         }
 
     @classmethod
@@ -72,6 +90,7 @@ class NoteItem:
             section=data.get("section"),
             page=data.get("page"),
             tags=tuple(data.get("tags") or ()),
+            kind=str(data.get("kind") or "note"),
         )
 
     def problems(self) -> list[str]:

@@ -28,7 +28,7 @@ from citeloom.domain.models import (
     MetadataMatch,
     Resemblance,
 )
-from citeloom.domain.notes import NOTE_FIELD, NoteItem, is_note_path
+from citeloom.domain.notes import ANNOTATION, NOTE_FIELD, NoteItem, is_note_path
 from citeloom.domain.page_labels import PageLabels, decide_labels
 from citeloom.domain.relations import NO_FLAGS, DocumentFacts, WorkFlags
 
@@ -37,9 +37,18 @@ PAYLOAD_VERSION = 1
 # part of the labels key, so documents stored before are labelled again once.
 RELATION_FACTS = 1
 Kind = Literal["paper", "note"]
+# every chunk of a note mirrored from a Zotero annotation says so ("annotation"): its label
+NOTE_KIND_FIELD = "note_kind"
 
 # Payload keys the index adapters build keyword indexes on (filters stay fast).
-INDEXED_KEYWORDS = ("project", "doc_id", "source.path", "zotero.citekey", "zotero.tags")
+INDEXED_KEYWORDS = (
+    "project",
+    "doc_id",
+    "source.path",
+    "zotero.citekey",
+    "zotero.tags",
+    "zotero.collections",
+)
 INDEXED_INTEGERS = ("doc.year", "doc.page_start", "doc.page_end")
 # Full-text indexes: phrases and words in the chunk text, words of the section path.
 INDEXED_TEXT = ("fulltext", "doc.section_path")
@@ -140,6 +149,7 @@ def build_payload(
     return {
         "project": project,
         "kind": "note" if is_note_path(document.source_path) else "paper",
+        **({NOTE_KIND_FIELD: note.kind} if note is not None and note.is_annotation else {}),
         "doc_id": chunk.doc_id,
         "chunk_index": chunk.index,
         # every chunk knows how many its document has: a document is stored completely when
@@ -193,6 +203,7 @@ class Passage:
     arxiv_stamp: str | None = None
     also_fits: tuple[Resemblance, ...] = ()
     flags: WorkFlags = NO_FLAGS
+    annotation: bool = False  # a note mirrored from a Zotero PDF annotation
 
     def page_label(self, page: int | None) -> str | None:
         """The printed label of a PDF page of this passage's document."""
@@ -207,12 +218,18 @@ class Passage:
     def cite(self, page: int | None) -> str:
         """The citation of one page of this passage (a quoted sentence is on one page)."""
         label = self.page_label(page)
-        return citation_label(self.citekey, label, label, note=self.kind == "note")
+        return citation_label(
+            self.citekey, label, label, note=self.kind == "note", annotation=self.annotation
+        )
 
     @property
     def label(self) -> str:
         return citation_label(
-            self.citekey, self.page_label_start, self.page_label_end, note=self.kind == "note"
+            self.citekey,
+            self.page_label_start,
+            self.page_label_end,
+            note=self.kind == "note",
+            annotation=self.annotation,
         )
 
     @property
@@ -297,6 +314,7 @@ def passage_from_payload(
         labels=labels,
         arxiv_stamp=_stamp(doc),
         also_fits=_also_fits(zotero),
+        annotation=payload.get(NOTE_KIND_FIELD) == ANNOTATION,
     )
 
 

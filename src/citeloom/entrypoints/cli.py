@@ -195,6 +195,16 @@ def ingest(
             "--prune", help="Remove stored documents whose files are gone from these folders."
         ),
     ] = False,
+    zotero: Annotated[
+        Path | None,
+        typer.Option(
+            "--zotero",
+            help="A Zotero data directory (holding zotero.sqlite): ingest its PDF attachments, "
+            "each labelled with its own item, and read the library from it (as the project's "
+            "zotero = DIR does).",
+            show_default=False,
+        ),
+    ] = None,
     config: ConfigOpt = Path("citeloom.toml"),
     as_json: JsonOpt = False,
 ) -> None:
@@ -202,16 +212,21 @@ def ingest(
 
     Prints one line per document and a summary with the run's correlation id; the audit of
     the run is written to [paths] audit_dir/<correlation id>.jsonl. Documents already stored
-    are re-labelled when the references file changed (no re-embedding).
+    are re-labelled when the references file changed (no re-embedding). A project with a
+    Zotero library and no path given ingests the library's PDF attachments.
     """
     from citeloom import bootstrap
     from citeloom.entrypoints import render
     from citeloom.entrypoints.progress import StopRequest, ingest_progress
 
     settings = bootstrap.settings(config)
-    settings.get_project(project)
+    if zotero is not None:
+        settings = bootstrap.with_zotero(settings, project, zotero)
+    from_library = settings.get_project(project).zotero is not None and (
+        not paths or zotero is not None
+    )
     raw_dir = settings.paths.raw_dir
-    if not paths and not raw_dir.exists():
+    if not paths and not from_library and not raw_dir.exists():
         raise ConfigError(
             f"no path given, and the default folder [paths] raw_dir ({raw_dir}) does not exist. "
             f"Pass the folder of your papers (citeloom ingest ~/papers -p {project}), or put "
@@ -222,11 +237,12 @@ def ingest(
         service = bootstrap.ingest_service(settings, project, index)
         with stop.installed(), ingest_progress(not as_json, render.document_line) as progress:
             report = service.run(
-                list(paths or [raw_dir]),
+                list(paths or ([] if from_library else [raw_dir])),
                 progress=progress,
                 citekey=citekey,
                 prune=prune,
                 should_stop=stop,
+                from_library=from_library,
             )
     if as_json:
         _print_json(report.to_json())
@@ -236,6 +252,71 @@ def ingest(
         raise typer.Exit(INTERRUPTED)
     if report.totals["failed"]:
         raise typer.Exit(int(ExitCode.DOCUMENTS_FAILED))
+
+
+@app.command()
+@handle_errors
+def watch(
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(
+            help="Folders (or files) to follow, as for ingest. Default: the project's Zotero "
+            "directory when it has one, else [paths] raw_dir.",
+            show_default=False,
+        ),
+    ] = None,
+    project: ProjectOpt = ...,  # type: ignore[assignment]
+    prune: Annotated[
+        bool,
+        typer.Option(
+            "--prune",
+            help="Remove stored documents whose files are gone (default: the project's "
+            "prune setting).",
+        ),
+    ] = False,
+    settle: Annotated[
+        float,
+        typer.Option(
+            "--settle",
+            min=0.05,
+            max=600,
+            help="Seconds without changes before a batch is ingested (files must also keep "
+            "their size and time that long).",
+        ),
+    ] = 1.0,
+    config: ConfigOpt = Path("citeloom.toml"),
+    as_json: Annotated[
+        bool, typer.Option("--json", help="One JSON object per line for each event.")
+    ] = False,
+) -> None:
+    """Keep the project's collection in step with its folders, references file and Zotero
+    library: after each settled batch of changes, ingest what is new or changed, relabel
+    after a library change and (with prune) remove what is gone. Ctrl-C finishes the
+    document in hand and stops.
+    """
+    from citeloom import bootstrap
+    from citeloom.entrypoints import render
+    from citeloom.entrypoints.progress import StopRequest
+
+    settings = bootstrap.settings(config)
+    spec = settings.get_project(project)
+    raw_dir = settings.paths.raw_dir
+    if not paths and spec.zotero is None:
+        if not raw_dir.exists():
+            raise ConfigError(
+                f"no path given, and the default folder [paths] raw_dir ({raw_dir}) does not "
+                f"exist. Pass the folder of your papers (citeloom watch ~/papers -p {project}), "
+                "or give the project a zotero directory."
+            )
+        paths = [raw_dir]
+    status = render.WatchStatus(as_json)
+    stop = StopRequest()
+    service = bootstrap.watch_service(
+        settings, project, list(paths or []), prune or spec.prune, status.waiting, settle
+    )
+    with stop.installed():
+        service.run(status.show, should_stop=stop)
+    status.close()
 
 
 class OutputFormat(StrEnum):
@@ -283,6 +364,14 @@ def query(
     tag: Annotated[
         list[str] | None, typer.Option("--tag", help="Only papers with this tag (repeatable).")
     ] = None,
+    collection: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--collection",
+            help='Only papers in this library collection, as a path: "Thesis/Chapter 2" '
+            "(repeatable).",
+        ),
+    ] = None,
     year_from: Annotated[int | None, typer.Option("--year-from", help="Published from.")] = None,
     year_to: Annotated[int | None, typer.Option("--year-to", help="Published until.")] = None,
     section: Annotated[
@@ -323,6 +412,7 @@ def query(
         "per_doc": per_doc,
         "citekeys": citekey or [],
         "tags": tag or [],
+        "collections": collection or [],
         "year_from": year_from,
         "year_to": year_to,
         "section": section,
@@ -343,6 +433,7 @@ def query(
         per_doc=per_doc,
         citekeys=citekey or (),
         tags=tag or (),
+        collections=collection or (),
         year_from=year_from,
         year_to=year_to,
         section=section,

@@ -524,6 +524,7 @@ def create_app(
                 per_doc=request.per_doc,
                 citekeys=request.citekeys,
                 tags=request.tags,
+                collections=request.collections,
                 year_from=request.year_from,
                 year_to=request.year_to,
                 section=request.section,

@@ -92,6 +92,11 @@ class InspectArgs(_Args):
 class Filters(_Args):
     citekeys: list[str] = Field(default_factory=list, description="Only these papers.")
     tags: list[str] = Field(default_factory=list, description="Only papers with one of these.")
+    collections: list[str] = Field(
+        default_factory=list,
+        description="Only papers in one of these library collections, as paths: "
+        "'Thesis/Chapter 2'.",
+    )
     year_from: int | None = Field(None, description="Published in or after this year.")
     year_to: int | None = Field(None, description="Published in or before this year.")
     section: str | None = Field(
@@ -113,8 +118,8 @@ class QueryArgs(_Args):
     )
     filters: Filters = Field(
         default_factory=Filters,
-        description="Restrict the search (all optional): citekeys, tags, year_from, year_to, "
-        "section. An object; a JSON string of one is read too.",
+        description="Restrict the search (all optional): citekeys, tags, collections, "
+        "year_from, year_to, section. An object; a JSON string of one is read too.",
     )
     budget: int | None = Field(
         None, ge=1, description="Return the best passages until this many tokens are spent."
@@ -328,6 +333,7 @@ def _query(rt: ToolRuntime, args: QueryArgs, deadline: Deadline) -> dict[str, An
         top_k=args.top_k,
         citekeys=f.citekeys,
         tags=f.tags,
+        collections=f.collections,
         year_from=f.year_from,
         year_to=f.year_to,
         section=f.section,

@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # each command imports only the service it runs
     from citeloom.services.notes import NoteSummary
     from citeloom.services.query import QueryReport
     from citeloom.services.validate import ValidationReport
+    from citeloom.services.watch import WatchEvent
 
 
 def _short(path: str) -> str:
@@ -74,6 +75,18 @@ def ingest_summary(report: IngestReport) -> str:
         for r in report.relabelled
     ]
     lines += [f"pruned {_short(p)}: its file is gone" for p in report.pruned]
+    lines += [
+        f"not ingested {_short(a.path)} (Zotero {a.item_key}"
+        + (f", @{a.citekey}" if a.citekey else "")
+        + f"): {a.skipped}"
+        for a in report.library_skipped
+    ]
+    if report.annotations:
+        a = report.annotations
+        lines.append(
+            f"Zotero annotations: {a['total']} in the library, {a['stored']} stored, "
+            f"{a['removed']} removed"
+        )
     if report.interrupted:
         left = _count(report.interrupted, "document")
         lines.append(f"interrupted: {left} left for the next run")
@@ -409,3 +422,74 @@ def run_text(run: RunSummary) -> str:
     lines += [f"  relabelled {r['path']}: {r['old']} -> {r['new']}" for r in run.relabelled]
     lines += [f"  pruned: {p}" for p in run.pruned]
     return "\n".join(lines)
+
+
+class WatchStatus:
+    """What ``watch`` shows: one status line in a terminal, rewritten in place; a line per
+    event elsewhere; one JSON object per line with ``--json``."""
+
+    def __init__(self, as_json: bool) -> None:
+        import sys
+
+        self.as_json = as_json
+        self.tty = sys.stderr.isatty() and not as_json
+        self.last = ""
+
+    def show(self, event: WatchEvent) -> None:
+        if self.as_json:
+            _json_line(event.to_json())
+            return
+        self._line(_watch_text(event))
+
+    def waiting(self, message: str) -> None:
+        """The index is held by another process: said, also in JSON."""
+        if self.as_json:
+            _json_line({"event": "waiting", "message": message})
+        else:
+            self._line(message)
+
+    def _line(self, text: str) -> None:
+        from citeloom.entrypoints.stdout import echo_err
+
+        if self.tty:
+            import sys
+
+            sys.stderr.write("\r\x1b[2K" + text[:200])
+            sys.stderr.flush()
+        else:
+            echo_err(text)
+        self.last = text
+
+    def close(self) -> None:
+        if self.tty and self.last:
+            import sys
+
+            sys.stderr.write("\n")
+
+
+def _json_line(data: dict) -> None:
+    """One object per line, ASCII only (every other character escaped: terminal-safe)."""
+    import json
+
+    from citeloom.entrypoints.stdout import echo
+
+    echo(json.dumps(data))
+
+
+def _watch_text(event: WatchEvent) -> str:
+    data = event.data
+    if event.event == "watching":
+        return f"watching {', '.join(_short(r) for r in data['roots'])} for '{data['project']}'"
+    if event.event == "changes":
+        return f"{_count(data['count'], 'change')} settled: ingesting"
+    if event.event == "run":
+        t = data["totals"]
+        parts = [f"{t['ingested']} ingested", f"{t['skipped']} unchanged", f"{t['failed']} failed"]
+        if data["relabelled"]:
+            parts.append(f"{data['relabelled']} relabelled")
+        if data["pruned"]:
+            parts.append(f"{len(data['pruned'])} pruned")
+        return f"run {data['correlation_id']}: {', '.join(parts)}; watching"
+    if event.event == "error":
+        return f"error: {data['error']} (retried {data['retry']})"
+    return f"stopped after {_count(data['runs'], 'run')}"

@@ -85,6 +85,11 @@ class QueryRequest(_Request):
     tags: list[str] = Field(
         default_factory=list, description="Only papers with one of these library tags."
     )
+    collections: list[str] = Field(
+        default_factory=list,
+        description="Only papers in one of these library collections, as paths from the top: "
+        "'Thesis/Chapter 2'.",
+    )
     year_from: int | None = Field(None, description="Only papers published in or after this year.")
     year_to: int | None = Field(None, description="Only papers published in or before this year.")
     section: str | None = Field(

@@ -6,7 +6,7 @@ from citeloom.ports.converter import Converter
 from citeloom.ports.document_text import DocumentText
 from citeloom.ports.embedder import Embedder
 from citeloom.ports.index import Index, IndexAdmin, IndexReader, IndexWriter, SearchFilter
-from citeloom.ports.metadata import MetadataResolver
+from citeloom.ports.metadata import LibraryAudit, LibraryFiles, MetadataResolver
 from citeloom.ports.relations import RelationSource
 
 __all__ = [
@@ -19,6 +19,8 @@ __all__ = [
     "IndexAdmin",
     "IndexReader",
     "IndexWriter",
+    "LibraryAudit",
+    "LibraryFiles",
     "MetadataResolver",
     "RelationSource",
     "SearchFilter",

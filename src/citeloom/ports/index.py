@@ -16,6 +16,7 @@ class SearchFilter:
     project: str
     citekeys: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()
+    collections: tuple[str, ...] = ()  # library collections, as paths: "Thesis/Chapter 2"
     year_from: int | None = None
     year_to: int | None = None
     doc_ids: tuple[str, ...] = ()

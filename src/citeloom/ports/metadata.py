@@ -1,8 +1,11 @@
 from __future__ import annotations
 
-from typing import Protocol
+from pathlib import Path
+from typing import Protocol, runtime_checkable
 
+from citeloom.domain.library_files import LibraryAttachment
 from citeloom.domain.models import ConvertedDocument, MetadataMatch, Reference
+from citeloom.domain.notes import NoteItem
 
 
 class MetadataResolver(Protocol):
@@ -16,3 +19,36 @@ class MetadataResolver(Protocol):
         ...
 
     def resolve(self, document: ConvertedDocument, hint: str | None = None) -> MetadataMatch: ...
+
+
+@runtime_checkable
+class LibraryAudit(Protocol):
+    """What validate reports about a library read from a reference manager's database."""
+
+    def without_key(self) -> list[str]:
+        """Entries that have no citation key ("ABCD2345 (Title)"): never guessed."""
+        ...
+
+    def disagreements(self) -> list[str]:
+        """Entries the database and the references file describe differently."""
+        ...
+
+
+class LibraryFiles(Protocol):
+    """A library that holds its entries' files (a Zotero data directory): what to ingest, and
+    the annotations made on them, read from one consistent state of the library."""
+
+    @property
+    def root(self) -> Path:
+        """The library's folder (Zotero's data directory)."""
+        ...
+
+    def attachments(self) -> list[LibraryAttachment]: ...
+
+    def annotations(self) -> list[NoteItem]:
+        """The PDF annotations of the ingested attachments, as notes of kind "annotation"."""
+        ...
+
+    def watched(self) -> list[Path]:
+        """The files whose change means the library changed (its database files)."""
+        ...

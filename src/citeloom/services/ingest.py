@@ -21,11 +21,13 @@ from citeloom.domain.errors import (
     StorageError,
 )
 from citeloom.domain.ids import doc_id_from_sha256
+from citeloom.domain.library_files import LibraryAttachment
 from citeloom.domain.models import DocumentSummary
+from citeloom.domain.notes import ANNOTATION, NOTE_FIELD
 from citeloom.domain.page_labels import PageLabels
 from citeloom.domain.records import label_fields, stored_labels
 from citeloom.domain.relations import DocumentFacts
-from citeloom.ports import RelationSource
+from citeloom.ports import LibraryFiles, RelationSource, SearchFilter
 from citeloom.services.ingest_state import RunFiles, StoredDocuments
 from citeloom.services.lookahead import ConversionAhead
 from citeloom.services.pipeline import DocumentPipeline, hint_for, timed
@@ -114,6 +116,10 @@ class IngestReport:
     interrupted: int = 0  # documents left undone after Ctrl-C
     # relations between library entries after the run: certain, possible, problems
     relations: dict[str, int] = field(default_factory=dict)
+    # the library's attachments that were not ingested, each with the reason
+    library_skipped: list[LibraryAttachment] = field(default_factory=list)
+    # the library's PDF annotations mirrored as notes: how many were stored, and removed
+    annotations: dict[str, int] = field(default_factory=dict)
 
     @property
     def totals(self) -> dict[str, int]:
@@ -134,6 +140,8 @@ class IngestReport:
             "relabelled": [r.to_json() for r in self.relabelled],
             "pruned": self.pruned,
             "interrupted": self.interrupted,
+            "library_skipped": [a.to_json() for a in self.library_skipped],
+            "annotations": self.annotations,
             "totals": self.totals,
             "relations": self.relations,
         }
@@ -179,12 +187,18 @@ class IngestService(DocumentPipeline):
         citekey: str | None = None,
         prune: bool = False,
         should_stop: Callable[[], bool] = lambda: False,
+        from_library: bool = False,
+        allow_empty: bool = False,
     ) -> IngestReport:
         """Ingest files and folders.
 
         ``citekey`` names the library entry of a single file; ``prune`` removes stored
         documents whose files are gone from the given folders; ``should_stop`` is asked between
         documents (Ctrl-C): the document in hand is finished, the rest are left for next time.
+        ``from_library``: also the PDF attachments of the library (``library_files``), and
+        its annotations; ``prune`` then also removes documents the library no longer holds.
+        ``allow_empty``: no file found is not an error (``watch``: everything was deleted,
+        and pruning follows).
         """
         report = IngestReport(
             correlation_id=self.audit.correlation_id,
@@ -194,7 +208,18 @@ class IngestService(DocumentPipeline):
             audit_path=self.audit.location,
         )
         files = discover(paths, self.converter.supports)
-        if not files:
+        files_of = self.library_files if from_library else None
+        if files_of is not None:
+            attached = files_of.attachments()
+            report.library_skipped = [a for a in attached if a.skipped is not None]
+            known = set(files)
+            files += [p for a in attached if a.skipped is None and (p := Path(a.path)) not in known]
+            if not files and not allow_empty:
+                raise ConfigError(
+                    f"{files_of.root}: the Zotero library holds no PDF attachment citeloom can "
+                    "read. Add PDFs to its items in Zotero, or let Zotero download them."
+                )
+        if not files and not allow_empty:
             raise ConfigError(
                 f"{', '.join(str(p) for p in paths)}: no PDF, DOCX, HTML, Markdown or text "
                 "files found. Check the path, or put the documents there."
@@ -208,9 +233,11 @@ class IngestService(DocumentPipeline):
             project=self.project,
             collection=self.collection,
             embed_model=self.embedder.model_id,
-            inputs=[str(p) for p in paths],
+            inputs=[str(p) for p in paths] + ([str(files_of.root)] if files_of else []),
             files=len(files),
         )
+        for attachment in report.library_skipped:
+            self.audit.record("library_skipped", **attachment.to_json())
         recorded = 0  # files[:recorded] have their one "document" event in the audit
         ahead: ConversionAhead | None = None
         try:
@@ -251,10 +278,15 @@ class IngestService(DocumentPipeline):
                 recorded = number
                 if progress:
                     progress(outcome, number, len(files))
+            if files_of is not None and not report.interrupted:
+                report.annotations = self._mirror_annotations(files_of, stored)
             if prune and not report.interrupted:
                 present = {d.doc_id for d in report.documents if d.doc_id}
-                report.pruned = self._prune(paths, files, present, stored)
-            if report.totals["ingested"] or report.pruned or report.relabelled:
+                report.pruned = self._prune(
+                    paths, files, present, stored, files_of.root if files_of else None
+                )
+            mirrored = any(report.annotations.values())
+            if report.totals["ingested"] or report.pruned or report.relabelled or mirrored:
                 self._optimize()
             report.relations = self._relations(stored)
         except CiteloomError as error:
@@ -353,23 +385,71 @@ class IngestService(DocumentPipeline):
         files: Sequence[Path],
         present_ids: set[str],
         stored: StoredDocuments,
+        library_root: Path | None = None,
     ) -> list[str]:
         """Stored documents under the given paths whose files are gone, read from the index
         as the run left it: a renamed or copied document has its new path by now, and a
-        content some file of the run still holds is never pruned."""
+        content some file of the run still holds is never pruned. With ``library_root``,
+        also the documents the library held and no longer does (an attachment removed in
+        Zotero leaves its file behind until the trash is emptied)."""
         stored.reload()
         present = {str(f) for f in files}
         roots = [p.absolute() for p in paths if p.is_dir()]
         gone = []
         for doc in stored:
+            if doc.kind == "note":
+                continue  # notes have no file; annotations follow the library on their own
             path = Path(doc.path)
             inside = any(path.is_relative_to(root) for root in roots) or doc.path in present
-            kept = doc.path in present or doc.doc_id in present_ids or path.exists()
-            if inside and not kept:
+            from_library = library_root is not None and (
+                doc.match == "zotero" or path.is_relative_to(library_root)
+            )
+            kept = doc.path in present or doc.doc_id in present_ids
+            if not from_library:
+                kept = kept or path.exists()
+            if (inside or from_library) and not kept:
                 stored.remove(doc)
                 self.audit.record("pruned", doc_id=doc.doc_id, path=doc.path)
                 gone.append(doc.path)
         return sorted(gone)
+
+    # ------------------------------------------------------------------ annotations
+    def _mirror_annotations(self, library: LibraryFiles, stored: StoredDocuments) -> dict[str, int]:
+        """The library's PDF annotations as notes of kind "annotation": new ones stored,
+        those gone from the library (deleted, or edited into new ones) removed. Other notes
+        are never touched."""
+        wanted = {note.doc_id: note for note in library.annotations()}
+        stored.reload()
+        notes = [d.doc_id for d in stored if d.kind == "note"]
+        held: set[str] = set()
+        if notes:
+            firsts = self.index.chunks(
+                self.collection,
+                SearchFilter(self.project, doc_ids=tuple(notes), chunk_range=(0, 0)),
+                limit=len(notes),
+            )
+            held = {
+                p["doc_id"]
+                for p in firsts.values()
+                if (p.get(NOTE_FIELD) or {}).get("kind") == ANNOTATION
+            }
+        references = {r.citekey: r for r in self.metadata.references()}
+        added = 0
+        for doc_id, note in wanted.items():
+            if doc_id in held:
+                continue
+            match = note.match(references)
+            document = note.document(match.reference.title if match.reference else None)
+            points = self.points(document, match, doc_id, {}, note=note)
+            self.index.replace_document(self.collection, doc_id, document.source_path, points)
+            self.audit.record("annotation_stored", doc_id=doc_id, citekey=note.citekey)
+            added += 1
+        removed = 0
+        for doc_id in sorted(held - set(wanted)):
+            self.index.delete_document(self.collection, doc_id)
+            self.audit.record("annotation_removed", doc_id=doc_id)
+            removed += 1
+        return {"stored": added, "removed": removed, "total": len(wanted)}
 
     # ------------------------------------------------------------------ library changes
     def _relabel(self, stored: Iterable[DocumentSummary], library: str) -> list[Relabel]:
@@ -452,7 +532,9 @@ class IngestService(DocumentPipeline):
                 match = self.metadata.resolve(document, hint=hint)
             outcome.citekey, outcome.match = match.citekey, match.kind
             outcome.metadata_problem = match.problem
-            if match.problem:
+            if match.problem and match.detail:
+                outcome.warnings.append(f"{match.problem}: {match.detail}")
+            elif match.problem:
                 shown = ", ".join(f"{c.citekey} ({c.score:.2f})" for c in match.candidates[:3])
                 outcome.warnings.append(
                     f"{match.problem}: best candidates {shown}" if shown else match.problem

@@ -25,6 +25,7 @@ from citeloom.ports import (
     Converter,
     Embedder,
     Index,
+    LibraryFiles,
     MetadataResolver,
     SearchFilter,
 )
@@ -43,6 +44,9 @@ class DocumentPipeline:
     # what the project's BM25 stems for: a collection is created for them and refuses
     # writes when it was made for others (the write guard)
     languages: tuple[str, ...] = DEFAULT_LANGUAGES
+    # a library that holds its files itself (a Zotero data directory): what ``ingest`` with no
+    # path ingests, and the annotations it mirrors
+    library_files: LibraryFiles | None = None
     # Chunks per embedder call: a whole document of ordinary length (about 3 chunks a page).
     # The embedder sorts a call's texts by length and runs them in small batches of its own,
     # so one call per document pads less than calls of a few chunks in document order; the

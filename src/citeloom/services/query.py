@@ -44,6 +44,7 @@ class QueryOptions:
     top_k: int | None = None
     citekeys: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()
+    collections: tuple[str, ...] = ()
     year_from: int | None = None
     year_to: int | None = None
     sections: tuple[str, ...] = ()
@@ -153,6 +154,7 @@ class QueryService:
             project=self.project,
             citekeys=options.citekeys,
             tags=options.tags,
+            collections=options.collections,
             year_from=options.year_from,
             year_to=options.year_to,
             sections=tuple(w for s in options.sections for w in re.findall(r"\w+", s)),

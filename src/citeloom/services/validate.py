@@ -21,7 +21,7 @@ from citeloom.domain.languages import (
     spoken,
 )
 from citeloom.domain.models import DocumentSummary, chunk_token_limit
-from citeloom.ports import Chunker, Embedder, Index, MetadataResolver, RelationSource
+from citeloom.ports import Chunker, Embedder, Index, LibraryAudit, MetadataResolver, RelationSource
 from citeloom.services.inspection import repair
 from citeloom.services.staging import leftovers
 
@@ -125,6 +125,36 @@ def relations_check(build: Callable[[], RelationSource]) -> Check:
     return Check("relations", True, detail)
 
 
+def _library_checks(library: LibraryAudit) -> list[Check]:
+    """A Zotero library: entries without a citation key, and entries it and the references
+    file describe differently."""
+    checks = []
+    if keyless := library.without_key():
+        checks.append(
+            Check(
+                "citation keys",
+                True,
+                f"{len(keyless)} Zotero entries have no citation key, so their PDFs are "
+                f"stored unlabelled: {', '.join(keyless[:5])}",
+                "give each one (Better BibTeX, or a 'Citation Key: ...' line in Extra)",
+                warning=True,
+            )
+        )
+    if differ := library.disagreements():
+        checks.append(
+            Check(
+                "library agreement",
+                True,
+                f"{len(differ)} entries differ between Zotero and the references file: "
+                + "; ".join(differ[:5]),
+                "export the references file again from this Zotero library, or drop "
+                "references_json (Zotero is read directly)",
+                warning=True,
+            )
+        )
+    return checks
+
+
 def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
     checks: list[Check] = list(parts.extra_checks)
 
@@ -145,7 +175,8 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
             )
         )
     else:
-        checks.append(Check("references", True, f"{len(refs)} CSL-JSON entries"))
+        source = "Zotero" if isinstance(resolver, LibraryAudit) else "CSL-JSON"
+        checks.append(Check("references", True, f"{len(refs)} {source} entries"))
         if unresolvable := [r for r in refs if r.entry_id and r.entry_id != r.citekey]:
             first = unresolvable[0]
             checks.append(
@@ -163,6 +194,8 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
 
     if parts.relations is not None and not error:
         checks.append(relations_check(parts.relations))
+    if resolver is not None and not error and isinstance(resolver, LibraryAudit):
+        checks += _library_checks(resolver)
 
     embedder, error = _attempt(parts.embedder)
     if embedder is None:

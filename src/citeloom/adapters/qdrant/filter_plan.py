@@ -45,6 +45,8 @@ def filter_plan(filters: SearchFilter) -> Plan:
         plan.append(Condition("any", "zotero.citekey", filters.citekeys))
     if filters.tags:
         plan.append(Condition("any", "zotero.tags", filters.tags))
+    if filters.collections:
+        plan.append(Condition("any", "zotero.collections", filters.collections))
     if filters.doc_ids:
         plan.append(Condition("any", "doc_id", filters.doc_ids))
     if filters.point_ids:
