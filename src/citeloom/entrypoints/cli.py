@@ -353,7 +353,7 @@ def query(
     if fmt is OutputFormat.json:
         from citeloom.entrypoints.schemas import QueryResponse
 
-        _print_json(QueryResponse.model_validate(report.to_json()).dump())
+        _print_json(QueryResponse.from_report(report).dump())
     else:
         echo(render.QUERY_FORMATS[fmt.value](report))
 
@@ -403,7 +403,7 @@ def answer(
     if fmt is AnswerFormat.json:
         from citeloom.entrypoints.schemas import AnswerResponse
 
-        _print_json(AnswerResponse.model_validate(report.to_json()).dump())
+        _print_json(AnswerResponse.from_report(report).dump())
     else:
         echo(render.ANSWER_FORMATS[output.value](report))
 
@@ -464,7 +464,7 @@ def check(
     if as_json:
         from citeloom.entrypoints.schemas import CheckResponse
 
-        _print_json(CheckResponse.model_validate(report.to_json()).dump())
+        _print_json(CheckResponse.from_report(report).dump())
     else:
         echo(render.check_text(report))
     if not report.ok:

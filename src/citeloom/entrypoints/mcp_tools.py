@@ -29,6 +29,13 @@ from citeloom.domain.notes import MAX_PAGE, MAX_TAGS
 from citeloom.domain.query_syntax import DEFAULT_TOP_K, MAX_TOP_K
 from citeloom.entrypoints.outcomes import McpCode, outcome
 from citeloom.entrypoints.runtime import Limit, Runtime
+from citeloom.entrypoints.schemas import (
+    AnswerResponse,
+    CheckResponse,
+    ProjectOut,
+    RelationFlags,
+    flag_fields,
+)
 from citeloom.entrypoints.time_limit import Deadline
 
 if TYPE_CHECKING:
@@ -229,7 +236,8 @@ def passage_json(passage: Passage, max_chars: int, full_text: bool) -> dict[str,
         "section_path": list(passage.section_path),
         "render_text": render,
         "render_trimmed": trimmed,
-        **passage.flags.to_json(),  # the fields of schemas.RelationFlags, as every door has them
+        # the fields of schemas.RelationFlags, as every door has them
+        **RelationFlags(**flag_fields(passage.flags)).dump(),
     }
     if full_text:
         out["text"] = passage.text
@@ -263,7 +271,7 @@ def _list_projects(rt: ToolRuntime, args: _Args, deadline: Deadline) -> dict[str
     with rt.index(deadline) as index:
         for name, project in sorted(rt.settings.project.items()):
             summary = summarise_project(index, name, project.collection, project.embedding_model)
-            projects.append(summary.to_json())
+            projects.append(ProjectOut.model_validate(summary, from_attributes=True).dump())
     return {"projects": projects}
 
 
@@ -420,7 +428,8 @@ def _store_chunks(rt: ToolRuntime, args: StoreArgs, deadline: Deadline) -> dict[
 def _answer(rt: ToolRuntime, args: AnswerArgs, deadline: Deadline) -> dict[str, Any]:
     rt.embedder(args.project)  # loaded before the index is taken
     with rt.index(deadline) as index:
-        return rt.runtime.answer_service(args.project, index).answer(args.question).to_json()
+        report = rt.runtime.answer_service(args.project, index).answer(args.question)
+    return AnswerResponse.from_report(report).dump()
 
 
 def _check_citations(rt: ToolRuntime, args: CheckArgs, deadline: Deadline) -> dict[str, Any]:
@@ -429,7 +438,8 @@ def _check_citations(rt: ToolRuntime, args: CheckArgs, deadline: Deadline) -> di
     with rt.index(deadline) as index:  # a unit of work per citation
         service = rt.runtime.check_service(args.project, index)
         between = rt.runtime.between(index, deadline)
-        return service.check(args.draft, args.name, latex, between=between).to_json()
+        report = service.check(args.draft, args.name, latex, between=between)
+    return CheckResponse.from_report(report).dump()
 
 
 def _list_notes(rt: ToolRuntime, args: ProjectArgs, deadline: Deadline) -> dict[str, Any]:
