@@ -602,10 +602,16 @@ def inspect(
             found = inspect_relations(index, project, chosen.collection, source)
         else:
             report = inspect_project(index, project, chosen.collection)
+    from citeloom.entrypoints.report_schemas import InspectResponse, RelationsResponse
+
     if source is not None:
-        echo(json_text(found.to_json()) if as_json else render.relations_text(found))
+        echo(
+            json_text(RelationsResponse.of(found).dump())
+            if as_json
+            else render.relations_text(found)
+        )
     elif as_json:
-        _print_json(report.to_json())
+        _print_json(InspectResponse.of(report).dump())
     else:
         echo(render.inspect_text(report))
 

@@ -277,6 +277,7 @@ def _list_projects(rt: ToolRuntime, args: _Args, deadline: Deadline) -> dict[str
 
 def _inspect(rt: ToolRuntime, args: InspectArgs, deadline: Deadline) -> dict[str, Any]:
     from citeloom import bootstrap
+    from citeloom.entrypoints.report_schemas import McpInspectResponse
     from citeloom.services.inspection import inspect_project, inspect_relations
 
     project = rt.project(args.project)
@@ -286,43 +287,7 @@ def _inspect(rt: ToolRuntime, args: InspectArgs, deadline: Deadline) -> dict[str
         if args.relations:
             source = bootstrap.relations(rt.settings, project)
             relations = inspect_relations(index, args.project, project.collection, source)
-    documents, unmatched = [], []
-    for doc in report.documents:
-        entry = {
-            "doc_id": doc.doc_id,
-            "citekey": doc.citekey,
-            "title": doc.title,
-            "year": doc.year,
-            "pages": doc.page_count,
-            "chunks": doc.chunks,
-            "match": doc.match,
-            "complete": doc.complete,
-            "path": doc.path,
-        }
-        documents.append(entry)
-        if doc.citekey is None:
-            unmatched.append(
-                {
-                    "doc_id": doc.doc_id,
-                    "title": doc.title,
-                    "path": doc.path,
-                    "problem": doc.problem,
-                    "candidates": [
-                        {"citekey": c.citekey, "score": round(c.score, 3)} for c in doc.candidates
-                    ],
-                }
-            )
-    out: dict[str, Any] = {
-        "project": args.project,
-        "collection": project.collection,
-        "embedding_model": report.info.embed_model if report.info else None,
-        "chunks": report.info.points if report.info else 0,
-        "documents": documents,
-        "unmatched": unmatched,
-    }
-    if relations is not None:
-        out["relations"] = relations.to_json()
-    return out
+    return McpInspectResponse.of(report, relations).dump()
 
 
 def _query(rt: ToolRuntime, args: QueryArgs, deadline: Deadline) -> dict[str, Any]:
