@@ -13,6 +13,7 @@ from citeloom.domain.models import ConvertedDocument, MetadataMatch, Reference, 
 from citeloom.domain.record_check import record_problem
 from citeloom.domain.records import label_fields, passage_from_payload
 from citeloom.domain.relations import Relation, RelationGraph
+from citeloom.entrypoints.report_schemas import IngestResponse
 from citeloom.entrypoints.schemas import CitationCheckOut, PassageOut
 from citeloom.services.check import CheckService
 from citeloom.services.evidence import SentenceEvidence
@@ -158,7 +159,7 @@ def test_ingest_counts_the_relations_and_a_broken_relations_file_stops_it_first(
     service, index = _ingest(tmp_path, FakeRelations(graph))
     report = service.run([tmp_path])
     assert report.relations == {"certain": 1, "possible": 1, "preprint_pdfs": 0, "problems": 0}
-    assert report.to_json()["relations"]["certain"] == 1
+    assert IngestResponse.of(report).dump()["relations"]["certain"] == 1
     broken = FakeRelations(error=ConfigError("relations.toml: unknown relation [[replaces]]"))
     service, index = _ingest(tmp_path, broken)
     with pytest.raises(ConfigError, match="replaces"):

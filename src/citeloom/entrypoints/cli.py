@@ -229,7 +229,9 @@ def ingest(
                 should_stop=stop,
             )
     if as_json:
-        _print_json(report.to_json())
+        from citeloom.entrypoints.report_schemas import IngestResponse
+
+        _print_json(IngestResponse.of(report).dump())
     else:
         echo(render.ingest_summary(report))
     if report.interrupted:
@@ -561,7 +563,9 @@ def validate(
                     check if len(names) == 1 else replace(check, name=f"{name}: {check.name}")
                 )
     if as_json:
-        _print_json(report.to_json())
+        from citeloom.entrypoints.report_schemas import ValidationResponse
+
+        _print_json(ValidationResponse.of(report).dump())
     else:
         echo(render.validation_text(report))
     if not report.ok:
@@ -651,7 +655,9 @@ def reindex(
             settings, project, index, embedding_model, allow_download
         ).run()
     if as_json:
-        _print_json(report.to_json())
+        from citeloom.entrypoints.report_schemas import ReindexResponse
+
+        _print_json(ReindexResponse.of(report).dump())
     elif report.switched and not report.embedded:
         echo(
             f"rebuilt the BM25 vectors of {report.chunks} chunks ({report.documents} documents) "
@@ -707,7 +713,9 @@ def export(
         tokenizer = bootstrap.tokenizer_id(settings, info.embed_model) if info else None
         report = export_project(index, project, chosen.collection, tokenizer, file)
     if as_json:
-        _print_json(report.to_json())
+        from citeloom.entrypoints.report_schemas import TransferResponse
+
+        _print_json(TransferResponse.of(report).dump())
     else:
         echo(
             f"exported {report.points} chunks of {report.documents} documents "
@@ -757,7 +765,9 @@ def import_(
             tuple(chosen.languages),
         )
     if as_json:
-        _print_json(report.to_json())
+        from citeloom.entrypoints.report_schemas import TransferResponse
+
+        _print_json(TransferResponse.of(report).dump())
     else:
         where = settings.qdrant.url or str(settings.paths.index_dir)
         echo(
@@ -808,7 +818,9 @@ def drop(
     with bootstrap.index(settings, on_wait=_tell) as index:
         report = drop_project(index, project, collection, others)
     if as_json:
-        _print_json(report.to_json())
+        from citeloom.entrypoints.report_schemas import DropResponse
+
+        _print_json(DropResponse.of(report).dump())
     elif report.removed:
         echo(f"removed {', '.join(report.removed)} of project '{project}' from {where}")
     else:
@@ -941,7 +953,9 @@ def audit_show(
     path = find_audit(settings.paths.audit_dir, correlation_id)
     summary = summarise_run(path.stem, read_audit(path))
     if as_json:
-        _print_json(summary.to_json())
+        from citeloom.entrypoints.report_schemas import RunOut
+
+        _print_json(RunOut.of(summary).dump())
     else:
         echo(render.run_text(summary))
 
@@ -961,7 +975,9 @@ def audit_list(
     settings = bootstrap.settings(config)
     runs = [summarise_run(p.stem, read_audit(p)) for p in list_audits(settings.paths.audit_dir)]
     if as_json:
-        _print_json({"runs": [r.to_json() for r in runs]})
+        from citeloom.entrypoints.report_schemas import RunOut, RunsResponse
+
+        _print_json(RunsResponse(runs=[RunOut.of(r) for r in runs]).dump())
         return
     for run in runs:
         echo(render.run_line(run))
@@ -990,7 +1006,9 @@ def notes_list(
     with bootstrap.index(settings, on_wait=_tell) as index:
         notes = bootstrap.note_book(settings, project, index).stored()
     if as_json:
-        _print_json({"project": project, "notes": [n.to_json() for n in notes]})
+        from citeloom.entrypoints.report_schemas import NotesResponse
+
+        _print_json(NotesResponse.of(project, notes).dump())
     else:
         echo(render.notes_text(project, notes))
 

@@ -387,7 +387,9 @@ def _store_chunks(rt: ToolRuntime, args: StoreArgs, deadline: Deadline) -> dict[
     with rt.index(deadline) as index:
         service = bootstrap.note_service(rt.settings, args.project, index, warm=embedder)
         report = service.store(items, should_stop=deadline.expired, may_write=deadline.may_write)
-    return report.to_json()
+    from citeloom.entrypoints.report_schemas import StoreResponse
+
+    return StoreResponse.of(report).dump()
 
 
 def _answer(rt: ToolRuntime, args: AnswerArgs, deadline: Deadline) -> dict[str, Any]:
@@ -413,7 +415,9 @@ def _list_notes(rt: ToolRuntime, args: ProjectArgs, deadline: Deadline) -> dict[
     rt.project(args.project)
     with rt.index(deadline) as index:
         notes = bootstrap.note_book(rt.settings, args.project, index).stored()
-    return {"project": args.project, "notes": [n.to_json() for n in notes]}
+    from citeloom.entrypoints.report_schemas import NotesResponse
+
+    return NotesResponse.of(args.project, notes).dump()
 
 
 def _delete_notes(rt: ToolRuntime, args: DeleteNotesArgs, deadline: Deadline) -> dict[str, Any]:

@@ -180,9 +180,9 @@ class RelatedOut(_Response):
 
 class RelationFlags(_Response):
     """What every result says about its paper's versions, supersession, retraction and
-    conflicts (``domain.relations.WorkFlags.to_json``): the same fields in query results,
-    answer citations and check verdicts, from the CLI's --json, HTTP and MCP. Only certain
-    relations are applied; ``citeloom inspect --relations`` lists the possible ones."""
+    conflicts (``domain.relations.WorkFlags``, by ``flag_fields``): the same fields in query
+    results, answer citations and check verdicts, from the CLI's --json, HTTP and MCP. Only
+    certain relations are applied; ``citeloom inspect --relations`` lists the possible ones."""
 
     model_config = _examples(NO_RELATIONS)
 
@@ -626,8 +626,8 @@ PROJECT: dict[str, Any] = {
 
 
 class ProjectOut(_Response):
-    """One project, as MCP list_projects gives it: both are ``ProjectSummary.to_json``
-    (``services.inspection``), so the two doors cannot name a field differently."""
+    """One project, as MCP list_projects gives it: both are this model, built from
+    ``services.inspection.ProjectSummary``, so the two doors cannot name a field differently."""
 
     model_config = _examples(PROJECT)
 
