@@ -63,8 +63,11 @@ class ToolFailure(Exception):
             return cls(row.mcp_code, str(error), row.fix)
         return cls(row.mcp_code, f"internal error ({type(error).__name__}: {error})", row.fix)
 
-    def to_json(self) -> dict[str, Any]:
-        return {"error": {"code": str(self.code), "message": self.message, "fix": self.fix}}
+    def answer(self) -> dict[str, Any]:
+        """The tool's answer: the failure as ``report_schemas.ToolErrorResponse``."""
+        from citeloom.entrypoints.report_schemas import ToolErrorResponse
+
+        return ToolErrorResponse.of(str(self.code), self.message, self.fix).dump()
 
 
 # ---------------------------------------------------------------------- arguments
@@ -601,9 +604,9 @@ class ToolRuntime:
         try:
             answer = await self.runtime.run(name, partial(self.call, name, arguments), self.limit)
         except ToolFailure as failure:
-            return failure.to_json(), True
+            return failure.answer(), True
         except Exception as error:  # the services' errors, and a bug said plainly
-            return ToolFailure.of(error).to_json(), True
+            return ToolFailure.of(error).answer(), True
         return answer, False
 
 

@@ -472,3 +472,19 @@ class RunsResponse(_Response):
     """``citeloom audit list --json``."""
 
     runs: list[RunOut] = Field(description="Every run with an audit file.")
+
+
+class ToolErrorOut(_Response):
+    code: str = Field(description="The MCP error code (entrypoints.outcomes).")
+    message: str = Field(description="What is wrong, naming the file or argument.")
+    fix: str = Field(description="What to do about it.")
+
+
+class ToolErrorResponse(_Response):
+    """What an MCP tool answers when it fails (with isError set)."""
+
+    error: ToolErrorOut = Field(description="The failure.")
+
+    @classmethod
+    def of(cls, code: str, message: str, fix: str) -> ToolErrorResponse:
+        return cls(error=ToolErrorOut(code=code, message=message, fix=fix))
