@@ -48,6 +48,17 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.skip(reason=MISSING_CORPUS))
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Where real components run, the default model (fp32) is exported before any test, as
+    on a machine that has run citeloom once: else the first command, even one in a module's
+    fixture, would print the export's notice among the output a test reads. The fast tests
+    never pay for it."""
+    if any(item.get_closest_marker("real") is not None for item in session.items):
+        from citeloom.adapters.embedding.fp32_export import exported_minilm
+
+        exported_minilm(Path(os.environ["CITELOOM_MODEL_CACHE"]))
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """Where the corpus is required (CI), a ``shared`` test without it fails instead."""
     if item.get_closest_marker("shared") is not None and not CORPUS.is_dir():
@@ -73,15 +84,6 @@ def fp32_cache(cache_dir: Path) -> Path:
 
     exported_minilm(cache_dir)
     return cache_dir
-
-
-@pytest.fixture(autouse=True)
-def default_model_exported(request: pytest.FixtureRequest) -> None:
-    """Tests of real components find the default model (fp32) exported, as on a machine that
-    has run citeloom once: else the first command would print the export's notice among the
-    output a test reads. The fast tests never pay for the export."""
-    if request.node.get_closest_marker("real") is not None:
-        request.getfixturevalue("fp32_cache")
 
 
 @pytest.fixture(scope="session")

@@ -22,6 +22,7 @@ from citeloom.config import load_settings
 from citeloom.domain.errors import ConfigError
 from citeloom.domain.models import IndexPoint
 from citeloom.entrypoints.cli import app
+from citeloom.entrypoints.schemas import QueryResponse
 from citeloom.services.query import QueryOptions
 from citeloom.services.transfer import export_project, import_project
 from tests.conftest import EXAMPLES, ROOT, write_config
@@ -48,7 +49,12 @@ def answers(settings, index) -> list[list[tuple[str, float, str]]]:
     out = []
     for query in QUERIES:
         report = service.search(query, QueryOptions(top_k=10, per_doc=None))
-        out.append([(r["chunk_id"], r["score"], r["text"]) for r in report.to_json()["results"]])
+        out.append(
+            [
+                (r["chunk_id"], r["score"], r["text"])
+                for r in QueryResponse.from_report(report).dump()["results"]
+            ]
+        )
     return out
 
 

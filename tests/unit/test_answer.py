@@ -7,7 +7,8 @@ import pytest
 from citeloom.domain.ids import chunk_id
 from citeloom.domain.models import Chunk, ConvertedDocument, IndexPoint, MetadataMatch, Reference
 from citeloom.domain.records import build_payload
-from citeloom.services.answer import AnswerService
+from citeloom.entrypoints.schemas import AnswerResponse
+from citeloom.services.answer import AnswerReport, AnswerService
 from citeloom.services.evidence import SentenceEvidence
 from citeloom.services.query import QueryService
 from tests.fakes import FakeDocumentText, FakeEmbedder, FakeIndex
@@ -73,7 +74,7 @@ def test_the_answer_quotes_the_sentence_verbatim_with_the_page_it_is_on(library)
     assert best.quote == "Restored marshes accreted sediment at 6.8 mm per year after the breach."
     # the chunk spans pages 2-3; the sentence is on page 3
     assert (best.citekey, best.page, best.label) == ("ardel2023marsh", 3, "[@ardel2023marsh, p. 3]")
-    data = report.to_json()
+    data = AnswerResponse.from_report(report).dump()
     assert set(data) == {"question", "project", "answer", "citations", "confidence", "fallback"}
     assert data["citations"][0] == {
         "citekey": "ardel2023marsh",
@@ -133,7 +134,11 @@ def test_a_question_the_library_does_not_answer_gets_the_fallback_and_leads(libr
     assert report.fallback and report.answer is None and report.citations == []
     assert report.confidence < 0.5
     assert report.leads  # the nearest passages, to read on
-    assert report.to_json()["leads"][0]["chunk_id"]
+    assert AnswerResponse.from_report(report).dump()["leads"][0]["chunk_id"]
+
+
+def dump(report: AnswerReport) -> dict[str, object]:
+    return AnswerResponse.from_report(report).dump()
 
 
 def test_a_servers_second_answer_embeds_no_sentence_again_and_answers_the_same(library):
@@ -155,8 +160,8 @@ def test_a_servers_second_answer_embeds_no_sentence_again_and_answers_the_same(l
     embedded = embedder.calls
     again = answer(question)
     assert embedder.calls == embedded  # no sentence embedded twice
-    assert again.to_json() == first.to_json()
-    assert again.to_json() == service(*library).answer(question).to_json()
+    fresh = service(*library).answer(question)
+    assert dump(again) == dump(first) == dump(fresh)
 
 
 def test_kept_sentence_vectors_stay_within_their_limit_dropping_the_least_recent():

@@ -7,6 +7,7 @@ import pytest
 from citeloom.domain.errors import ConfigError, EmbeddingModelMismatch, TimeLimitExceeded
 from citeloom.domain.models import Reference
 from citeloom.domain.notes import NoteItem
+from citeloom.entrypoints.schemas import PassageOut
 from citeloom.ports import SearchFilter
 from citeloom.services.browse import BrowseService
 from citeloom.services.ingest import IngestService
@@ -131,7 +132,7 @@ def test_stored_notes_are_found_and_labelled_as_notes(index):
     hits = query(index, "eelgrass tide", tags=("idea",)).results
     assert [(h.label, h.kind) for h in hits] == [("[note]", "note")]
     (hit,) = query(index, "eelgrass tide", citekeys=("smith2020",), top_k=1).results
-    assert (hit.label, hit.section_path, hit.title, hit.to_json()["kind"]) == (
+    assert (hit.label, hit.section_path, hit.title, PassageOut.from_passage(hit).kind) == (
         "[note on @smith2020, p. 7]",
         ("4 Notes",),
         "Salt Marsh Carbon",
@@ -233,7 +234,10 @@ def test_a_stored_page_that_is_no_page_number_reads_as_no_page(index):
     poisoned = {**payload, "doc": {**payload["doc"], "page_start": 1e20, "page_end": 1e20}}
     passage = passage_from_payload(1, 0.5, first, poisoned)
     assert (passage.page_start, passage.page_label_start) == (None, None)
-    assert passage.label == "[@smith2020]" and passage.to_json()["page_start"] is None
+    assert (
+        passage.label == "[@smith2020]"
+        and PassageOut.from_passage(passage).dump()["page_start"] is None
+    )
 
 
 def test_notes_are_listed_and_deleted_and_a_paper_is_not_deleted_as_one(index):

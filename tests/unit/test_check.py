@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from citeloom.entrypoints.schemas import CheckResponse
 from citeloom.services.check import CheckService
 from citeloom.services.evidence import SentenceEvidence
 from citeloom.services.query import QueryService
@@ -106,13 +107,16 @@ def test_not_found_lists_the_papers_that_do_support_the_claim(checker):
     (only,) = report.checks
     assert only.verdict == "not-found"
     assert [(s.citekey, s.page, s.quote) for s in only.elsewhere] == [("lee2019quiet", 1, OTHER)]
-    assert not report.ok and report.to_json()["citations"][0]["elsewhere"][0]["page"] == 1
+    assert (
+        not report.ok
+        and CheckResponse.from_report(report).dump()["citations"][0]["elsewhere"][0]["page"] == 1
+    )
 
 
 def test_a_draft_whose_citations_all_hold_is_ok(checker):
     report = checker.check(f"{CLAIM} [@ardel2023marsh, p. 274]. {QUIET} [@lee2019quiet, p. 1].")
     assert [c.verdict for c in report.checks] == ["supported", "supported"]
-    assert report.ok and report.to_json()["counts"]["supported"] == 2
+    assert report.ok and CheckResponse.from_report(report).dump()["counts"]["supported"] == 2
     evidence = report.checks[0].evidence
     assert (
         evidence is not None

@@ -21,6 +21,7 @@ from citeloom.domain.relations import (
     prefer_records,
     relation_graph,
 )
+from citeloom.entrypoints.schemas import RelationFlags, flag_fields
 from tests.conftest import CSL_FIXTURES, DATA
 
 TRUTH = json.loads((DATA / "relations_truth.json").read_text(encoding="utf-8"))
@@ -124,7 +125,7 @@ def test_flags_name_the_version_of_record_what_supersedes_and_what_is_retracted(
     assert [(r.citekey, r.relation) for r in rec.related] == [("err", "has_erratum")]
     assert gone.retracted and "RETRACTED" in (gone.banner or "")
     assert graph.flags("other").empty and graph.flags("other").banner is None
-    assert pre.to_json()["superseded_by"] == "rec"
+    assert RelationFlags(**flag_fields(pre)).dump()["superseded_by"] == "rec"
     assert pre.banner == "superseded by @rec (the version of record)"
 
 

@@ -13,6 +13,8 @@ from citeloom.domain.models import ConvertedDocument, MetadataMatch, Reference, 
 from citeloom.domain.record_check import record_problem
 from citeloom.domain.records import label_fields, passage_from_payload
 from citeloom.domain.relations import Relation, RelationGraph
+from citeloom.entrypoints.report_schemas import IngestResponse
+from citeloom.entrypoints.schemas import CitationCheckOut, PassageOut
 from citeloom.services.check import CheckService
 from citeloom.services.evidence import SentenceEvidence
 from citeloom.services.ingest import IngestService
@@ -67,7 +69,7 @@ def test_results_of_two_versions_are_both_shown_flagged_the_record_first(two_ver
     record, preprint = report.results[0], report.results[1]
     assert preprint.flags.superseded_by == "ardel2023marsh"
     assert [(v.citekey, v.record) for v in record.flags.versions] == [("ardel2022preprint", False)]
-    data = preprint.to_json()
+    data = PassageOut.from_passage(preprint).dump()
     assert data["superseded_by"] == "ardel2023marsh" and data["retracted"] is False
     assert data["versions"] == [{"citekey": "ardel2023marsh", "version_of_record": True}]
     assert data["banner"] == "superseded by @ardel2023marsh (the version of record)"
@@ -103,8 +105,8 @@ def test_check_notes_the_version_to_cite_and_warns_of_a_retraction_verdicts_unch
     ((severity, message, cite),) = [(n.severity, n.message, n.citekey) for n in preprint.notes]
     assert (severity, cite) == ("note", "ardel2023marsh") and "cite @ardel2023marsh" in message
     assert [n.severity for n in retracted.notes] == ["warning"]
-    assert retracted.to_json()["retracted"] is True
-    assert unknown.notes == () and unknown.to_json()["notes"] == []
+    assert CitationCheckOut.of(retracted).dump()["retracted"] is True
+    assert unknown.notes == () and CitationCheckOut.of(unknown).dump()["notes"] == []
 
 
 def test_ingest_records_the_facts_relations_are_inferred_from():
@@ -157,7 +159,7 @@ def test_ingest_counts_the_relations_and_a_broken_relations_file_stops_it_first(
     service, index = _ingest(tmp_path, FakeRelations(graph))
     report = service.run([tmp_path])
     assert report.relations == {"certain": 1, "possible": 1, "preprint_pdfs": 0, "problems": 0}
-    assert report.to_json()["relations"]["certain"] == 1
+    assert IngestResponse.of(report).dump()["relations"]["certain"] == 1
     broken = FakeRelations(error=ConfigError("relations.toml: unknown relation [[replaces]]"))
     service, index = _ingest(tmp_path, broken)
     with pytest.raises(ConfigError, match="replaces"):
@@ -175,6 +177,6 @@ def test_every_door_writes_the_relation_fields_of_one_model(two_versions):
     fields = set(RelationFlags.model_fields)
     for passage in report.results:
         mcp = passage_json(passage, 800, False)
-        cli = PassageOut.model_validate(passage.to_json()).dump()
+        cli = PassageOut.from_passage(passage).dump()
         assert {k: mcp[k] for k in fields} == {k: cli[k] for k in fields}
     assert fields <= set(CitationCheckOut.model_fields)

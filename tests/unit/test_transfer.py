@@ -14,6 +14,7 @@ from citeloom.domain.errors import ConfigError, StorageError
 from citeloom.domain.models import IndexPoint, Reference
 from citeloom.domain.notes import NoteItem
 from citeloom.domain.record_check import record_problem
+from citeloom.entrypoints.report_schemas import InspectResponse
 from citeloom.services.drop import drop_plan, drop_project
 from citeloom.services.ingest import IngestService
 from citeloom.services.notes import NoteService
@@ -187,7 +188,7 @@ def test_inspect_and_validate_name_incomplete_documents_and_the_fix(exported, tm
     (broken,) = report.incomplete
     assert broken.doc_id == paper.payload["doc_id"] and broken.chunks == broken.chunk_total - 1
     assert report.fix == f"ingest their folders again: citeloom ingest {tmp_path} --project q"
-    assert report.to_json()["incomplete"] == 1
+    assert InspectResponse.of(report).dump()["incomplete"] == 1
 
     parts = ProjectComponents(
         collection="cq",

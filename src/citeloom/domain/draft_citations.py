@@ -67,17 +67,6 @@ class DraftCitation:
     raw: str  # the citation as written
     locator: str = ""  # as written (``p. 12``), empty when none
 
-    def to_json(self) -> dict[str, object]:
-        return {
-            "citekey": self.citekey,
-            "pages": list(self.pages),
-            "line": self.line,
-            "column": self.column,
-            "sentence": self.sentence,
-            "citation": self.raw,
-            "locator": self.locator,
-        }
-
 
 def parse_pages(locator: str) -> tuple[str, ...]:
     """The printed pages a locator names: ``p. 12`` -> ("12",); ``pp. 272-73, 7`` -> ("272",

@@ -244,34 +244,6 @@ class Passage:
             or str(self.page_end) != self.page_label_end
         )
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "rank": self.rank,
-            "score": round(self.score, 6),
-            "citekey": self.citekey,
-            "title": self.title,
-            "authors": list(self.authors),
-            "year": self.year,
-            "doi": self.doi,
-            "url": self.url,
-            "page_start": self.page_start,
-            "page_end": self.page_end,
-            "page_label_start": self.page_label_start,
-            "page_label_end": self.page_label_end,
-            "page_label_source": self.page_label_source,
-            "section": self.section,
-            "section_path": list(self.section_path),
-            "text": self.text,
-            "source": self.source,
-            "chunk_id": self.chunk_id,
-            "kind": self.kind,
-            "label": self.label,
-            **self.flags.to_json(),
-        }
-        if self.trimmed:
-            out["trimmed"] = True
-        return out
-
     @property
     def facts(self) -> DocumentFacts | None:
         """What its document says about versions, for ``domain.relations``."""

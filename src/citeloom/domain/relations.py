@@ -631,26 +631,17 @@ class VersionRef:
     citekey: str
     record: bool  # this one is the work's version of record
 
-    def to_json(self) -> dict[str, Any]:
-        return {"citekey": self.citekey, "version_of_record": self.record}
-
 
 @dataclass(frozen=True)
 class Related:
     citekey: str
     relation: str  # "erratum_of", "has_erratum", "reply_to", "has_reply", "retraction_notice"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"citekey": self.citekey, "relation": self.relation}
-
 
 @dataclass(frozen=True)
 class Conflict:
     citekey: str
     reason: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"citekey": self.citekey, "reason": self.reason}
 
 
 @dataclass(frozen=True)
@@ -709,17 +700,6 @@ class WorkFlags:
         for r in self.related:
             parts.append(f"{words.get(r.relation, r.relation)} @{r.citekey}")
         return "; ".join(parts) or None
-
-    def to_json(self) -> dict[str, Any]:
-        """The fields every result carries (query, answer, check; CLI, HTTP and MCP)."""
-        return {
-            "versions": [v.to_json() for v in self.versions],
-            "superseded_by": self.superseded_by,
-            "retracted": self.retracted,
-            "conflicts_with": [c.to_json() for c in self.conflicts_with],
-            "related": [r.to_json() for r in self.related],
-            "banner": self.banner,
-        }
 
 
 NO_FLAGS = WorkFlags()
@@ -912,9 +892,6 @@ class CitationNote:
     severity: Literal["note", "warning"]
     message: str
     citekey: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"severity": self.severity, "message": self.message, "citekey": self.citekey}
 
 
 def citation_notes(flags: WorkFlags) -> list[CitationNote]:

@@ -245,7 +245,9 @@ def ingest(
                 from_library=from_library,
             )
     if as_json:
-        _print_json(report.to_json())
+        from citeloom.entrypoints.report_schemas import IngestResponse
+
+        _print_json(IngestResponse.of(report).dump())
     else:
         echo(render.ingest_summary(report))
     if report.interrupted:
@@ -444,7 +446,7 @@ def query(
     if fmt is OutputFormat.json:
         from citeloom.entrypoints.schemas import QueryResponse
 
-        _print_json(QueryResponse.model_validate(report.to_json()).dump())
+        _print_json(QueryResponse.from_report(report).dump())
     else:
         echo(render.QUERY_FORMATS[fmt.value](report))
 
@@ -494,7 +496,7 @@ def answer(
     if fmt is AnswerFormat.json:
         from citeloom.entrypoints.schemas import AnswerResponse
 
-        _print_json(AnswerResponse.model_validate(report.to_json()).dump())
+        _print_json(AnswerResponse.from_report(report).dump())
     else:
         echo(render.ANSWER_FORMATS[output.value](report))
 
@@ -555,7 +557,7 @@ def check(
     if as_json:
         from citeloom.entrypoints.schemas import CheckResponse
 
-        _print_json(CheckResponse.model_validate(report.to_json()).dump())
+        _print_json(CheckResponse.from_report(report).dump())
     else:
         echo(render.check_text(report))
     if not report.ok:
@@ -652,7 +654,9 @@ def validate(
                     check if len(names) == 1 else replace(check, name=f"{name}: {check.name}")
                 )
     if as_json:
-        _print_json(report.to_json())
+        from citeloom.entrypoints.report_schemas import ValidationResponse
+
+        _print_json(ValidationResponse.of(report).dump())
     else:
         echo(render.validation_text(report))
     if not report.ok:
@@ -693,10 +697,16 @@ def inspect(
             found = inspect_relations(index, project, chosen.collection, source)
         else:
             report = inspect_project(index, project, chosen.collection)
+    from citeloom.entrypoints.report_schemas import InspectResponse, RelationsResponse
+
     if source is not None:
-        echo(json_text(found.to_json()) if as_json else render.relations_text(found))
+        echo(
+            json_text(RelationsResponse.of(found).dump())
+            if as_json
+            else render.relations_text(found)
+        )
     elif as_json:
-        _print_json(report.to_json())
+        _print_json(InspectResponse.of(report).dump())
     else:
         echo(render.inspect_text(report))
 
@@ -736,7 +746,9 @@ def reindex(
             settings, project, index, embedding_model, allow_download
         ).run()
     if as_json:
-        _print_json(report.to_json())
+        from citeloom.entrypoints.report_schemas import ReindexResponse
+
+        _print_json(ReindexResponse.of(report).dump())
     elif report.switched and not report.embedded:
         echo(
             f"rebuilt the BM25 vectors of {report.chunks} chunks ({report.documents} documents) "
@@ -792,7 +804,9 @@ def export(
         tokenizer = bootstrap.tokenizer_id(settings, info.embed_model) if info else None
         report = export_project(index, project, chosen.collection, tokenizer, file)
     if as_json:
-        _print_json(report.to_json())
+        from citeloom.entrypoints.report_schemas import TransferResponse
+
+        _print_json(TransferResponse.of(report).dump())
     else:
         echo(
             f"exported {report.points} chunks of {report.documents} documents "
@@ -842,7 +856,9 @@ def import_(
             tuple(chosen.languages),
         )
     if as_json:
-        _print_json(report.to_json())
+        from citeloom.entrypoints.report_schemas import TransferResponse
+
+        _print_json(TransferResponse.of(report).dump())
     else:
         where = settings.qdrant.url or str(settings.paths.index_dir)
         echo(
@@ -893,7 +909,9 @@ def drop(
     with bootstrap.index(settings, on_wait=_tell) as index:
         report = drop_project(index, project, collection, others)
     if as_json:
-        _print_json(report.to_json())
+        from citeloom.entrypoints.report_schemas import DropResponse
+
+        _print_json(DropResponse.of(report).dump())
     elif report.removed:
         echo(f"removed {', '.join(report.removed)} of project '{project}' from {where}")
     else:
@@ -1026,7 +1044,9 @@ def audit_show(
     path = find_audit(settings.paths.audit_dir, correlation_id)
     summary = summarise_run(path.stem, read_audit(path))
     if as_json:
-        _print_json(summary.to_json())
+        from citeloom.entrypoints.report_schemas import RunOut
+
+        _print_json(RunOut.of(summary).dump())
     else:
         echo(render.run_text(summary))
 
@@ -1046,7 +1066,9 @@ def audit_list(
     settings = bootstrap.settings(config)
     runs = [summarise_run(p.stem, read_audit(p)) for p in list_audits(settings.paths.audit_dir)]
     if as_json:
-        _print_json({"runs": [r.to_json() for r in runs]})
+        from citeloom.entrypoints.report_schemas import RunOut, RunsResponse
+
+        _print_json(RunsResponse(runs=[RunOut.of(r) for r in runs]).dump())
         return
     for run in runs:
         echo(render.run_line(run))
@@ -1075,7 +1097,9 @@ def notes_list(
     with bootstrap.index(settings, on_wait=_tell) as index:
         notes = bootstrap.note_book(settings, project, index).stored()
     if as_json:
-        _print_json({"project": project, "notes": [n.to_json() for n in notes]})
+        from citeloom.entrypoints.report_schemas import NotesResponse
+
+        _print_json(NotesResponse.of(project, notes).dump())
     else:
         echo(render.notes_text(project, notes))
 

@@ -534,7 +534,7 @@ def create_app(
             with runtime.index(deadline) as index:  # one unit of work
                 service = bootstrap.query_service(settings, request.project, index, embedder)
                 report = service.search(request.query, options)
-            out = QueryResponse.model_validate(report.to_json()).dump()
+            out = QueryResponse.from_report(report).dump()
             if request.render:
                 out["rendered"] = render.QUERY_FORMATS[request.render](report)
             return out
@@ -554,7 +554,7 @@ def create_app(
             runtime.embedder(request.project)  # loaded before the index is taken
             with runtime.index(deadline) as index:  # one unit of work
                 report = runtime.answer_service(request.project, index).answer(request.question)
-            out = AnswerResponse.model_validate(report.to_json()).dump()
+            out = AnswerResponse.from_report(report).dump()
             if request.render:
                 out["rendered"] = render.ANSWER_FORMATS[request.render](report)
             return out
@@ -578,7 +578,7 @@ def create_app(
                 service = runtime.check_service(request.project, index)
                 between = runtime.between(index, deadline)
                 report = service.check(request.draft, request.name, latex, between=between)
-            out = CheckResponse.model_validate(report.to_json()).dump()
+            out = CheckResponse.from_report(report).dump()
             if request.render:
                 out["rendered"] = render.check_text(report)
             return out
@@ -601,7 +601,7 @@ def create_app(
                     summary = summarise_project(
                         index, name, project.collection, project.embedding_model
                     )
-                    out.append(ProjectOut.model_validate(summary.to_json()))
+                    out.append(ProjectOut.model_validate(summary, from_attributes=True))
             return ProjectsResponse(projects=out).dump()
 
         return await runtime.run("GET /projects", work, limit)

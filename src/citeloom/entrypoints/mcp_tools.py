@@ -29,6 +29,13 @@ from citeloom.domain.notes import MAX_PAGE, MAX_TAGS
 from citeloom.domain.query_syntax import DEFAULT_TOP_K, MAX_TOP_K
 from citeloom.entrypoints.outcomes import McpCode, outcome
 from citeloom.entrypoints.runtime import Limit, Runtime
+from citeloom.entrypoints.schemas import (
+    AnswerResponse,
+    CheckResponse,
+    ProjectOut,
+    RelationFlags,
+    flag_fields,
+)
 from citeloom.entrypoints.time_limit import Deadline
 
 if TYPE_CHECKING:
@@ -56,8 +63,11 @@ class ToolFailure(Exception):
             return cls(row.mcp_code, str(error), row.fix)
         return cls(row.mcp_code, f"internal error ({type(error).__name__}: {error})", row.fix)
 
-    def to_json(self) -> dict[str, Any]:
-        return {"error": {"code": str(self.code), "message": self.message, "fix": self.fix}}
+    def answer(self) -> dict[str, Any]:
+        """The tool's answer: the failure as ``report_schemas.ToolErrorResponse``."""
+        from citeloom.entrypoints.report_schemas import ToolErrorResponse
+
+        return ToolErrorResponse.of(str(self.code), self.message, self.fix).dump()
 
 
 # ---------------------------------------------------------------------- arguments
@@ -234,7 +244,8 @@ def passage_json(passage: Passage, max_chars: int, full_text: bool) -> dict[str,
         "section_path": list(passage.section_path),
         "render_text": render,
         "render_trimmed": trimmed,
-        **passage.flags.to_json(),  # the fields of schemas.RelationFlags, as every door has them
+        # the fields of schemas.RelationFlags, as every door has them
+        **RelationFlags(**flag_fields(passage.flags)).dump(),
     }
     if full_text:
         out["text"] = passage.text
@@ -268,12 +279,13 @@ def _list_projects(rt: ToolRuntime, args: _Args, deadline: Deadline) -> dict[str
     with rt.index(deadline) as index:
         for name, project in sorted(rt.settings.project.items()):
             summary = summarise_project(index, name, project.collection, project.embedding_model)
-            projects.append(summary.to_json())
+            projects.append(ProjectOut.model_validate(summary, from_attributes=True).dump())
     return {"projects": projects}
 
 
 def _inspect(rt: ToolRuntime, args: InspectArgs, deadline: Deadline) -> dict[str, Any]:
     from citeloom import bootstrap
+    from citeloom.entrypoints.report_schemas import McpInspectResponse
     from citeloom.services.inspection import inspect_project, inspect_relations
 
     project = rt.project(args.project)
@@ -283,43 +295,7 @@ def _inspect(rt: ToolRuntime, args: InspectArgs, deadline: Deadline) -> dict[str
         if args.relations:
             source = bootstrap.relations(rt.settings, project)
             relations = inspect_relations(index, args.project, project.collection, source)
-    documents, unmatched = [], []
-    for doc in report.documents:
-        entry = {
-            "doc_id": doc.doc_id,
-            "citekey": doc.citekey,
-            "title": doc.title,
-            "year": doc.year,
-            "pages": doc.page_count,
-            "chunks": doc.chunks,
-            "match": doc.match,
-            "complete": doc.complete,
-            "path": doc.path,
-        }
-        documents.append(entry)
-        if doc.citekey is None:
-            unmatched.append(
-                {
-                    "doc_id": doc.doc_id,
-                    "title": doc.title,
-                    "path": doc.path,
-                    "problem": doc.problem,
-                    "candidates": [
-                        {"citekey": c.citekey, "score": round(c.score, 3)} for c in doc.candidates
-                    ],
-                }
-            )
-    out: dict[str, Any] = {
-        "project": args.project,
-        "collection": project.collection,
-        "embedding_model": report.info.embed_model if report.info else None,
-        "chunks": report.info.points if report.info else 0,
-        "documents": documents,
-        "unmatched": unmatched,
-    }
-    if relations is not None:
-        out["relations"] = relations.to_json()
-    return out
+    return McpInspectResponse.of(report, relations).dump()
 
 
 def _query(rt: ToolRuntime, args: QueryArgs, deadline: Deadline) -> dict[str, Any]:
@@ -420,13 +396,16 @@ def _store_chunks(rt: ToolRuntime, args: StoreArgs, deadline: Deadline) -> dict[
     with rt.index(deadline) as index:
         service = bootstrap.note_service(rt.settings, args.project, index, warm=embedder)
         report = service.store(items, should_stop=deadline.expired, may_write=deadline.may_write)
-    return report.to_json()
+    from citeloom.entrypoints.report_schemas import StoreResponse
+
+    return StoreResponse.of(report).dump()
 
 
 def _answer(rt: ToolRuntime, args: AnswerArgs, deadline: Deadline) -> dict[str, Any]:
     rt.embedder(args.project)  # loaded before the index is taken
     with rt.index(deadline) as index:
-        return rt.runtime.answer_service(args.project, index).answer(args.question).to_json()
+        report = rt.runtime.answer_service(args.project, index).answer(args.question)
+    return AnswerResponse.from_report(report).dump()
 
 
 def _check_citations(rt: ToolRuntime, args: CheckArgs, deadline: Deadline) -> dict[str, Any]:
@@ -435,7 +414,8 @@ def _check_citations(rt: ToolRuntime, args: CheckArgs, deadline: Deadline) -> di
     with rt.index(deadline) as index:  # a unit of work per citation
         service = rt.runtime.check_service(args.project, index)
         between = rt.runtime.between(index, deadline)
-        return service.check(args.draft, args.name, latex, between=between).to_json()
+        report = service.check(args.draft, args.name, latex, between=between)
+    return CheckResponse.from_report(report).dump()
 
 
 def _list_notes(rt: ToolRuntime, args: ProjectArgs, deadline: Deadline) -> dict[str, Any]:
@@ -444,7 +424,9 @@ def _list_notes(rt: ToolRuntime, args: ProjectArgs, deadline: Deadline) -> dict[
     rt.project(args.project)
     with rt.index(deadline) as index:
         notes = bootstrap.note_book(rt.settings, args.project, index).stored()
-    return {"project": args.project, "notes": [n.to_json() for n in notes]}
+    from citeloom.entrypoints.report_schemas import NotesResponse
+
+    return NotesResponse.of(args.project, notes).dump()
 
 
 def _delete_notes(rt: ToolRuntime, args: DeleteNotesArgs, deadline: Deadline) -> dict[str, Any]:
@@ -628,9 +610,9 @@ class ToolRuntime:
         try:
             answer = await self.runtime.run(name, partial(self.call, name, arguments), self.limit)
         except ToolFailure as failure:
-            return failure.to_json(), True
+            return failure.answer(), True
         except Exception as error:  # the services' errors, and a bug said plainly
-            return ToolFailure.of(error).to_json(), True
+            return ToolFailure.of(error).answer(), True
         return answer, False
 
 

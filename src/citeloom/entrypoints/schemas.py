@@ -2,7 +2,8 @@
 
 ``citeloom query|answer|check --json`` print these models and ``citeloom serve`` returns
 them, so a script can move from one to the other without changing a key. Responses are
-built from the services' ``to_json`` (one place writes each report) and checked here.
+built here from the services' plain dataclasses (``from_report`` and friends): the one
+place that turns a report into what leaves the process, so no door writes a key by hand.
 
 Every field has a description and every model an example, both shown at ``/docs``: the
 examples are what the bundled example project answers (``citeloom ingest examples --project
@@ -17,7 +18,12 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from citeloom.domain.query_syntax import DEFAULT_TOP_K, MAX_TOP_K
-from citeloom.services.check import VERDICTS, Verdict
+from citeloom.domain.records import Passage
+from citeloom.domain.relations import CitationNote, WorkFlags
+from citeloom.services.answer import AnswerReport
+from citeloom.services.check import VERDICTS, CheckReport, CitationCheck, Verdict
+from citeloom.services.evidence import Support
+from citeloom.services.query import QueryReport
 
 ARDEL_TITLE = "Carbon Burial in Restored Tidal Marshes: A Five-Year Sediment Core Study"
 ARDEL_AUTHORS = ["Ardel, Ines", "Reyes, Tomas", "Halvorsen, Sigrid"]
@@ -179,9 +185,9 @@ class RelatedOut(_Response):
 
 class RelationFlags(_Response):
     """What every result says about its paper's versions, supersession, retraction and
-    conflicts (``domain.relations.WorkFlags.to_json``): the same fields in query results,
-    answer citations and check verdicts, from the CLI's --json, HTTP and MCP. Only certain
-    relations are applied; ``citeloom inspect --relations`` lists the possible ones."""
+    conflicts (``domain.relations.WorkFlags``, by ``flag_fields``): the same fields in query
+    results, answer citations and check verdicts, from the CLI's --json, HTTP and MCP. Only
+    certain relations are applied; ``citeloom inspect --relations`` lists the possible ones."""
 
     model_config = _examples(NO_RELATIONS)
 
@@ -204,6 +210,22 @@ class RelationFlags(_Response):
         description="All of the above in one line for people (text output shows it); null "
         "when there is nothing to say."
     )
+
+
+def flag_fields(flags: WorkFlags) -> dict[str, Any]:
+    """The RelationFlags fields of one paper, for any model that carries them."""
+    return {
+        "versions": [
+            VersionOut(citekey=v.citekey, version_of_record=v.record) for v in flags.versions
+        ],
+        "superseded_by": flags.superseded_by,
+        "retracted": flags.retracted,
+        "conflicts_with": [
+            ConflictOut(citekey=c.citekey, reason=c.reason) for c in flags.conflicts_with
+        ],
+        "related": [RelatedOut.model_validate(r, from_attributes=True) for r in flags.related],
+        "banner": flags.banner,
+    }
 
 
 PASSAGE: dict[str, Any] = {
@@ -264,6 +286,33 @@ class PassageOut(RelationFlags):
         None, description="Present and true when text was cut to fit the budget."
     )
 
+    @classmethod
+    def from_passage(cls, p: Passage) -> PassageOut:
+        return cls(
+            rank=p.rank,
+            score=round(p.score, 6),
+            citekey=p.citekey,
+            title=p.title,
+            authors=list(p.authors),
+            year=p.year,
+            doi=p.doi,
+            url=p.url,
+            page_start=p.page_start,
+            page_end=p.page_end,
+            page_label_start=p.page_label_start,
+            page_label_end=p.page_label_end,
+            page_label_source=p.page_label_source,
+            section=p.section,
+            section_path=list(p.section_path),
+            text=p.text,
+            source=p.source,
+            chunk_id=p.chunk_id,
+            kind=p.kind,
+            label=p.label,
+            **flag_fields(p.flags),
+            **({"trimmed": True} if p.trimmed else {}),
+        )
+
 
 class QueryResponse(_Response):
     model_config = _examples(
@@ -291,6 +340,22 @@ class QueryResponse(_Response):
         None, description="Why results are missing or few: nothing ingested, nothing fits."
     )
     rendered: str | None = Field(None, description=_RENDERED)
+
+    @classmethod
+    def from_report(cls, report: QueryReport) -> QueryResponse:
+        optional: dict[str, Any] = {}
+        if report.phrases:
+            optional["phrases"] = list(report.phrases)
+        if report.note:
+            optional["note"] = report.note
+        return cls(
+            query=report.query,
+            project=report.project,
+            answerable=report.answerable,
+            confidence=round(report.confidence, 3),
+            results=[PassageOut.from_passage(p) for p in report.results],
+            **optional,
+        )
 
 
 CITATION: dict[str, Any] = {
@@ -321,6 +386,22 @@ class CitationOut(RelationFlags):
     quote: str = Field(description="Exactly as stored.")
     chunk_id: str = Field(description="The stored chunk the quote is in.")
     verified: bool = Field(description="Found verbatim on this page of the stored text.")
+
+    @classmethod
+    def from_support(cls, s: Support, **extra: Any) -> Any:
+        return cls(
+            citekey=s.passage.citekey,
+            page=s.page,
+            page_label=s.page_label,
+            label=s.label,
+            kind=s.passage.kind,
+            section_path=list(s.passage.section_path),
+            quote=s.quote,
+            chunk_id=s.passage.chunk_id,
+            verified=s.verified,
+            **flag_fields(s.passage.flags),
+            **extra,
+        )
 
 
 class AnswerResponse(_Response):
@@ -364,11 +445,36 @@ class AnswerResponse(_Response):
     note: str | None = Field(None, description="Why passages are missing: nothing ingested.")
     rendered: str | None = Field(None, description=_RENDERED)
 
+    @classmethod
+    def from_report(cls, report: AnswerReport) -> AnswerResponse:
+        optional: dict[str, Any] = {}
+        if report.fallback:
+            optional["leads"] = [PassageOut.from_passage(p) for p in report.leads]
+            optional["reason"] = report.reason
+        if report.absent:
+            optional["absent"] = report.absent
+        if report.note:
+            optional["note"] = report.note
+        return cls(
+            question=report.question,
+            project=report.project,
+            answer=report.answer,
+            citations=[CitationOut.from_support(s) for s in report.citations],
+            confidence=round(report.confidence, 3),
+            fallback=report.fallback,
+            **optional,
+        )
+
 
 class EvidenceOut(CitationOut):
     model_config = _examples({**CITATION, "score": 1.0})
 
     score: float = Field(description="0 to 1: how closely the sentence states the claim.")
+
+    @classmethod
+    def of(cls, s: Support) -> EvidenceOut:
+        out: EvidenceOut = cls.from_support(s, score=round(s.score, 3))
+        return out
 
 
 class DifferenceOut(_Response):
@@ -423,6 +529,10 @@ class CheckNoteOut(_Response):
         "the conflicting paper, the retraction notice."
     )
 
+    @classmethod
+    def of(cls, note: CitationNote) -> CheckNoteOut:
+        return cls(severity=note.severity, message=note.message, citekey=note.citekey)
+
 
 class CitationCheckOut(RelationFlags):
     model_config = _examples(CHECKED)
@@ -455,6 +565,31 @@ class CitationCheckOut(RelationFlags):
         "them): a version of record to cite instead, a retraction, an erratum, a conflict."
     )
 
+    @classmethod
+    def of(cls, c: CitationCheck) -> CitationCheckOut:
+        cited = c.citation
+        return cls(
+            citekey=cited.citekey,
+            pages=list(cited.pages),
+            line=cited.line,
+            column=cited.column,
+            sentence=cited.sentence,
+            citation=cited.raw,
+            locator=cited.locator,
+            verdict=c.verdict,
+            message=c.message,
+            suggested_page=c.suggested_page,
+            suggested_pdf_page=c.evidence.page if c.evidence and c.suggested_page else None,
+            differences=[
+                DifferenceOut(kind=d.kind, draft=d.draft, page=d.page) for d in c.differences
+            ],
+            printed_range=c.printed_range,
+            evidence=EvidenceOut.of(c.evidence) if c.evidence else None,
+            elsewhere=[EvidenceOut.of(s) for s in c.elsewhere],
+            notes=[CheckNoteOut.of(n) for n in c.notes],
+            **flag_fields(c.flags),
+        )
+
 
 class CheckResponse(_Response):
     model_config = _examples(
@@ -474,6 +609,16 @@ class CheckResponse(_Response):
     citations: list[CitationCheckOut] = Field(description="One per citation, in draft order.")
     rendered: str | None = Field(None, description=_RENDERED)
 
+    @classmethod
+    def from_report(cls, report: CheckReport) -> CheckResponse:
+        return cls(
+            draft=report.draft,
+            project=report.project,
+            ok=report.ok,
+            counts=report.counts,
+            citations=[CitationCheckOut.of(c) for c in report.checks],
+        )
+
 
 PROJECT: dict[str, Any] = {
     "project": "example",
@@ -486,8 +631,8 @@ PROJECT: dict[str, Any] = {
 
 
 class ProjectOut(_Response):
-    """One project, as MCP list_projects gives it: both are ``ProjectSummary.to_json``
-    (``services.inspection``), so the two doors cannot name a field differently."""
+    """One project, as MCP list_projects gives it: both are this model, built from
+    ``services.inspection.ProjectSummary``, so the two doors cannot name a field differently."""
 
     model_config = _examples(PROJECT)
 

@@ -16,7 +16,6 @@ weak sentence dressed as one, when:
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from citeloom.domain.diversity import diversify
 from citeloom.domain.names import names
@@ -45,24 +44,6 @@ class AnswerReport:
     @property
     def answer(self) -> str | None:
         return None if self.fallback else " ".join(s.quote for s in self.citations)
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "question": self.question,
-            "project": self.project,
-            "answer": self.answer,
-            "citations": [s.to_json() for s in self.citations],
-            "confidence": round(self.confidence, 3),
-            "fallback": self.fallback,
-        }
-        if self.fallback:
-            out["leads"] = [p.to_json() for p in self.leads]
-            out["reason"] = self.reason
-        if self.absent:
-            out["absent"] = self.absent
-        if self.note:
-            out["note"] = self.note
-        return out
 
 
 class AnswerService:

@@ -25,25 +25,6 @@ class RunSummary:
     outcome: str = "incomplete (the run was killed, or is still running)"
     seconds: float = 0.0
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "correlation_id": self.correlation_id,
-            "started": self.started,
-            "finished": self.finished,
-            "outcome": self.outcome,
-            "project": self.project,
-            "collection": self.collection,
-            "embed_model": self.embed_model,
-            "inputs": self.inputs,
-            "documents": dict(self.statuses),
-            "failures": self.failures,
-            "unmatched": self.unmatched,
-            "ocr": self.ocr,
-            "relabelled": self.relabelled,
-            "pruned": self.pruned,
-            "document_seconds": round(self.seconds, 2),
-        }
-
 
 def summarise_run(correlation_id: str, events: list[dict[str, Any]]) -> RunSummary:
     run = RunSummary(correlation_id)

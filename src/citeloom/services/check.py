@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Literal
 
 from citeloom.domain.abstention import covered_terms
 from citeloom.domain.claims import Difference, contradictions, differences
@@ -108,29 +108,6 @@ class CitationCheck:
             return "in the library, but no document of it is in this project: ingest its PDF"
         return ""
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            **self.citation.to_json(),
-            "verdict": self.verdict,
-            "message": self.message,
-            "suggested_page": self.suggested_page,
-            "suggested_pdf_page": (
-                self.evidence.page if self.evidence and self.suggested_page else None
-            ),
-            "differences": [
-                {"kind": d.kind, "draft": d.draft, "page": d.page} for d in self.differences
-            ],
-            "printed_range": self.printed_range,
-            "evidence": _support_json(self.evidence) if self.evidence else None,
-            "elsewhere": [_support_json(s) for s in self.elsewhere],
-            "notes": [n.to_json() for n in self.notes],
-            **self.flags.to_json(),
-        }
-
-
-def _support_json(support: Support) -> dict[str, Any]:
-    return {**support.to_json(), "score": round(support.score, 3)}
-
 
 @dataclass
 class CheckReport:
@@ -146,15 +123,6 @@ class CheckReport:
     @property
     def counts(self) -> dict[str, int]:
         return {v: sum(c.verdict == v for c in self.checks) for v in VERDICTS}
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "draft": self.draft,
-            "project": self.project,
-            "ok": self.ok,
-            "counts": self.counts,
-            "citations": [c.to_json() for c in self.checks],
-        }
 
 
 class CheckService:

@@ -11,8 +11,7 @@ collection is never taken for a leftover, whatever its name.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from dataclasses import dataclass, field
 
 from citeloom.domain.errors import ConfigError
 from citeloom.ports import Index
@@ -31,9 +30,6 @@ class DropReport:
     @property
     def removed(self) -> list[str]:
         return [*self.leftovers, *([self.current] if self.current else [])]
-
-    def to_json(self) -> dict[str, Any]:
-        return {**asdict(self), "removed": self.removed}
 
 
 def drop_plan(index: Index, project: str, collection: str, others: Mapping[str, str]) -> DropReport:

@@ -15,7 +15,6 @@ from array import array
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from citeloom.domain.abstention import confidence, content_terms, covered_terms, idf
 from citeloom.domain.claims import FRAMING_WORDS
@@ -49,20 +48,6 @@ class Support:
     @property
     def label(self) -> str:
         return self.passage.cite(self.page)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "citekey": self.passage.citekey,
-            "page": self.page,
-            "page_label": self.page_label,
-            "label": self.label,
-            "kind": self.passage.kind,
-            "section_path": list(self.passage.section_path),
-            "quote": self.quote,
-            "chunk_id": self.passage.chunk_id,
-            "verified": self.verified,
-            **self.passage.flags.to_json(),
-        }
 
 
 class SentenceVectors:

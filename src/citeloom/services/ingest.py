@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -64,24 +64,6 @@ class DocumentOutcome:
     removed_copies: list[str] = field(default_factory=list)  # stale copies removed (doc ids)
     kept_as: list[str] = field(default_factory=list)  # files that now hold its old content
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "path": self.path,
-            "doc_id": self.doc_id,
-            "status": self.status,
-            "citekey": self.citekey,
-            "match": self.match,
-            "pages": self.pages,
-            "page_labels": self.page_labels,
-            "printed_pages": self.printed_pages,
-            "chunks": self.chunks,
-            "error": self.error,
-            "renamed_from": self.renamed_from,
-            "copy_of": self.copy_of,
-            "removed_copies": self.removed_copies,
-            "kept_as": self.kept_as,
-        }
-
 
 @dataclass
 class Relabel:
@@ -92,15 +74,6 @@ class Relabel:
     old: str | None
     new: str | None
     match: str | None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "doc_id": self.doc_id,
-            "path": self.path,
-            "old": self.old,
-            "new": self.new,
-            "match": self.match,
-        }
 
 
 @dataclass
@@ -128,23 +101,6 @@ class IngestReport:
             counts[doc.status] += 1
         counts["chunks"] = sum(d.chunks for d in self.documents if d.status == "ingested")
         return counts
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "correlation_id": self.correlation_id,
-            "project": self.project,
-            "collection": self.collection,
-            "embed_model": self.embed_model,
-            "audit": self.audit_path,
-            "documents": [d.to_json() for d in self.documents],
-            "relabelled": [r.to_json() for r in self.relabelled],
-            "pruned": self.pruned,
-            "interrupted": self.interrupted,
-            "library_skipped": [a.to_json() for a in self.library_skipped],
-            "annotations": self.annotations,
-            "totals": self.totals,
-            "relations": self.relations,
-        }
 
 
 ProgressHook = Callable[[DocumentOutcome, int, int], None]
@@ -493,7 +449,7 @@ class IngestService(DocumentPipeline):
         if (match.citekey, match.kind) == (doc.citekey, doc.match):
             return []
         relabel = Relabel(doc.doc_id, doc.path, doc.citekey, match.citekey, match.kind)
-        self.audit.record("relabelled", **relabel.to_json(), metadata=match.problem)
+        self.audit.record("relabelled", **asdict(relabel), metadata=match.problem)
         return [relabel]
 
     # ------------------------------------------------------------------ one document
@@ -650,7 +606,23 @@ def _log_outcome(outcome: DocumentOutcome, correlation_id: str) -> None:
 
 
 def _audit_fields(outcome: DocumentOutcome) -> dict[str, Any]:
-    fields = outcome.to_json()
+    """What the audit records of one document (the --json report's fields, and more)."""
+    fields: dict[str, Any] = {
+        "path": outcome.path,
+        "doc_id": outcome.doc_id,
+        "status": outcome.status,
+        "citekey": outcome.citekey,
+        "match": outcome.match,
+        "pages": outcome.pages,
+        "page_labels": outcome.page_labels,
+        "printed_pages": outcome.printed_pages,
+        "chunks": outcome.chunks,
+        "error": outcome.error,
+        "renamed_from": outcome.renamed_from,
+        "copy_of": outcome.copy_of,
+        "removed_copies": outcome.removed_copies,
+        "kept_as": outcome.kept_as,
+    }
     fields["warnings"] = outcome.warnings
     fields["durations_s"] = {k: round(v, 4) for k, v in outcome.durations.items()}
     fields["metadata"] = outcome.metadata_problem

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from citeloom.domain.models import CollectionInfo, DocumentSummary
 from citeloom.domain.relations import DocumentFacts, Relation
@@ -28,31 +27,6 @@ class InspectReport:
     @property
     def fix(self) -> str | None:
         return repair(self.project, self.incomplete)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "project": self.project,
-            "collection": self.collection,
-            "exists": self.info is not None,
-            "points": self.info.points if self.info else 0,
-            "embed_model": self.info.embed_model if self.info else None,
-            "dimensions": self.info.dimensions if self.info else None,
-            "documents": [_document_json(d) for d in self.documents],
-            "incomplete": len(self.incomplete),
-            "fix": self.fix,
-        }
-
-
-def _document_json(doc: DocumentSummary) -> dict[str, Any]:
-    fields = {k: v for k, v in asdict(doc).items() if k != "labels"}
-    labels = doc.labels
-    return {
-        **fields,
-        "pages": doc.page_count,
-        "complete": doc.complete,
-        "page_labels": labels.source if labels else None,
-        "printed_pages": labels.span() if labels else None,
-    }
 
 
 def repair(project: str, incomplete: Sequence[DocumentSummary]) -> str | None:
@@ -87,9 +61,6 @@ class ProjectSummary:
     documents: int
     chunks: int
 
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
 
 def summarise_project(
     index: IndexReader, project: str, collection: str, embedding_model: str
@@ -114,9 +85,6 @@ class PreprintPdf:
     citekey: str
     evidence: str
 
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
 
 @dataclass
 class RelationsReport:
@@ -136,17 +104,6 @@ class RelationsReport:
     @property
     def possible(self) -> list[Relation]:
         return [r for r in self.relations if r.certainty == "possible"]
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "project": self.project,
-            "sources": list(self.sources),
-            "certain": len(self.certain),
-            "possible": len(self.possible),
-            "relations": [r.to_json() for r in self.relations],
-            "preprint_pdfs": [p.to_json() for p in self.preprint_pdfs],
-            "problems": self.problems,
-        }
 
 
 def document_facts(documents: Sequence[DocumentSummary]) -> list[DocumentFacts]:

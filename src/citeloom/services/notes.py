@@ -28,14 +28,6 @@ class StoredNote:
     chunks: int
     chunk_ids: list[str]
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "doc_id": self.doc_id,
-            "citekey": self.citekey,
-            "chunks": self.chunks,
-            "chunk_ids": self.chunk_ids,
-        }
-
 
 @dataclass
 class StoreReport:
@@ -44,16 +36,6 @@ class StoreReport:
     collection: str
     audit_path: str
     notes: list[StoredNote] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "correlation_id": self.correlation_id,
-            "project": self.project,
-            "collection": self.collection,
-            "audit": self.audit_path,
-            "stored": [n.to_json() for n in self.notes],
-            "chunks": sum(n.chunks for n in self.notes),
-        }
 
 
 def check_items(items: Sequence[NoteItem]) -> None:
@@ -176,17 +158,6 @@ class NoteSummary:
     tags: tuple[str, ...]
     text: str
     chunks: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "doc_id": self.doc_id,
-            "citekey": self.citekey,
-            "page": self.page,
-            "section": self.section,
-            "tags": list(self.tags),
-            "text": self.text,
-            "chunks": self.chunks,
-        }
 
 
 @dataclass

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Any, Literal
+from typing import Literal
 
 from citeloom.domain.abstention import confidence, content_terms, covered_terms, idf
 from citeloom.domain.diversity import diversify
@@ -67,20 +67,6 @@ class QueryReport:
     confidence: float = 0.0
     phrases: tuple[str, ...] = ()
     note: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "query": self.query,
-            "project": self.project,
-            "answerable": self.answerable,
-            "confidence": round(self.confidence, 3),
-            "results": [p.to_json() for p in self.results],
-        }
-        if self.phrases:
-            out["phrases"] = list(self.phrases)
-        if self.note:
-            out["note"] = self.note
-        return out
 
 
 def contains_phrase(text: str, phrase: str) -> bool:

@@ -12,8 +12,7 @@ new collection is dropped and the old one stays as it was.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import asdict, dataclass, field, replace
 
 from citeloom.domain.errors import ConfigError, DocumentError
 from citeloom.domain.languages import DEFAULT_LANGUAGES
@@ -40,23 +39,6 @@ class ReindexReport:
     old_languages: tuple[str, ...] = DEFAULT_LANGUAGES  # BM25's, before and after
     languages: tuple[str, ...] = DEFAULT_LANGUAGES
     embedded: bool = True  # False: only the BM25 vectors were rebuilt
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "correlation_id": self.correlation_id,
-            "project": self.project,
-            "collection": self.collection,
-            "old_model": self.old_model,
-            "new_model": self.new_model,
-            "built": self.built,
-            "switched": self.switched,
-            "documents": self.documents,
-            "chunks": self.chunks,
-            "failures": self.failures,
-            "old_languages": list(self.old_languages),
-            "languages": list(self.languages),
-            "embedded": self.embedded,
-        }
 
 
 def _begin(
@@ -110,7 +92,7 @@ def _switched(audit: AuditLog, report: ReindexReport, build: Callable[[], bool])
     try:
         report.switched = build()
     finally:
-        audit.record("run_finished", totals=report.to_json())
+        audit.record("run_finished", totals=asdict(report))  # the --json report's fields
         audit.close()
     return report
 

@@ -78,16 +78,6 @@ class TransferReport:
     documents: int
     file: str
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "project": self.project,
-            "collection": self.collection,
-            "embed_model": self.embed_model,
-            "points": self.points,
-            "documents": self.documents,
-            "file": self.file,
-        }
-
 
 def export_project(
     index: IndexReader, project: str, collection: str, tokenizer: str | None, path: Path

@@ -35,15 +35,6 @@ class Check:
     exit_code: int = int(ExitCode.USAGE)  # what ``validate`` exits with if this check fails
     warning: bool = False  # passes, but a run will not do what the user likely expects
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "check": self.name,
-            "ok": self.ok,
-            "warning": self.warning,
-            "detail": self.detail,
-            "fix": self.fix,
-        }
-
 
 @dataclass
 class ValidationReport:
@@ -57,13 +48,6 @@ class ValidationReport:
     @property
     def warnings(self) -> int:
         return sum(c.ok and c.warning for c in self.checks)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "project": self.project,
-            "ok": self.ok,
-            "checks": [c.to_json() for c in self.checks],
-        }
 
 
 @dataclass
