@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Literal, get_args
 
 from citeloom.domain.abstention import covered_terms
 from citeloom.domain.claims import Difference, contradictions, differences
@@ -56,16 +56,7 @@ Verdict = Literal[
     "unknown-key",
     "not-ingested",
 ]
-VERDICTS: tuple[Verdict, ...] = (
-    "supported",
-    "mismatch",
-    "other-page",
-    "no-page",
-    "no-such-page",
-    "not-found",
-    "unknown-key",
-    "not-ingested",
-)
+VERDICTS: tuple[Verdict, ...] = get_args(Verdict)  # in the order counts are shown
 PAGE_CHUNKS = 200  # chunks read from the cited pages of one paper (a page holds a few)
 
 
