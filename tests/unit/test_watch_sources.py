@@ -15,7 +15,7 @@ def _pdf(path: Path) -> bool:
 
 def test_changes_of_the_sources_are_accepted_and_others_ignored(tmp_path):
     zotero = tmp_path / "Zotero"
-    (tmp_path / "papers").mkdir()
+    (tmp_path / "papers" / "copied in").mkdir(parents=True)
     zotero.mkdir()
     sources = WatchSources(
         folders=[tmp_path / "papers"],
@@ -26,6 +26,7 @@ def test_changes_of_the_sources_are_accepted_and_others_ignored(tmp_path):
     accepted = [
         tmp_path / "papers" / "a.pdf",
         tmp_path / "papers" / "sub" / "b.pdf",
+        tmp_path / "papers" / "copied in",  # a new folder: its files may raise no event
         tmp_path / "library.json",
         zotero / "zotero.sqlite-wal",
         zotero / "storage" / "ABCD2345" / "x.pdf",

@@ -69,7 +69,9 @@ class WatchSources:
         if root is not None and path.is_relative_to(root / "storage"):
             return True
         for given in self.folders:
-            if path == given or (path.is_relative_to(given) and supports(path)):
+            # a folder made inside one (a folder of PDFs copied in): files written into it
+            # before the watch on it begins raise no event of their own, the folder's does
+            if path == given or (path.is_relative_to(given) and (supports(path) or path.is_dir())):
                 return True
         return False
 
