@@ -464,3 +464,34 @@ def test_a_stopped_server_takes_its_announcement_with_it(served):
     assert not announcement(config).exists()
     after = cli("query", QUESTION, "-p", "papers", "-c", str(config))
     assert after.returncode == 0 and HANDED not in after.stderr
+
+
+def test_a_port_taken_over_after_kill_9_gets_nothing_and_its_results_are_not_printed(served):
+    """The issue's attack: a server killed with -9 leaves its announcement, its pid is alive
+    again (here: this test's own), and someone else listens on the port it freed, recording
+    what arrives and answering forged results. The CLI prints its own results."""
+    from citeloom.entrypoints.handoff import announcement
+    from tests.impostor import FORGED, listening
+
+    _, config = served
+    path = announcement(config)
+    kept = path.read_bytes() if path.exists() else None  # the module's server's, put back
+    dead, url = start(config)
+    dead.kill()  # no clean-up: the announcement stays
+    dead.communicate(timeout=30)
+    record = json.loads(path.read_text())
+    assert record["pid"] == dead.pid
+    path.write_text(json.dumps({**record, "pid": os.getpid()}))  # the pid reused
+    try:
+        with listening(int(url.rsplit(":", 1)[1])) as impostor:
+            done = cli("query", QUESTION, "-p", "papers", "-c", str(config), env={TOKEN: "t0ken"})
+        assert done.returncode == 0, done.stderr
+        assert FORGED not in done.stdout and "[@ardel2023marsh" in done.stdout
+        assert HANDED not in done.stderr
+        assert not impostor.saw(QUESTION) and not impostor.saw("marshes")
+        assert not impostor.saw("t0ken")
+    finally:
+        if kept is None:
+            path.unlink()
+        else:
+            path.write_bytes(kept)
