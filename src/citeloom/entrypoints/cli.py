@@ -148,6 +148,17 @@ def _show_served(data: dict[str, Any], fmt: str) -> None:
         echo(data["rendered"])
 
 
+def _refuse_unreadable(paths: list[Path]) -> tuple[list[Path], list[Any]]:
+    """The paths to go on with, and those refused at once, each said in one line, before any
+    index is opened: a named pipe or a device would hold it for ever (``refuse_unreadable``)."""
+    from citeloom.services.ingest import refuse_unreadable
+
+    given, refused = refuse_unreadable(paths)
+    for outcome in refused:
+        _tell(f"error: {outcome.error}")
+    return given, refused
+
+
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"citeloom {__version__}")
@@ -232,17 +243,21 @@ def ingest(
             f"Pass the folder of your papers (citeloom ingest ~/papers -p {project}), or put "
             "them in raw_dir."
         )
+    given, refused = _refuse_unreadable(paths or [])
+    if refused and not given and not from_library:
+        raise typer.Exit(int(ExitCode.DOCUMENTS_FAILED))
     stop = StopRequest()
     with bootstrap.index(settings, on_wait=_tell) as index:
         service = bootstrap.ingest_service(settings, project, index)
         with stop.installed(), ingest_progress(not as_json, render.document_line) as progress:
             report = service.run(
-                list(paths or ([] if from_library else [raw_dir])),
+                given or ([] if from_library else [raw_dir]),
                 progress=progress,
                 citekey=citekey,
                 prune=prune,
                 should_stop=stop,
                 from_library=from_library,
+                refused=refused,
             )
     if as_json:
         from citeloom.entrypoints.report_schemas import IngestResponse
@@ -311,6 +326,10 @@ def watch(
                 "or give the project a zotero directory."
             )
         paths = [raw_dir]
+    given, refused = _refuse_unreadable(paths or [])
+    if refused and not given:
+        raise typer.Exit(int(ExitCode.DOCUMENTS_FAILED))
+    paths = given or None
     status = render.WatchStatus(as_json)
     stop = StopRequest()
     service = bootstrap.watch_service(
@@ -837,8 +856,10 @@ def import_(
     checked before the first write; a damaged one is named with its field (exit 2).
     """
     from citeloom import bootstrap
+    from citeloom.services.export_file import check_source
     from citeloom.services.transfer import import_project
 
+    check_source(file)
     settings = bootstrap.settings(config)
     if to is not None:
         settings = bootstrap.with_server(settings, to)

@@ -28,7 +28,7 @@ from citeloom.domain.page_labels import PageLabels
 from citeloom.domain.records import label_fields, stored_labels
 from citeloom.domain.relations import DocumentFacts
 from citeloom.ports import LibraryFiles, RelationSource, SearchFilter
-from citeloom.services.ingest_state import RunFiles, StoredDocuments
+from citeloom.services.ingest_state import RunFiles, StoredDocuments, not_a_document
 from citeloom.services.lookahead import ConversionAhead
 from citeloom.services.pipeline import DocumentPipeline, hint_for, timed
 
@@ -127,6 +127,22 @@ def discover(paths: Sequence[Path], supports: Callable[[Path], bool]) -> list[Pa
     return list(found)
 
 
+def refuse_unreadable(paths: Sequence[Path]) -> tuple[list[Path], list[DocumentOutcome]]:
+    """The paths given that can be ingested, and a failed outcome for each that is a pipe, a
+    device or a socket (``not_a_document``). Meant to run before the index is opened, so that
+    such a path never holds it; the others of the batch still go in."""
+    kept: list[Path] = []
+    refused: list[DocumentOutcome] = []
+    for given in paths:
+        reason = not_a_document(given)
+        if reason is None:
+            kept.append(given)
+        else:
+            path = str(given.absolute())
+            refused.append(DocumentOutcome(path=path, status="failed", error=f"{path}: {reason}"))
+    return kept, refused
+
+
 @dataclass(kw_only=True)
 class IngestService(DocumentPipeline):
     # Documents converted ahead on a thread while the one in hand is chunked, embedded and
@@ -145,6 +161,7 @@ class IngestService(DocumentPipeline):
         should_stop: Callable[[], bool] = lambda: False,
         from_library: bool = False,
         allow_empty: bool = False,
+        refused: Sequence[DocumentOutcome] = (),
     ) -> IngestReport:
         """Ingest files and folders.
 
@@ -154,7 +171,8 @@ class IngestService(DocumentPipeline):
         ``from_library``: also the PDF attachments of the library (``library_files``), and
         its annotations; ``prune`` then also removes documents the library no longer holds.
         ``allow_empty``: no file found is not an error (``watch``: everything was deleted,
-        and pruning follows).
+        and pruning follows). ``refused``: paths given that were refused before the run
+        (``refuse_unreadable``), reported and audited as failed documents of it.
         """
         report = IngestReport(
             correlation_id=self.audit.correlation_id,
@@ -194,6 +212,9 @@ class IngestService(DocumentPipeline):
         )
         for attachment in report.library_skipped:
             self.audit.record("library_skipped", **attachment.to_json())
+        for outcome in refused:
+            report.documents.append(outcome)
+            self.audit.record("document", **_audit_fields(outcome))
         recorded = 0  # files[:recorded] have their one "document" event in the audit
         ahead: ConversionAhead | None = None
         try:
