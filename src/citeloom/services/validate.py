@@ -98,6 +98,16 @@ def relations_check(build: Callable[[], RelationSource]) -> Check:
         f"{len(graph.certain)} certain, {len(graph.possible)} possible between library entries "
         "(citeloom inspect --relations)"
     )
+    if graph.cycles:
+        return Check(
+            "relations",
+            False,
+            f"{len(graph.cycles)} cycle(s) of relations, not applied: "
+            + "; ".join(source.problems()),
+            "remove or correct one relation of each cycle in the relations file (a paper "
+            "cannot be superseded by, nor be the erratum, reply or retraction notice of, a "
+            "paper that comes after it)",
+        )
     if problems := source.problems():
         return Check(
             "relations",
