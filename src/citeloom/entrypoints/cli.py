@@ -9,7 +9,7 @@ Exit codes (also in the README):
   5  a disk is full or failing (the run stopped before the document in hand was stored)
      (check: 1 when any citation is not supported on its cited pages)
  70  internal error (a bug: run with -v and report it)
-130  interrupted (Ctrl-C)
+130  interrupted (Ctrl-C; watch ends with 0 on Ctrl-C or SIGTERM, 130 on a second one)
 
 Heavy modules are imported inside the commands that need them: ``--help`` and ``query`` never
 import Docling or torch.
@@ -308,9 +308,11 @@ def watch(
 ) -> None:
     """Keep the project's collection in step with its folders, references file and Zotero
     library: after each settled batch of changes, ingest what is new or changed, relabel
-    after a library change and (with prune) remove what is gone. Ctrl-C finishes the
-    document in hand and stops.
+    after a library change and (with prune) remove what is gone. Ctrl-C or SIGTERM finishes
+    the document in hand and stops (exit 0); a second one stops at once (exit 130).
     """
+    import signal
+
     from citeloom import bootstrap
     from citeloom.entrypoints import render
     from citeloom.entrypoints.progress import StopRequest
@@ -335,7 +337,7 @@ def watch(
     service = bootstrap.watch_service(
         settings, project, list(paths or []), prune or spec.prune, status.waiting, settle
     )
-    with stop.installed():
+    with stop.installed((signal.SIGINT, signal.SIGTERM)):
         service.run(status.show, should_stop=stop)
     status.close()
 

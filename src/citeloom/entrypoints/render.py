@@ -489,6 +489,8 @@ def _watch_text(event: WatchEvent) -> str:
             parts.append(f"{data['relabelled']} relabelled")
         if data["pruned"]:
             parts.append(f"{len(data['pruned'])} pruned")
+        if data["interrupted"]:
+            parts.append(f"{data['interrupted']} left for the next run")
         return f"run {data['correlation_id']}: {', '.join(parts)}; watching"
     if event.event == "error":
         return f"error: {data['error']} (retried {data['retry']})"
