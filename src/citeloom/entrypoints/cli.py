@@ -30,7 +30,7 @@ import typer
 from citeloom import __version__
 from citeloom.domain.errors import CiteloomError, ConfigError, ExitCode
 from citeloom.domain.query_syntax import DEFAULT_TOP_K, MAX_TOP_K
-from citeloom.entrypoints.stdout import echo, echo_err, json_text
+from citeloom.entrypoints.stdout import echo, echo_err, json_text, one_line
 
 INTERNAL_ERROR = 70
 INTERRUPTED = 130
@@ -155,7 +155,7 @@ def _refuse_unreadable(paths: list[Path]) -> tuple[list[Path], list[Any]]:
 
     given, refused = refuse_unreadable(paths)
     for outcome in refused:
-        _tell(f"error: {outcome.error}")
+        _tell(f"error: {one_line(outcome.error or '')}")  # a name from a glob: one line
     return given, refused
 
 

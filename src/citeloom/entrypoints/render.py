@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from citeloom.domain.text import trim
+from citeloom.entrypoints.stdout import one_line
 
 if TYPE_CHECKING:  # each command imports only the service it runs
     from citeloom.domain.records import Passage
@@ -23,16 +24,19 @@ if TYPE_CHECKING:  # each command imports only the service it runs
 
 
 def _short(path: str) -> str:
+    """A path as output lines name it: relative to the working folder where it is inside it,
+    on one line whatever its name holds (``one_line``)."""
     try:
-        return str(Path(path).resolve().relative_to(Path.cwd()))
+        return one_line(str(Path(path).resolve().relative_to(Path.cwd())))
     except ValueError:
-        return path
+        return one_line(path)
 
 
 def document_line(doc: DocumentOutcome) -> str:
     name = _short(doc.path)
     if doc.status == "failed":  # the error names the file for the audit; the line does here
-        return f"failed    {name}: {(doc.error or 'unknown error').removeprefix(doc.path + ': ')}"
+        error = (doc.error or "unknown error").removeprefix(doc.path + ": ")
+        return f"failed    {name}: {one_line(error)}"
     ref = f"[@{doc.citekey}] ({doc.match})" if doc.citekey else "no reference match"
     pages = _pages(doc.pages, doc.printed_pages, doc.page_labels)
     line = f"{doc.status:<9} {name}  {ref}  {pages}  {_count(doc.chunks, 'chunk')}"
