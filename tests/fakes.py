@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Self
 
 from citeloom.adapters import bm25
+from citeloom.domain.citekeys import LibraryProblem
 from citeloom.domain.errors import DocumentError, EmbeddingModelMismatch, LanguagesMismatch
 from citeloom.domain.languages import DEFAULT_LANGUAGES, same_languages
 from citeloom.domain.models import (
@@ -100,6 +101,9 @@ class FakeMetadata:
             if document.title and ref.title.lower() == document.title.lower():
                 return MetadataMatch(ref, "title", 1.0)
         return MetadataMatch(None, None, problem="MetadataMissing")
+
+    def problems(self) -> list[LibraryProblem]:
+        return []
 
 
 class FakeEmbedder:

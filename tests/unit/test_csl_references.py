@@ -416,3 +416,25 @@ def test_citekey_in_the_file_name(resolver, stem, key):
     assert match.citekey == key
     if key:
         assert match.kind == "hint"
+
+
+def test_a_key_two_entries_claim_labels_neither(tmp_path):
+    """Issue 28: a document matching either of two entries with one id took that id."""
+    library = tmp_path / "lib.json"
+    library.write_text(
+        json.dumps(
+            [
+                {"id": "ardel2023marsh", "title": "Restored marshes", "DOI": "10.5555/A"},
+                {"id": "ardel2023marsh", "title": "Another paper", "DOI": "10.5555/B"},
+                {"id": "chen2022quiet", "title": "Quiet hours", "DOI": "10.5555/C"},
+            ]
+        )
+    )
+    resolver = CslMetadataResolver(library)
+    assert [r.citekey for r in resolver.references()] == ["chen2022quiet"]
+    [problem] = resolver.problems()
+    assert problem.fails and "entry #1 of lib.json" in problem.detail
+    assert 'entry #2 of lib.json "Another paper"' in problem.detail
+    match = resolver.resolve(page(None, "doi:10.5555/B"))
+    assert match.reference is None
+    assert resolver.resolve(page(None, "doi:10.5555/C")).citekey == "chen2022quiet"

@@ -173,4 +173,10 @@ def test_a_citation_names_printed_pages_and_spans():
     assert citation_label("hong1999exact", "273", "273") == "[@hong1999exact, p. 273]"
     assert citation_label("k", None, None) == "[@k]"
     assert citation_label("k", "2", "2", note=True) == "[note on @k, p. 2]"
+    # an entry without a usable citekey is cited by its Zotero item, never by a key
+    assert (
+        citation_label(None, "3", "3", item="TWIN0001")
+        == "[no citekey: Zotero item TWIN0001, p. 3]"
+    )
+    assert citation_label(None, "3", "3") == "[no reference match, p. 3]"
     assert split_label("xii").number == 12 and split_label("XII").style == "R"

@@ -16,6 +16,7 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
+from citeloom.domain.citekeys import KeyClaim, LibraryProblem, shared_key_problem, shared_keys
 from citeloom.domain.errors import ReferencesError
 from citeloom.domain.matching import (
     TitleCandidate,
@@ -279,12 +280,35 @@ class CslMetadataResolver:
         self.margin = margin
         self._refs: list[Reference] | None = None
         self._fingerprint: str | None = None
+        self._problems: list[LibraryProblem] = []
 
     def references(self) -> list[Reference]:
+        """The entries with a key of their own; those claiming a key another entry claims
+        too are left out (``problems`` names them): none of them owns it."""
         if self._refs is None:
-            self._refs = load_references(self.path)
+            refs = load_references(self.path)
+            claims = [
+                KeyClaim(r.citekey, f"entry #{n} of {self.path.name}", r.title, self.path.name)
+                for n, r in enumerate(refs, start=1)
+            ]
+            shared = shared_keys(claims)
+            self._problems = [
+                shared_key_problem(
+                    key,
+                    found,
+                    f"give each entry its own key in your reference manager and export "
+                    f"{self.path.name} again",
+                )
+                for key, found in sorted(shared.items())
+            ]
+            self._refs = [r for r in refs if r.citekey not in shared]
             self._fingerprint = hashlib.sha256(self.path.read_bytes()).hexdigest()[:16]
         return self._refs
+
+    def problems(self) -> list[LibraryProblem]:
+        """What is wrong with the file's citation keys (keys several entries claim)."""
+        self.references()
+        return list(self._problems)
 
     @property
     def fingerprint(self) -> str:

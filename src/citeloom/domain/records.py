@@ -91,6 +91,11 @@ def label_fields(
             "collections": list(ref.collections) if ref else [],
             "library": library,
             "also_fits": [r.to_json() for r in match.also],
+            # the Zotero attachment it is, and its entry: identity and, without a usable
+            # citekey, the label
+            "attachment": match.item.attachment if match.item else None,
+            "item": match.item.item_key if match.item else None,
+            "detail": match.detail,
         },
     }
 
@@ -204,6 +209,8 @@ class Passage:
     also_fits: tuple[Resemblance, ...] = ()
     flags: WorkFlags = NO_FLAGS
     annotation: bool = False  # a note mirrored from a Zotero PDF annotation
+    # the Zotero entry of a document without a usable citekey: what its passages are cited by
+    item: str | None = None
 
     def page_label(self, page: int | None) -> str | None:
         """The printed label of a PDF page of this passage's document."""
@@ -219,7 +226,12 @@ class Passage:
         """The citation of one page of this passage (a quoted sentence is on one page)."""
         label = self.page_label(page)
         return citation_label(
-            self.citekey, label, label, note=self.kind == "note", annotation=self.annotation
+            self.citekey,
+            label,
+            label,
+            note=self.kind == "note",
+            annotation=self.annotation,
+            item=self.item,
         )
 
     @property
@@ -230,6 +242,7 @@ class Passage:
             self.page_label_end,
             note=self.kind == "note",
             annotation=self.annotation,
+            item=self.item,
         )
 
     @property
@@ -287,7 +300,12 @@ def passage_from_payload(
         arxiv_stamp=_stamp(doc),
         also_fits=_also_fits(zotero),
         annotation=payload.get(NOTE_KIND_FIELD) == ANNOTATION,
+        item=_text(zotero.get("item")),
     )
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
 
 
 def _stamp(doc: dict[str, Any]) -> str | None:
@@ -370,6 +388,9 @@ def summarise_documents(payloads: Iterable[dict[str, Any]]) -> list[DocumentSumm
                 kind=payload_kind(payload),
                 arxiv_stamp=_stamp(doc),
                 also_fits=_also_fits(zotero),
+                attachment=_text(zotero.get("attachment")),
+                item=_text(zotero.get("item")),
+                detail=_text(zotero.get("detail")),
             )
         )
     return sorted(summaries, key=lambda s: (s.path, s.doc_id))

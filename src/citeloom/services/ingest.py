@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from citeloom.domain.citekeys import LibraryProblem
 from citeloom.domain.errors import (
     STORAGE_ERRNOS,
     CiteloomError,
@@ -46,6 +47,8 @@ class DocumentOutcome:
     doc_id: str | None = None
     citekey: str | None = None
     match: str | None = None
+    # the Zotero entry of an attachment: what it is cited by when it has no usable citekey
+    item: str | None = None
     title: str | None = None
     pages: int | None = None
     # the rule that gave the printed page labels, and the printed range: "printed", "272-278"
@@ -93,6 +96,9 @@ class IngestReport:
     library_skipped: list[LibraryAttachment] = field(default_factory=list)
     # the library's PDF annotations mirrored as notes: how many were stored, and removed
     annotations: dict[str, int] = field(default_factory=dict)
+    # what is wrong with the library's citation keys (shared keys, keyless entries): warned
+    # of at every run until the library is fixed
+    library_problems: list[LibraryProblem] = field(default_factory=list)
 
     @property
     def totals(self) -> dict[str, int]:
@@ -194,6 +200,11 @@ class IngestService(DocumentPipeline):
         )
         for attachment in report.library_skipped:
             self.audit.record("library_skipped", **attachment.to_json())
+        report.library_problems = self.metadata.problems()
+        for problem in report.library_problems:
+            self.audit.record(
+                "library_problem", kind=problem.kind, detail=problem.detail, fix=problem.fix
+            )
         recorded = 0  # files[:recorded] have their one "document" event in the audit
         ahead: ConversionAhead | None = None
         try:
@@ -487,6 +498,7 @@ class IngestService(DocumentPipeline):
             with timed(outcome.durations, "match"):
                 match = self.metadata.resolve(document, hint=hint)
             outcome.citekey, outcome.match = match.citekey, match.kind
+            outcome.item = match.item.item_key if match.item else None
             outcome.metadata_problem = match.problem
             if match.problem and match.detail:
                 outcome.warnings.append(f"{match.problem}: {match.detail}")
@@ -533,7 +545,7 @@ class IngestService(DocumentPipeline):
     ) -> None:
         """The file's content is stored completely already: nothing to convert or embed."""
         outcome.status = "skipped"
-        outcome.citekey, outcome.match = known.citekey, known.match
+        outcome.citekey, outcome.match, outcome.item = known.citekey, known.match, known.item
         outcome.pages, outcome.chunks = known.page_count, known.chunks
         _labels_of(outcome, known.labels)
         if known.path != str(path):
@@ -613,6 +625,7 @@ def _audit_fields(outcome: DocumentOutcome) -> dict[str, Any]:
         "status": outcome.status,
         "citekey": outcome.citekey,
         "match": outcome.match,
+        "item": outcome.item,
         "pages": outcome.pages,
         "page_labels": outcome.page_labels,
         "printed_pages": outcome.printed_pages,

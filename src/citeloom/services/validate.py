@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from citeloom.domain.citekeys import LibraryProblem
 from citeloom.domain.errors import CiteloomError, ExitCode
 from citeloom.domain.languages import (
     DEFAULT_LANGUAGES,
@@ -109,21 +110,26 @@ def relations_check(build: Callable[[], RelationSource]) -> Check:
     return Check("relations", True, detail)
 
 
-def _library_checks(library: LibraryAudit) -> list[Check]:
-    """A Zotero library: entries without a citation key, and entries it and the references
-    file describe differently."""
-    checks = []
-    if keyless := library.without_key():
-        checks.append(
-            Check(
-                "citation keys",
-                True,
-                f"{len(keyless)} Zotero entries have no citation key, so their PDFs are "
-                f"stored unlabelled: {', '.join(keyless[:5])}",
-                "give each one (Better BibTeX, or a 'Citation Key: ...' line in Extra)",
-                warning=True,
-            )
+def problem_checks(problems: Sequence[LibraryProblem]) -> list[Check]:
+    """One check per problem of the library's citation keys: a key several entries claim
+    fails (their passages cannot be cited until it is fixed), the others warn."""
+    return [
+        Check(
+            "citation keys",
+            not problem.fails,
+            problem.detail,
+            problem.fix,
+            int(ExitCode.USAGE),
+            warning=not problem.fails,
         )
+        for problem in problems
+    ]
+
+
+def _library_checks(library: LibraryAudit) -> list[Check]:
+    """A Zotero library read beside a references file: entries the two describe
+    differently."""
+    checks = []
     if differ := library.disagreements():
         checks.append(
             Check(
@@ -176,6 +182,9 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
                 )
             )
 
+    if resolver is not None and not error:
+        problems, _ = _attempt(resolver.problems)  # read with the references just above
+        checks += problem_checks(problems or [])
     if parts.relations is not None and not error:
         checks.append(relations_check(parts.relations))
     if resolver is not None and not error and isinstance(resolver, LibraryAudit):
