@@ -87,3 +87,66 @@ def test_two_items_claiming_one_key_are_cited_by_their_items_until_fixed(tmp_pat
     )
     labels = {r["label"] for r in results(config, "two-dimensional electron gas")}
     assert any(label.startswith("[@pusep2010magneto, p. ") for label in labels)
+
+
+def rename_stored(zotero: ZoteroFixture, key: str, new_name: str) -> tuple[str, str]:
+    """Zotero renaming a stored attachment's file (Zotero 7 does it by itself): the file in
+    storage/<key>/ and the path in its database. The old and new paths."""
+    folder = zotero.data_dir / "storage" / key
+    [old] = list(folder.iterdir())
+    new = old.rename(folder / new_name)
+    with zotero.connect() as db:
+        db.execute(
+            "UPDATE itemAttachments SET path = ? WHERE path = ?",
+            (f"storage:{new_name}", f"storage:{old.name}"),
+        )
+    return str(old), str(new)
+
+
+def test_a_renamed_or_moved_attachment_stays_matched_to_its_item(tmp_path, cache_dir):
+    """Case 3: after Zotero renamed a file, its paper was matched again by DOI or title, and
+    one with neither printed was relabelled "no match" for good."""
+    zotero = build_zotero(tmp_path)
+    with zotero.edit() as w:  # its Zotero title is not what page 1 prints, and no DOI
+        notes = w.item(
+            "MULLER10", "journalArticle", title="Interference (draft)", citationKey="muller2010"
+        )
+        w.stored(notes, "PDFMUL10", PAPERS / "grobid_submission_355.pdf", "muller.pdf")
+    config = zotero_config(tmp_path, zotero.data_dir, cache_dir)
+    code, out = run("ingest", "-p", "thesis", "--config", str(config), "--json")
+    assert code == 0, out
+    before = {d["citekey"]: d for d in json.loads(out)["documents"] if d["citekey"]}
+    assert before["muller2010"]["match"] == "zotero"
+
+    renamed = dict(
+        [
+            rename_stored(zotero, "PDFMUL10", "Müller - 2010 - Interference.pdf"),
+            rename_stored(zotero, "PDFHONG1", "Hong and Jung - 1999 - Exact Solitary-wave.pdf"),
+        ]
+    )
+    moved = tmp_path / "moved" / "Wang and Neumann - 2008.pdf"  # a linked file moved
+    moved.parent.mkdir()
+    moved.symlink_to(PAPERS / "grobid_Wang-paperAVE2008.pdf")
+    with zotero.connect() as db:
+        db.execute(
+            "UPDATE itemAttachments SET path = ? WHERE itemID = ?",
+            (str(moved), zotero.item_ids["PDFWANG1"]),
+        )
+    renamed[str(PAPERS / "grobid_Wang-paperAVE2008.pdf")] = str(moved)
+
+    code, out = run("ingest", "-p", "thesis", "--config", str(config), "--json", "--prune")
+    assert code == 0, out
+    report = json.loads(out)
+    assert report["pruned"] == [] and report["relabelled"] == []
+    assert report["totals"]["ingested"] == 0  # nothing converted or embedded again
+    after = {d["citekey"]: d for d in report["documents"] if d["citekey"]}
+    assert {k: (d["match"], d["status"]) for k, d in after.items()} == {
+        k: ("zotero", "skipped") for k in before
+    }
+    for old, new in renamed.items():
+        [doc] = [d for d in report["documents"] if d["path"] == new]
+        assert doc["renamed_from"] == old
+    code, out = run("inspect", "-p", "thesis", "--config", str(config), "--json")
+    stored = {d["path"]: d for d in json.loads(out)["documents"] if d["kind"] == "paper"}
+    assert set(renamed.values()) <= set(stored) and not set(renamed) & set(stored)
+    assert stored[renamed[before["muller2010"]["path"]]]["citekey"] == "muller2010"

@@ -215,6 +215,8 @@ class IngestService(DocumentPipeline):
             stored = StoredDocuments(self.index, self.collection, self.project)
             contents = RunFiles(files)
             library = self.labels_key
+            if self.library_files is not None:
+                self._follow_attachments(stored, self.library_files)
             report.relabelled = self._relabel(stored, library)
             if citekey is not None:
                 report.relabelled += self._relabel_to(citekey, files[0], contents, stored, library)
@@ -275,6 +277,26 @@ class IngestService(DocumentPipeline):
             self.audit.record("run_finished", totals=report.totals)
             self.audit.close()
         return report
+
+    def _follow_attachments(self, stored: StoredDocuments, library: LibraryFiles) -> None:
+        """Stored documents whose Zotero attachment's file was renamed or moved (Zotero 7
+        renames them by itself) move to its new path before anything is matched again: an
+        attachment is known by its library and key, so it stays matched to its item, and the
+        run finds it stored under its new name (nothing converted, embedded or pruned)."""
+        where = {a.identity: a.path for a in library.attachments() if a.skipped is None}
+        for doc in stored:
+            new = where.get(doc.attachment or "")
+            if new is None or new == doc.path or stored.at(Path(new)):
+                continue  # not an attachment, not moved, or its new path holds a document
+            stored.move(doc, Path(new))
+            stored.followed[new] = doc.path
+            self.audit.record(
+                "attachment_moved",
+                doc_id=doc.doc_id,
+                attachment=doc.attachment,
+                path=new,
+                renamed_from=doc.path,
+            )
 
     def _relations(self, stored: StoredDocuments) -> dict[str, int]:
         """How many relations the library and the stored PDFs hold now (inspect lists them)."""
@@ -369,7 +391,9 @@ class IngestService(DocumentPipeline):
             path = Path(doc.path)
             inside = any(path.is_relative_to(root) for root in roots) or doc.path in present
             from_library = library_root is not None and (
-                doc.match == "zotero" or path.is_relative_to(library_root)
+                doc.match == "zotero"
+                or doc.attachment is not None
+                or path.is_relative_to(library_root)
             )
             kept = doc.path in present or doc.doc_id in present_ids
             if not from_library:
@@ -548,6 +572,9 @@ class IngestService(DocumentPipeline):
         outcome.citekey, outcome.match, outcome.item = known.citekey, known.match, known.item
         outcome.pages, outcome.chunks = known.page_count, known.chunks
         _labels_of(outcome, known.labels)
+        if (followed := stored.followed.get(str(path))) is not None:
+            outcome.renamed_from = followed  # Zotero renamed or moved the attachment's file
+            outcome.warnings.append(f"renamed from {followed} (the same Zotero attachment)")
         if known.path != str(path):
             if contents.holds(Path(known.path), known.sha256):
                 outcome.copy_of = known.path
