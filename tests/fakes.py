@@ -325,6 +325,17 @@ class FakeIndex:
             scored.append(ScoredPoint(p.id, score, p.payload))
         return sorted((s for s in scored if s.score > 0), key=lambda s: -s.score)[:limit]
 
+    def field_values(self, collection: str, key: str, filters: SearchFilter) -> list[str]:
+        if self.physical(collection) not in self.collections:
+            return []
+        found: set[str] = set()
+        for point in self._visible(collection, filters):
+            value: Any = point.payload
+            for part in key.split("."):
+                value = value.get(part) if isinstance(value, dict) else None
+            found.update(value if isinstance(value, list) else [value] if value else [])
+        return sorted(found)
+
     def payloads(self, collection: str, ids: Sequence[str]) -> dict[str, dict]:
         points = self.collections[self.physical(collection)]["points"]
         return {i: points[i].payload for i in ids if i in points}

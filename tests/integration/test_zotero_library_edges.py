@@ -5,6 +5,7 @@ with real Docling, MiniLM and Qdrant Edge through the CLI."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -150,3 +151,55 @@ def test_a_renamed_or_moved_attachment_stays_matched_to_its_item(tmp_path, cache
     stored = {d["path"]: d for d in json.loads(out)["documents"] if d["kind"] == "paper"}
     assert set(renamed.values()) <= set(stored) and not set(renamed) & set(stored)
     assert stored[renamed[before["muller2010"]["path"]]]["citekey"] == "muller2010"
+
+
+def test_collections_include_sub_collections_and_unknown_names_are_errors(tmp_path, cache_dir):
+    """Case 8: --collection Thesis left out its sub-collections, names were case-sensitive,
+    "Thesis/Chapter 2" as one name was merged with the path, an unknown name answered "no
+    passages found"; a keyless item and a key Better BibTeX stores differently went unsaid."""
+    zotero = build_zotero(tmp_path)  # Thesis holds wang, Thesis > Chapter 2 holds bosons
+    with zotero.edit() as w:  # a top-level collection whose name has a slash, holding hong
+        literal = w.collection("Thesis/Chapter 2", "COLLSLSH")
+        w.db.execute(
+            "INSERT INTO collectionItems VALUES (?, ?, 0)", (literal, zotero.item_ids["HONGSOL9"])
+        )
+    bbt = sqlite3.connect(zotero.data_dir / "better-bibtex.sqlite")
+    with bbt:  # Better BibTeX holds another key for the item whose citationKey field has one
+        bbt.execute(
+            "INSERT INTO citationkey VALUES (?, 'BOSONS01', 1, 'rodriguez2009ultralight', 0)",
+            (zotero.item_ids["BOSONS01"],),
+        )
+    bbt.close()
+    config = zotero_config(tmp_path, zotero.data_dir, cache_dir)
+    code, out = run("ingest", "-p", "thesis", "--config", str(config))
+    assert code == 0, out
+    warnings = [line for line in out.splitlines() if line.startswith("warning:")]
+    assert any("NOKEY001 (A draft without a key)" in line for line in warnings)
+    assert any(
+        "Zotero item BOSONS01" in line
+        and "says rodriguezmontoya2009ultra, Better BibTeX's key store says rodriguez2009ultralight"
+        in line
+        for line in warnings
+    )
+
+    def citekeys(*options: str) -> set[str]:
+        return {r["citekey"] for r in results(config, "the", "--per-doc", "0", *options)}
+
+    assert citekeys("--collection", "thesis") == {
+        "wang2008information",
+        "rodriguezmontoya2009ultra",
+    }
+    assert citekeys("--collection", "THESIS/chapter 2") == {"rodriguezmontoya2009ultra"}
+    assert citekeys("--collection", "Thesis\\/Chapter 2") == {"hong1999exact"}
+    assert citekeys("--tag", "SOLITONS") == {"hong1999exact"}
+    for option, name, known in (
+        ("--collection", "Thesis/Chapter 3", '"Thesis", "Thesis/Chapter 2", "Thesis\\/Chapter 2"'),
+        ("--tag", "to read", '"solitons", "to-read"'),
+    ):
+        code, out = run("query", "x", "-p", "thesis", "--config", str(config), option, name)
+        assert code == 2 and known in out and "Traceback" not in out, out
+
+    code, out = run("validate", "-p", "thesis", "--config", str(config))
+    assert code == 0, out
+    assert "warn citation keys: 1 Zotero entry has no citation key" in out
+    assert "warn citation keys: Zotero item BOSONS01" in out

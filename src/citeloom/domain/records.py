@@ -40,14 +40,17 @@ Kind = Literal["paper", "note"]
 # every chunk of a note mirrored from a Zotero annotation says so ("annotation"): its label
 NOTE_KIND_FIELD = "note_kind"
 
+# The library's tags and collections (paths from the top) of a chunk's paper
+TAGS_FIELD = "zotero.tags"
+COLLECTIONS_FIELD = "zotero.collections"
 # Payload keys the index adapters build keyword indexes on (filters stay fast).
 INDEXED_KEYWORDS = (
     "project",
     "doc_id",
     "source.path",
     "zotero.citekey",
-    "zotero.tags",
-    "zotero.collections",
+    TAGS_FIELD,
+    COLLECTIONS_FIELD,
 )
 INDEXED_INTEGERS = ("doc.year", "doc.page_start", "doc.page_end")
 # Full-text indexes: phrases and words in the chunk text, words of the section path.

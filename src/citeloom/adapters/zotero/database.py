@@ -37,6 +37,7 @@ from citeloom.domain.citekeys import (
 )
 from citeloom.domain.errors import ReferencesError
 from citeloom.domain.library_files import LibraryAttachment
+from citeloom.domain.library_filters import collection_path
 from citeloom.domain.matching import arxiv_id_of_doi, find_arxiv_ids, find_dois, normalise_doi
 from citeloom.domain.models import Reference
 from citeloom.domain.notes import ANNOTATION, MAX_PAGE, NoteItem
@@ -200,6 +201,11 @@ class _Reader:
         ]
         if library.without_key:
             library.problems.append(_keyless_problem(library.without_key))
+        library.problems += [
+            problem
+            for item_id, claim in claims.items()
+            if (problem := self._key_disagreement(entries[item_id], claim)) is not None
+        ]
         by_attachment = self._attachments(items, citekeys, no_key, library)
         library.annotations = self._annotations(items, deleted, by_attachment, tags)
         return library
@@ -220,6 +226,21 @@ class _Reader:
             return None
         title = _first(data, _TITLE_FIELDS)
         return KeyClaim(found[0], f"Zotero item {item['key']}", title, found[1])
+
+    def _key_disagreement(self, item: sqlite3.Row, claim: KeyClaim) -> LibraryProblem | None:
+        """An item whose key Zotero holds (its field or Extra) and Better BibTeX's store holds
+        differently: the two tools would cite it by two keys."""
+        stored = self.bbt.get((int(item["libraryID"]), str(item["key"])))
+        if claim.source == BETTER_BIBTEX or stored is None or stored == claim.citekey:
+            return None
+        return LibraryProblem(
+            "key-disagreement",
+            f"{claim.describe()} says {claim.citekey}, Better BibTeX's key store says "
+            f"{stored}: citeloom cites it as @{claim.citekey} (the {claim.source} comes "
+            "first), a Better BibTeX export as @" + stored,
+            "give the item one key in both: edit its Citation Key field (or Extra line) in "
+            "Zotero, or change its Better BibTeX key (right-click > Better BibTeX)",
+        )
 
     def _creators(self) -> dict[int, list[tuple[str, str]]]:
         """(creator type, "Family, Given") per item, in Zotero's order."""
@@ -246,7 +267,8 @@ class _Reader:
         return out
 
     def _collections(self) -> dict[int, list[str]]:
-        """Each item's collections as paths from the top: "Thesis/Chapter 2"."""
+        """Each item's collections as paths from the top: "Thesis/Chapter 2" (a slash in a
+        name escaped: "Thesis\\/Chapter 2", ``domain.library_filters``)."""
         rows = {
             r[0]: (str(r[1]), r[2])
             for r in self.db.execute(
@@ -269,7 +291,7 @@ class _Reader:
                 seen.add(current)
                 name, current = rows[current]
                 parts.append(name)
-            return "/".join(reversed(parts))
+            return collection_path(reversed(parts))
 
         out: dict[int, list[str]] = defaultdict(list)
         for collection_id, item_id in self.db.execute(
