@@ -9,6 +9,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from benchmarks.cover_page import with_cover
 
 from tests.conftest import PAPERS
 from tests.integration.test_zotero_ingest import run, zotero_config
@@ -203,3 +204,60 @@ def test_collections_include_sub_collections_and_unknown_names_are_errors(tmp_pa
     assert code == 0, out
     assert "warn citation keys: 1 Zotero entry has no citation key" in out
     assert "warn citation keys: Zotero item BOSONS01" in out
+
+
+def test_loose_pdfs_are_matched_by_identifiers_anywhere_on_their_first_pages(tmp_path, cache_dir):
+    """Case 9: a DOI printed only in the publisher's head, a bare old-style arXiv id while
+    the library holds the arXiv DOI, and a cover page before the title page each left a paper
+    the library knows as "no reference match"."""
+    zotero = build_zotero(tmp_path)
+    with zotero.edit() as w:  # entries without attachments: the PDFs are in a folder
+        for key, citekey, title, doi in (
+            (
+                "TULLY010",
+                "tully2010patient",
+                "Patient Experiences of Structured Heart Failure Programmes",
+                "10.1155/2010/157939",
+            ),
+            (
+                "SUNDS014",
+                "sundstrom2014stressful",
+                "Stressful life events are not associated with the development of dementia",
+                "10.1017/S1041610213001804",
+            ),
+            (
+                "ZENG1994",
+                "zeng1994heavy",
+                "Heavy Mesons In A Relativistic Model",
+                "10.48550/arXiv.hep-ph/9412269",
+            ),
+            (
+                "CHANG006",
+                "chang2006bigtable",
+                "Bigtable: A Distributed Storage System for Structured Data",
+                "",
+            ),
+        ):
+            fields = {"title": title, "citationKey": citekey} | ({"DOI": doi} if doi else {})
+            w.authors(w.item(key, "journalArticle", **fields), (citekey[:5].title(), "A."))
+    folder = tmp_path / "inbox"
+    folder.mkdir()
+    paginated = PAPERS.parent / "paginated"
+    for name in ("hindawi_rrp2010_157939.pdf", "intpsychogeriatr2013_life_events.pdf"):
+        (folder / name).symlink_to(paginated / name)
+    (folder / "zeng.pdf").symlink_to(paginated / "cebaf_hep-ph9412269.pdf")
+    with_cover(paginated / "bigtable_osdi2006.pdf", folder / "bigtable behind a cover.pdf")
+    with_cover(PAPERS / "grobid_Wang-paperAVE2008.pdf", folder / "wang behind a cover.pdf")
+    config = zotero_config(tmp_path, zotero.data_dir, cache_dir)
+    code, out = run("ingest", str(folder), "-p", "thesis", "--config", str(config), "--json")
+    assert code == 0, out
+    matched = {
+        Path(d["path"]).name: (d["citekey"], d["match"]) for d in json.loads(out)["documents"]
+    }
+    assert matched == {
+        "hindawi_rrp2010_157939.pdf": ("tully2010patient", "doi"),  # DOI in the head only
+        "intpsychogeriatr2013_life_events.pdf": ("sundstrom2014stressful", "doi"),
+        "zeng.pdf": ("zeng1994heavy", "arxiv"),  # "hep-ph/9412269 09 Dec 94", bare
+        "bigtable behind a cover.pdf": ("chang2006bigtable", "title"),  # page 2's title
+        "wang behind a cover.pdf": ("wang2008information", "title"),
+    }

@@ -38,7 +38,7 @@ from citeloom.domain.citekeys import (
 from citeloom.domain.errors import ReferencesError
 from citeloom.domain.library_files import LibraryAttachment
 from citeloom.domain.library_filters import collection_path
-from citeloom.domain.matching import arxiv_id_of_doi, find_arxiv_ids, find_dois, normalise_doi
+from citeloom.domain.matching import arxiv_id_of_doi, arxiv_id_of_field, find_dois, normalise_doi
 from citeloom.domain.models import Reference
 from citeloom.domain.notes import ANNOTATION, MAX_PAGE, NoteItem
 
@@ -422,7 +422,12 @@ def _reference(
     year_match = _YEAR.search(data.get("date", ""))
     url = data.get("url") or None
     arxiv = arxiv_id_of_doi(doi) or next(
-        iter(find_arxiv_ids("\n".join([data.get("archiveID", ""), url or "", extra]))), None
+        (
+            found
+            for name in ("archiveID", "number", "reportNumber", "url", "extra")
+            if (found := arxiv_id_of_field(data.get(name, "")))
+        ),
+        None,
     )
     return Reference(
         citekey=citekey,
