@@ -261,3 +261,69 @@ def test_loose_pdfs_are_matched_by_identifiers_anywhere_on_their_first_pages(tmp
         "bigtable behind a cover.pdf": ("chang2006bigtable", "title"),  # page 2's title
         "wang behind a cover.pdf": ("wang2008information", "title"),
     }
+
+
+def test_a_library_range_the_pdf_does_not_print_is_cited_and_both_are_named(tmp_path, cache_dir):
+    """Case 10: the library said pp. 205-218, the PDF (another printing) printed 1-14, and
+    the printed numbers won silently."""
+    zotero = build_zotero(tmp_path)
+    paginated = PAPERS.parent / "paginated"
+    with zotero.edit() as w:
+        bigtable = w.item(
+            "CHANG006",
+            "journalArticle",
+            title="Bigtable: A Distributed Storage System for Structured Data",
+            citationKey="chang2006bigtable",
+            pages="205-218",
+        )
+        w.stored(bigtable, "PDFBIGT1", paginated / "bigtable_osdi2006.pdf", "bigtable.pdf")
+        zeng = w.item(  # a two-up preprint scan, and no page range in the library
+            "ZENG1994",
+            "journalArticle",
+            title="Heavy Mesons In A Relativistic Model",
+            citationKey="zeng1994heavy",
+        )
+        w.stored(zeng, "PDFZENG1", paginated / "cebaf_hep-ph9412269.pdf", "zeng.pdf")
+    config = zotero_config(tmp_path, zotero.data_dir, cache_dir)
+    code, out = run("ingest", "-p", "thesis", "--config", str(config))
+    assert code == 0, out
+    said = "the library says pp. 205-218, the PDF prints pp. 1-14: cited as pp. 205-218"
+    assert any(line.startswith("warning: ") and said in line for line in out.splitlines())
+    assert "bigtable.pdf  [@chang2006bigtable] (zotero)  14 pages, printed pp. 205-218" in out
+
+    def stored() -> dict[str, dict]:
+        code, out = run("inspect", "-p", "thesis", "--config", str(config), "--json")
+        assert code == 0, out
+        return {d["citekey"]: d for d in json.loads(out)["documents"] if d["kind"] == "paper"}
+
+    assert (
+        stored()["chang2006bigtable"]["page_labels"],
+        stored()["chang2006bigtable"]["printed_pages"],
+    ) == ("library", "205-218")
+    code, out = run("inspect", "-p", "thesis", "--config", str(config))
+    assert f"pages: {said}" in out
+    code, out = run("validate", "-p", "thesis", "--config", str(config))
+    assert code == 0 and f"chang2006bigtable: {said}" in out, out
+    # equation numbers at the page edges are not page numbers: the preprint prints its pages
+    # two to a sheet after an unnumbered cover (PDF p. 3 shows pages 3 and 4, p. 18 33-34)
+    zeng_doc = stored()["zeng1994heavy"]
+    assert (zeng_doc["page_labels"], zeng_doc["printed_pages"]) == ("printed", "1-34")
+    [hit] = results(
+        config,
+        '"constructed this model for heavy mesons"',
+        "--citekey",
+        "zeng1994heavy",
+        "--top-k",
+        "1",
+    )
+    two_up = {page: f"{2 * page - 3}-{2 * page - 2}" for page in range(3, 19)}  # 3-4 ... 33-34
+    assert hit["page_start"] >= 17 and hit["page_label_start"] == two_up[hit["page_start"]]
+    assert hit["page_label_end"] == two_up[hit["page_end"]]
+
+    set_field(zotero, "CHANG006", "extra", "citeloom-pages: printed")  # the entry chooses
+    code, out = run("ingest", "-p", "thesis", "--config", str(config))
+    assert code == 0, out
+    assert said not in out and "bigtable.pdf  [@chang2006bigtable] (zotero)  14 pages" in out
+    chosen = stored()["chang2006bigtable"]
+    assert (chosen["page_labels"], chosen["printed_pages"]) == ("printed", "1-14")
+    assert "cited as pp. 1-14, as the entry chooses" in (chosen["pages_disagree"] or "")

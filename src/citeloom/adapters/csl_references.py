@@ -37,6 +37,7 @@ from citeloom.domain.models import (
     Reference,
     Resemblance,
 )
+from citeloom.domain.page_labels import pages_choice
 from citeloom.domain.relations import DOCUMENT_TITLE
 from citeloom.domain.text import fold_for_match
 
@@ -169,6 +170,7 @@ def parse_entry(entry: Any, where: str) -> Reference:
         status=_text(entry, "status"),
         edition=_text(entry, "edition"),
         arxiv_version=_arxiv_version(entry),
+        pages_choice=pages_choice(_text(entry, "note")),
     )
 
 

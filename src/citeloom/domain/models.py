@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from citeloom.domain.languages import DEFAULT_LANGUAGES
 from citeloom.domain.library_files import LibraryItem
-from citeloom.domain.page_labels import PageLabels, PageMarks
+from citeloom.domain.page_labels import PageLabels, PageMarks, PagesChoice
 
 
 class BlockKind(StrEnum):
@@ -127,6 +127,9 @@ class Reference:
     edition: str | None = None
     arxiv_version: int | None = None  # 2 for "arXiv:2501.10120v2"
     item_type: str | None = None  # Zotero's item type ("journalArticle"); None from CSL-JSON
+    # which pages to cite when the PDF prints other numbers than ``page``: "printed" or
+    # "library", from a "citeloom-pages: ..." line in Extra (``domain.page_labels``)
+    pages_choice: PagesChoice | None = None
 
     @property
     def family_names(self) -> tuple[str, ...]:

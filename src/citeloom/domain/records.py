@@ -13,7 +13,7 @@ beside it: only a paper's own text is ever quoted as its words.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal, cast
 
 from citeloom.domain.citation import citation_label
@@ -29,7 +29,7 @@ from citeloom.domain.models import (
     Resemblance,
 )
 from citeloom.domain.notes import ANNOTATION, NOTE_FIELD, NoteItem, is_note_path
-from citeloom.domain.page_labels import PageLabels, decide_labels
+from citeloom.domain.page_labels import PageLabels, PagesDisagree, decide_labels
 from citeloom.domain.relations import NO_FLAGS, DocumentFacts, WorkFlags
 
 PAYLOAD_VERSION = 1
@@ -70,7 +70,11 @@ def label_fields(
     fingerprint, so the next run labels the document again."""
     ref = match.reference
     labels = decide_labels(
-        document.page_count, document.page_marks, ref.page if ref else None, document.ocr_pages
+        document.page_count,
+        document.page_marks,
+        ref.page if ref else None,
+        document.ocr_pages,
+        ref.pages_choice if ref else None,
     )
     return {
         "doc": {
@@ -81,6 +85,8 @@ def label_fields(
             "url": ref.url if ref else None,
             "page_labels": labels.to_json(),
             "page_label_source": labels.source,
+            # the library's range and the PDF's numbers, when they disagree: both
+            "page_disagreement": labels.disagree.to_json() if labels.disagree else None,
             # arXiv's watermark: this PDF is the arXiv copy (domain.relations)
             "arxiv_stamp": None if note else arxiv_stamp(document.front_text(pages=1)),
         },
@@ -325,9 +331,11 @@ def _also_fits(zotero: dict[str, Any]) -> tuple[Resemblance, ...]:
 def stored_labels(doc: dict[str, Any]) -> PageLabels | None:
     """The printed labels a payload's ``doc`` holds; None for a document stored before
     labels existed (its PDF pages stand in) or one without pages."""
-    return PageLabels.from_json(
+    labels = PageLabels.from_json(
         doc.get("page_labels"), doc.get("page_count"), doc.get("page_label_source")
     )
+    disagree = PagesDisagree.from_json(doc.get("page_disagreement"))
+    return replace(labels, disagree=disagree) if labels and disagree else labels
 
 
 def _page_number(value: Any) -> int | None:

@@ -94,6 +94,11 @@ def ingest_summary(report: IngestReport) -> str:
             f"{a['removed']} removed"
         )
     lines += [f"warning: {problem}" for problem in report.library_problems]
+    lines += [
+        f"warning: {_short(d.path)}: {d.pages_disagree}"
+        for d in report.documents
+        if d.pages_disagree
+    ]
     if report.interrupted:
         left = _count(report.interrupted, "document")
         lines.append(f"interrupted: {left} left for the next run")
@@ -347,6 +352,8 @@ def inspect_text(report: InspectReport) -> str:
         if not d.complete:
             chunks = f"{d.chunks} of {d.chunk_total} chunks (INCOMPLETE)"
         lines.append(f"  {d.doc_id}  {_short(d.path)}  {ref}  {pages}  {chunks}")
+        if labels is not None and labels.disagree is not None:
+            lines.append(f"      pages: {labels.disagree}")
         if not d.citekey and d.detail:
             lines.append(f"      {d.detail}")
         elif not d.citekey and d.candidates:

@@ -75,6 +75,10 @@ class StoredDocumentOut(_Response):
         description="Its Zotero item's key: what it is cited by when it has no usable citekey."
     )
     detail: str | None = Field(description="Why it has no citekey, when the library says.")
+    pages_disagree: str | None = Field(
+        description="The library's range and the PDF's numbers, when they disagree: both, "
+        "and which one its labels follow."
+    )
 
     @classmethod
     def of(cls, doc: DocumentSummary) -> StoredDocumentOut:
@@ -103,6 +107,7 @@ class StoredDocumentOut(_Response):
             attachment=doc.attachment,
             item=doc.item,
             detail=doc.detail,
+            pages_disagree=str(labels.disagree) if labels and labels.disagree else None,
         )
 
 
@@ -256,6 +261,9 @@ class IngestDocumentOut(_Response):
     pages: int | None = Field(description="PDF pages.")
     page_labels: str | None = Field(description="Where its printed page labels came from.")
     printed_pages: str | None = Field(description="The printed range: 272-278.")
+    pages_disagree: str | None = Field(
+        description="The library's range and the PDF's numbers, when they disagree."
+    )
     chunks: int = Field(description="Chunks stored.")
     error: str | None = Field(description="Why it failed, with the fix.")
     renamed_from: str | None = Field(description="The stored path this content had before.")

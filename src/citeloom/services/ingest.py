@@ -54,6 +54,9 @@ class DocumentOutcome:
     # the rule that gave the printed page labels, and the printed range: "printed", "272-278"
     page_labels: str | None = None
     printed_pages: str | None = None
+    # the library's range and the PDF's numbers, when they disagree and the entry did not
+    # choose between them: both, and which one the labels follow
+    pages_disagree: str | None = None
     chunks: int = 0
     error: str | None = None
     metadata_problem: str | None = None
@@ -217,10 +220,12 @@ class IngestService(DocumentPipeline):
             library = self.labels_key
             if self.library_files is not None:
                 self._follow_attachments(stored, self.library_files)
+            # labels rewritten, citekey changed or not: the run reports what is stored now
+            stale = any(doc.library != library for doc in stored)
             report.relabelled = self._relabel(stored, library)
             if citekey is not None:
                 report.relabelled += self._relabel_to(citekey, files[0], contents, stored, library)
-            if report.relabelled:
+            if stale or report.relabelled:
                 stored.reload()
             ahead = self._start_ahead(files, contents, stored)
             for number, path in enumerate(files, start=1):
@@ -614,6 +619,9 @@ class IngestService(DocumentPipeline):
 def _labels_of(outcome: DocumentOutcome, labels: PageLabels | None) -> None:
     if labels is not None:
         outcome.page_labels, outcome.printed_pages = labels.source, labels.span()
+        if labels.disagree is not None and not labels.disagree.chosen:
+            outcome.pages_disagree = str(labels.disagree)
+            outcome.warnings.append(f"pages: {labels.disagree}")
 
 
 def _storage_error(error: OSError, path: Path) -> StorageError | None:
@@ -656,6 +664,7 @@ def _audit_fields(outcome: DocumentOutcome) -> dict[str, Any]:
         "pages": outcome.pages,
         "page_labels": outcome.page_labels,
         "printed_pages": outcome.printed_pages,
+        "pages_disagree": outcome.pages_disagree,
         "chunks": outcome.chunks,
         "error": outcome.error,
         "renamed_from": outcome.renamed_from,

@@ -369,7 +369,8 @@ def leftovers_check(project: str, staged: Sequence[str]) -> Check:
 
 def page_labels_check(documents: Sequence[DocumentSummary]) -> Check | None:
     """Which rule gave the stored papers their printed page labels; a warning for those
-    stored before labels existed (they cite PDF pages until the next ingest labels them)."""
+    stored before labels existed (they cite PDF pages until the next ingest labels them), and
+    for those whose library range and printed numbers disagree, naming both."""
     papers = [d for d in documents if d.kind == "paper" and d.page_count]
     if not papers:
         return None
@@ -384,6 +385,22 @@ def page_labels_check(documents: Sequence[DocumentSummary]) -> Check | None:
             f"{detail}; those without labels cite PDF pages",
             "run citeloom ingest on the project's folders again: it labels them without "
             "re-embedding",
+            warning=True,
+        )
+    disagree = [
+        f"{d.citekey or d.path}: {d.labels.disagree}"
+        for d in papers
+        if d.labels and d.labels.disagree and not d.labels.disagree.chosen
+    ]
+    if disagree:
+        return Check(
+            "page labels",
+            True,
+            f"{detail}; {len(disagree)} where the library's range and the PDF's numbers "
+            f"disagree: {'; '.join(disagree[:5])}",
+            "check that each entry's page range is the version you cite, or choose the "
+            "printed pages with a 'citeloom-pages: printed' line in the entry's Extra field "
+            "(note in CSL-JSON); the next ingest relabels it",
             warning=True,
         )
     return Check("page labels", True, detail)

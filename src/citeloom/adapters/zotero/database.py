@@ -41,6 +41,7 @@ from citeloom.domain.library_filters import collection_path
 from citeloom.domain.matching import arxiv_id_of_doi, arxiv_id_of_field, find_dois, normalise_doi
 from citeloom.domain.models import Reference
 from citeloom.domain.notes import ANNOTATION, MAX_PAGE, NoteItem
+from citeloom.domain.page_labels import pages_choice
 
 DATABASE = "zotero.sqlite"
 BBT_DATABASE = "better-bibtex.sqlite"
@@ -443,6 +444,7 @@ def _reference(
         tags=tuple(tags),
         collections=tuple(collections),
         item_type=item_type,
+        pages_choice=pages_choice(extra),
     )
 
 
