@@ -178,6 +178,27 @@ def test_filters_by_citekey_and_year(index):
     assert [h.payload["zotero"]["citekey"] for h in hits] == ["old1999"]
 
 
+def test_field_values_list_a_projects_tags_and_collections(index):
+    name = collection()
+    assert index.field_values(name, "zotero.tags", SearchFilter("p")) == []  # no collection yet
+    index.ensure_collection(name, "m", 4)
+    a = Reference("a2020", "A", tags=("to-read", "soil"), collections=("Thesis/Chapter 2",))
+    b = Reference("b2021", "B", tags=("soil",), collections=("Thesis\\/Chapter 2",))
+    index.replace_document(
+        name, "d1", "a.pdf", points("d1", "a.pdf", ["x", "y"], [vec(1)] * 2, ref=a)
+    )
+    index.replace_document(name, "d2", "b.pdf", points("d2", "b.pdf", ["z"], [vec(1)], ref=b))
+    index.replace_document(
+        name, "d3", "c.pdf", points("d3", "c.pdf", ["w"], [vec(1)], project="q", ref=b)
+    )
+    assert index.field_values(name, "zotero.tags", SearchFilter("p")) == ["soil", "to-read"]
+    assert index.field_values(name, "zotero.collections", SearchFilter("p")) == [
+        "Thesis/Chapter 2",
+        "Thesis\\/Chapter 2",
+    ]
+    assert index.field_values(name, "zotero.tags", SearchFilter("q")) == ["soil"]
+
+
 def test_payloads_and_documents(index):
     name = collection()
     assert index.collection_info(name) is None

@@ -249,6 +249,17 @@ def test_each_error_code_names_a_fix(library):
                 client, "query_hybrid", project="papers", query="interruptions", filters=text
             )
             assert not failed and [r["citekey"] for r in found["results"]] == ["lindqvist2021quiet"]
+            # a tag the library has not is an error naming those it has; case does not count
+            answer, failed = await call(
+                client, "query_hybrid", project="papers", query="x", filters={"tags": ["ofices"]}
+            )
+            assert failed and code(answer) == "INVALID_INPUT"
+            assert 'tag "ofices" is not one of' in answer["error"]["message"]
+            assert '"offices"' in answer["error"]["message"]
+            found, failed = await call(
+                client, "query_hybrid", project="papers", query="x", filters={"tags": ["Offices"]}
+            )
+            assert not failed and {r["citekey"] for r in found["results"]} == {"lindqvist2021quiet"}
             answer, failed = await call(
                 client, "query_hybrid", project="papers", query="x", filters="tags=offices"
             )

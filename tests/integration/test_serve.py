@@ -172,6 +172,10 @@ def test_bad_requests_get_a_4xx_json_error_naming_the_field(served):
     assert extra.status_code == 422 and extra.json()["field"] == "qestion"
     unknown = httpx.post(f"{url}/answer", json={"project": "nope", "question": "marshes"})
     assert unknown.status_code == 404 and "unknown project 'nope'" in unknown.json()["error"]
+    body = {"project": "papers", "query": "marshes", "collections": ["Thesis"]}
+    no_such = httpx.post(f"{url}/query", json=body)  # the CLI's message, a 4xx
+    assert no_such.status_code == 400
+    assert 'collection "Thesis" is not one of the project\'s collections' in no_such.json()["error"]
     broken = httpx.post(
         f"{url}/check", content=b"{not json", headers={"content-type": "application/json"}
     )
