@@ -350,8 +350,16 @@ def test_index_unavailable_and_busy(library, tmp_path):
 
 
 def test_a_call_over_the_time_limit_times_out_and_writes_nothing(tmp_path):
-    config = write_config(tmp_path, extra="\n[mcp]\ntimeout_s = 1\n")
-    many = [{"text": f"Note {i} on sediment accretion in marsh {i}. " * 20} for i in range(200)]
+    # The limit must cover loading the model on a busy machine, and the work must outlast it
+    # on a fast one: 200 notes of 50,000 characters are thousands of chunks to embed.
+    config = write_config(tmp_path, extra="\n[mcp]\ntimeout_s = 10\n")
+
+    def note(i: int) -> str:
+        return " ".join(
+            f"Core {i} sample {k} shows sediment accretion in the marsh." for k in range(900)
+        )
+
+    many = [{"text": note(i)} for i in range(200)]
 
     async def run() -> None:
         async with session(config) as client:
