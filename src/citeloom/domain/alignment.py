@@ -59,7 +59,8 @@ class Span:
         return " ".join(self.sentences)
 
 
-def page_spans(page: PageText, widths: Sequence[int] = WIDTHS, min_words: int = 3) -> list[Span]:
+@lru_cache(maxsize=4096)
+def page_spans(page: PageText, widths: tuple[int, ...] = WIDTHS, min_words: int = 3) -> list[Span]:
     """Every sentence of the page and every run of ``widths`` consecutive ones: body sentences
     run on across blocks (a paragraph split at a column break), any other block's only
     within it."""
@@ -338,19 +339,39 @@ def facts_of(
     content: ClaimContent, alignment: Alignment, short_forms: Mapping[str, frozenset[str]] = {}
 ) -> Facts:
     """The claim's facts held to a span and the sentence of it that states the claim."""
-    facts = compare_facts(
+    facts = _compare(
         content.text,
         alignment.span.text,
         alignment.core,
-        ignore_names=content.ignore_names,
-        ignore_numbers=content.ignore_numbers,
-        known_names=_known_names(content.text, alignment.span.text, short_forms),
+        content.ignore_names,
+        content.ignore_numbers,
+        tuple(_known_names(content.text, alignment.span.text, short_forms)),
     )
     if len(alignment.span.sentences) > 1 and not facts.contradictions:
         swapped = _swapped_names(content, alignment)
         if swapped:
             facts = Facts(facts.contradictions, facts.missing + swapped)
     return facts
+
+
+@lru_cache(maxsize=65536)
+def _compare(
+    claim: str,
+    passage: str,
+    core: str,
+    ignore_names: frozenset[str],
+    ignore_numbers: frozenset[float],
+    known: tuple[str, ...],
+) -> Facts:
+    """``compare_facts``, once per claim and span: a sweep of thresholds judges them again."""
+    return compare_facts(
+        claim,
+        passage,
+        core,
+        ignore_names=ignore_names,
+        ignore_numbers=ignore_numbers,
+        known_names=known,
+    )
 
 
 def _known_names(claim: str, text: str, short_forms: Mapping[str, frozenset[str]]) -> list[str]:
@@ -412,14 +433,14 @@ def judge(
     pool = body if body and body[0].score >= thresholds.body_first else list(alignments)
     best = pool[0]
     for a in pool[:candidates]:
-        if not content_ok(content, a, thresholds):
-            continue
         facts = facts_of(content, a, short_forms)
-        if facts.agree:
+        if facts.contradictions and a.score >= thresholds.mismatch:
+            # the span that states the claim best says otherwise: a run of sentences
+            # aligned less well does not outvote it
+            return Judgement("mismatch", a, facts)
+        if facts.agree and content_ok(content, a, thresholds):
             return Judgement("supported", a, facts)
     facts = facts_of(content, best, short_forms)
-    if facts.contradictions and best.score >= thresholds.mismatch:
-        return Judgement("mismatch", best, facts)
     if best.score >= thresholds.discuss:
         return Judgement("unconfirmed", best, facts)
     return Judgement("not-found", best, facts)

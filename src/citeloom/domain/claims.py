@@ -21,6 +21,7 @@ sites"); what the passage merely leaves unstated is missing, not contradicted.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Literal
@@ -119,7 +120,7 @@ _AUXILIARY = frozenset(
 )
 _FILLER = frozenset(
     """a an the of and or with in on at to for from by as is are was were be its their this that
-    these those than per about between""".split()  # noqa: SIM905
+    these those than per about between which who whom whose it they there""".split()  # noqa: SIM905
 )
 
 
@@ -132,41 +133,71 @@ def _negations(text: str) -> list[re.Match[str]]:
     return list(_NEGATION.finditer(cleaned))
 
 
-def negated_words(text: str, span: int = 3) -> set[str]:
-    """Stems of the content words a negation governs, up to the end of its clause: "no
-    association between negative or positive life events" -> {assoc, negat, posit}."""
+def negation_scopes(text: str, span: int = 3) -> list[tuple[str, ...]]:
+    """For each negation, the stems of the content words it governs, in order, up to the end
+    of its clause: "no association between negative or positive life events" -> (assoc,
+    negat, posit)."""
     text = comparable_text(text)
-    out: set[str] = set()
+    out = []
     for match in _negations(text):
         clause = _CLAUSE_END.split(text[match.end() : match.end() + 120], maxsplit=1)[0]
         words = re.findall(r"[a-z]+", fold_for_match(clause))
-        kept = [
-            w
-            for w in words
-            if w not in _FILLER and w not in _AUXILIARY and w not in FRAMING_WORDS and len(w) > 2
-        ][:span]
-        out |= {w[:5] for w in kept}
+        kept = [w for w in words if w not in _FILLER and w not in _AUXILIARY and len(w) > 2]
+        out.append(tuple(dict.fromkeys(w[:5] for w in kept[:span])))
     return out
+
+
+def negated_words(text: str) -> set[str]:
+    """Stems of the content words any negation of the text governs."""
+    return {w for scope in negation_scopes(text) for w in scope}
+
+
+def _same_predicate(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """Two negations govern the same thing: they share the first word one of them governs
+    ("no association between" and "did not find an association"); two that govern nothing
+    readable ("... but B did not.") match each other."""
+    if not a or not b:
+        return not a and not b
+    return a[0] in b or b[0] in a
 
 
 def negation_facts(
     claim: str, passage: str, core: str
 ) -> tuple[list[Difference], list[Difference]]:
-    """What the claim negates must be negated in the passage; what the sentence stating the
-    claim negates, the claim must not affirm ("no association between ... and dementia"
-    against "an association between ... and dementia")."""
+    """Each negation of the claim must be matched by one of the passage governing the same
+    words; each negation of the sentence stating the claim, governing words the claim uses,
+    must be matched by one of the claim ("no association between ... and dementia" against
+    "an association between ... and dementia")."""
     against: list[Difference] = []
     missing: list[Difference] = []
-    mine = negated_words(claim)
-    theirs = negated_words(passage)
-    if mine and not mine & theirs:
-        stated = mine & _stems(core)
+    mine = negation_scopes(claim)
+    in_core = negation_scopes(core)
+    core_stems, claim_stems = _stems(core), _stems(claim)
+    unmatched = _unmatched(mine, in_core)
+    if unmatched:
         difference = Difference("negation", _negation_phrase(claim), "affirms it")
-        (against if stated and not _negations(core) else missing).append(difference)
-    affirmed = negated_words(core) - mine
-    if affirmed & _stems(claim) and not _negations(claim):
+        (against if set(unmatched[0]) & core_stems else missing).append(difference)
+    said = [s for s in in_core if set(s) & claim_stems or not s]
+    if _unmatched(said, mine):
         against.append(Difference("negation", "affirms it", _negation_phrase(core)))
     return against, missing
+
+
+def _unmatched(
+    scopes: list[tuple[str, ...]], others: list[tuple[str, ...]]
+) -> list[tuple[str, ...]]:
+    """The negations of ``scopes`` no negation of ``others`` matches, one to one, by the
+    words they govern: "none of which has not been studied" has one more than "none of
+    which has been studied"."""
+    free = list(others)
+    out = []
+    for scope in scopes:
+        match = next((o for o in free if _same_predicate(o, scope)), None)
+        if match is None:
+            out.append(scope)
+        else:
+            free.remove(match)
+    return out
 
 
 def _negation_phrase(text: str) -> str:
@@ -186,6 +217,9 @@ _DIRECTIONS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
      ("decreas", "reduc", "lower", "fall", "fell", "drop", "declin", "diminish", "shrink",
       "suppress", "loss", "lose", "lost", "smaller", "fewer", "shorter")),
     (("more",), ("less",)),
+    (("most", "highest", "largest", "greatest", "best"),
+     ("least", "lowest", "smallest", "fewest", "worst")),
+    (("before",), ("after",)),
     (("above",), ("below",)),
     (("faster", "quicker", "accelerat"), ("slower", "decelerat")),
     (("improv", "better", "outperform"), ("worse", "worsen", "degrad", "underperform")),
@@ -202,33 +236,36 @@ _SIDES = [
 ]
 
 
-def _directions(text: str) -> set[tuple[int, int]]:
+def _directions(text: str) -> Counter[tuple[int, int]]:
     folded = fold_for_match(text)
-    return {
-        (number, side)
-        for number, sides in enumerate(_SIDES)
-        for side, pattern in enumerate(sides)
-        if pattern.search(folded)
-    }
+    return Counter(
+        {
+            (number, side): len(pattern.findall(folded))
+            for number, sides in enumerate(_SIDES)
+            for side, pattern in enumerate(sides)
+            if pattern.search(folded)
+        }
+    )
 
 
 def direction_facts(claim: str, passage: str, core: str) -> list[Difference]:
-    """A claim that goes one way where the sentence stating it goes the other, and the
-    passage nowhere the claim's way."""
+    """A claim that goes one way where the sentence stating it goes the other: it says "more"
+    as often as the sentence says "less" and the passage says "more" less often than it."""
     mine, theirs, around = _directions(claim), _directions(core), _directions(passage)
     out = []
-    for number, side in sorted(mine):
-        other = 1 - side
-        if (number, other) in theirs and (number, side) not in around:
-            if (number, other) in mine:  # "higher for A, lower for B": both ways
-                continue
-            out.append(
-                Difference(
-                    "direction",
-                    _word_of(claim, _SIDES[number][side]),
-                    _word_of(core, _SIDES[number][other]),
+    for number in range(len(_SIDES)):
+        for side in (0, 1):
+            other = 1 - side
+            more_mine = mine[number, side] - around[number, side]
+            more_theirs = theirs[number, other] - mine[number, other]
+            if more_mine > 0 and more_theirs > 0:
+                out.append(
+                    Difference(
+                        "direction",
+                        _word_of(claim, _SIDES[number][side]),
+                        _word_of(core, _SIDES[number][other]),
+                    )
                 )
-            )
     return out
 
 

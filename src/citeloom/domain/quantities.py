@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from citeloom.domain.text import comparable_text, fold_for_match
 
@@ -319,6 +320,12 @@ def quantities(text: str) -> list[Quantity]:
     """The numbers a sentence states, each with its unit or noun; a range ("0-2 ns", "between
     6.03 and 19.74 g/l") gives both ends, the unit of its end applying to both. Figure,
     table, section and reference numbers are left out."""
+    return list(_quantities(text))
+
+
+@lru_cache(maxsize=65536)
+def _quantities(text: str) -> tuple[Quantity, ...]:
+    """``quantities``, read once per text: a page's sentences are read for every claim."""
     text = comparable_text(text)
     found: list[Quantity] = []
     for match in _POWER.finditer(text):
@@ -359,7 +366,7 @@ def quantities(text: str) -> list[Quantity]:
         if quantity.unit is not None:
             found.append(quantity)
     found += pending
-    return sorted(found, key=lambda q: q.start)
+    return tuple(sorted(found, key=lambda q: q.start))
 
 
 def _with_unit(q: Quantity, end: Quantity) -> Quantity:
@@ -529,6 +536,7 @@ class NumberFinding:
     unit_clash: Quantity | None = None  # the same value in another unit
 
 
+@lru_cache(maxsize=262144)
 def find_number(claim: Quantity, page_text: str) -> NumberFinding:
     """The page's number that states the claim's, else its number for the same thing with
     another value (or the same value in another unit), else nothing."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 _WS = re.compile(r"\s+")
 # a word hyphenated at a line end, German ones included ("Bö-\nden", "ver-\nändert"): joined
@@ -58,6 +59,7 @@ _GLUED_MARKER = re.compile(r"\b([a-z]{4,})\d{1,3}(?:[,\u2013-]\d{1,3})*(?=[\s.,;
 _MARKER_AFTER_STOP = re.compile(r"(?<=[a-z][.,;:])\d{1,3}(?:[,\u2013-]\d{1,3})*(?=\s+[A-Z(]|\s*$)")
 
 
+@lru_cache(maxsize=65536)
 def comparable_text(text: str) -> str:
     """Text as a reader sees it, for comparing a claim with a page: the storage normalisation
     (NFKC: ligatures, thin spaces, superscript digits; soft hyphens and words broken at line

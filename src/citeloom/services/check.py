@@ -339,6 +339,8 @@ class CheckService:
 
     def _others(self, citation: DraftCitation) -> tuple[Support, ...]:
         """Sentences of other papers of the project that state the claim."""
+        if self.elsewhere <= 0:
+            return ()
         options = QueryOptions(top_k=self.passages, per_doc=1)
         found = self.query.search(citation.sentence, options)
         out: list[Support] = []

@@ -9,6 +9,7 @@ sentence and run of two or three (``domain.alignment``), embedding sentences onc
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Collection, Mapping, Sequence
 
 from citeloom.domain.alignment import (
@@ -49,7 +50,11 @@ class ClaimJudge:
         self.thresholds = thresholds
         self.vectors = vectors if vectors is not None else SentenceVectors()
         self.shortlist = shortlist
-        self._claims: dict[str, Sequence[float]] = {}
+        self._claims: OrderedDict[str, Sequence[float]] = OrderedDict()
+        # alignments of a claim with the same pages, kept: a draft cites a paper many times,
+        # and a benchmark judges the same alignments under other thresholds
+        self._aligned: OrderedDict[tuple[object, ...], list[Alignment]] = OrderedDict()
+        self.keep = 4096
 
     def content(
         self, claim: str, ignore_names: Collection[str] = (), ignore_numbers: Collection[float] = ()
@@ -66,6 +71,23 @@ class ClaimJudge:
     ) -> list[Alignment]:
         """The spans of ``pages`` aligned with the claim, best first; with ``shortlist``, only
         the spans holding most of the claim's terms and numbers are embedded."""
+        key = (content.text, content.ignore_names, shortlist, tuple(pages))
+        if key in self._aligned:
+            self._aligned.move_to_end(key)
+            return self._aligned[key]
+        found = self._align(content, pages, short_forms, shortlist)
+        self._aligned[key] = found
+        while len(self._aligned) > self.keep:
+            self._aligned.popitem(last=False)
+        return found
+
+    def _align(
+        self,
+        content: ClaimContent,
+        pages: Sequence[PageText],
+        short_forms: Mapping[str, frozenset[str]],
+        shortlist: bool,
+    ) -> list[Alignment]:
         spans = [span for page in pages for span in page_spans(page)]
         if shortlist and len(spans) > self.shortlist:
             spans = _shortlist(content, spans, short_forms, self.shortlist)
@@ -73,6 +95,8 @@ class ClaimJudge:
             return []
         if content.text not in self._claims:
             self._claims[content.text] = self.embedder.embed_query(content.text)
+            while len(self._claims) > self.keep:
+                self._claims.popitem(last=False)
         return align(
             content,
             spans,
