@@ -232,12 +232,15 @@ def author_cases(
 ) -> list[Case]:
     rng = random.Random(23)
     out = []
-    for r in data["restatements"]:
+    # the authors' own restatements, and the few where they contradict their own page
+    entries = [(r, "author") for r in data["restatements"]]
+    entries += [(r, "false") for r in data.get("inconsistent", [])]
+    for r, kind in entries:
         key = r["citekey"]
         if key not in labels:
             continue
         out += four_ways(
-            "authors", r["id"], "author", r["claim"], key, r["pdf_page"], keys[key], labels, rng,
+            "authors", r["id"], kind, r["claim"], key, r["pdf_page"], keys[key], labels, rng,
             avoid=[r.get("claim_pdf_page") or r["pdf_page"]],
         )  # fmt: skip
     return out

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
-from citeloom.domain.abstention import STOPWORDS
+from citeloom.domain.abstention import STOPWORDS, stem, text_stems
 from citeloom.domain.claims import FRAMING_WORDS, Difference, Facts, compare_facts
 from citeloom.domain.names import names
 from citeloom.domain.quantities import Quantity, find_number
@@ -83,15 +83,28 @@ def page_spans(page: PageText, widths: tuple[int, ...] = WIDTHS, min_words: int 
 
 
 # ------------------------------------------------------------------ abbreviations
+class ShortForms(dict[str, frozenset[str]]):
+    """A paper's abbreviations: folded short form -> folded words of its long form. One
+    paper's is read once and compared by identity, so what it adds to a span's words is
+    computed once per span (``expanded_stems``)."""
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return id(self)
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+
+NO_SHORT_FORMS = ShortForms()
 _SHORT = re.compile(r"\((?P<short>[A-Za-z][A-Za-z0-9\-]{0,9})\)")
 
 
-def abbreviations(text: str) -> dict[str, frozenset[str]]:
+def abbreviations(text: str) -> ShortForms:
     """The abbreviations a paper defines ("weighted mean difference (WMD)", "haemoglobin
     (Hb)"): folded short form -> folded words of its long form. The long form is found as
     Schwartz and Hearst do: the short form's characters, last to first, in the words before
     the parenthesis, its first character starting a word."""
-    out: dict[str, frozenset[str]] = {}
+    out = ShortForms()
     for match in _SHORT.finditer(text):
         short = match["short"]
         if not any(c.isupper() for c in short) or len(short) < 2:
@@ -125,24 +138,6 @@ def _long_form(short: str, words: list[str]) -> list[str] | None:
 
 
 # ------------------------------------------------------------------ the claim's content
-def _stem(word: str) -> str:
-    for suffix in ("ations", "ation", "ings", "ing", "ies", "es", "ed", "ly", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            return word[: -len(suffix)]
-    return word
-
-
-@lru_cache(maxsize=65536)
-def span_stems(text: str) -> frozenset[str]:
-    """The stems of a text's words, and of its hyphenated compounds glued as a line break
-    leaves them ("field-correlation" also as "fieldcorrelation")."""
-    words = comparable_words(text)
-    stems = {_stem(w) for w in words}
-    for compound in re.findall(r"[^\W_]+(?:-[^\W_]+)+", text.lower()):
-        stems.add(_stem(fold_for_match(compound).replace(" ", "")))
-    return frozenset(stems)
-
-
 @dataclass(frozen=True)
 class ClaimContent:
     """What a claim states, as alignment and fact checks need it."""
@@ -192,20 +187,31 @@ def claim_content(
     return ClaimContent(claim, weighed, numbers, frozenset(ignore_names), frozenset(ignore_numbers))
 
 
-def covered(
-    content: ClaimContent, text: str, short_forms: Mapping[str, frozenset[str]] = {}
-) -> set[str]:
+def covered(content: ClaimContent, text: str, short_forms: ShortForms = NO_SHORT_FORMS) -> set[str]:
     """The claim's terms a text holds, inflected or not ("accretes" ~ "accretion"), or as
     the paper abbreviates them ("Hb" for haemoglobin, "WMD" for weighted mean difference)."""
-    stems = set(span_stems(text))
+    stems = expanded_stems(text, short_forms)
+    return {t for t in content.weights if stem(t) in stems}
+
+
+@lru_cache(maxsize=131072)
+def word_set(text: str) -> frozenset[str]:
+    return frozenset(comparable_words(text))
+
+
+@lru_cache(maxsize=131072)
+def expanded_stems(text: str, short_forms: ShortForms) -> frozenset[str]:
+    """The stems of a text's words, with the long forms of the abbreviations it uses and the
+    abbreviations of the long forms it spells out."""
+    stems = set(text_stems(text))
     if short_forms:
-        words = set(comparable_words(text))
+        words = word_set(text)
         for short, long in short_forms.items():
             if short in words:
-                stems |= {_stem(w) for w in long}
+                stems |= {stem(w) for w in long}
             elif long and long <= words:
-                stems.add(_stem(short))
-    return {t for t in content.weights if _stem(t) in stems}
+                stems.add(stem(short))
+    return frozenset(stems)
 
 
 # ------------------------------------------------------------------ alignment
@@ -231,7 +237,7 @@ def align(
     spans: Sequence[Span],
     vectors: Callable[[Sequence[str]], Sequence[Sequence[float]]],
     claim_vector: Sequence[float],
-    short_forms: Mapping[str, frozenset[str]] = {},
+    short_forms: ShortForms = NO_SHORT_FORMS,
 ) -> list[Alignment]:
     """Each span scored against the claim, best first (a shorter span first at a tie): half
     the weight share of the claim's terms and numbers it holds, half its dense similarity."""
@@ -336,7 +342,7 @@ class Judgement:
 
 
 def facts_of(
-    content: ClaimContent, alignment: Alignment, short_forms: Mapping[str, frozenset[str]] = {}
+    content: ClaimContent, alignment: Alignment, short_forms: ShortForms = NO_SHORT_FORMS
 ) -> Facts:
     """The claim's facts held to a span and the sentence of it that states the claim."""
     facts = _compare(
@@ -374,9 +380,9 @@ def _compare(
     )
 
 
-def _known_names(claim: str, text: str, short_forms: Mapping[str, frozenset[str]]) -> list[str]:
+def _known_names(claim: str, text: str, short_forms: ShortForms) -> list[str]:
     """The claim's names a span writes out in full, or abbreviates, as the paper defines them."""
-    words = set(comparable_words(text))
+    words = word_set(text)
     out = []
     for name in names(claim):
         key = fold_for_match(name)
@@ -423,7 +429,7 @@ def judge(
     content: ClaimContent,
     alignments: Sequence[Alignment],
     thresholds: Thresholds = DEFAULT_THRESHOLDS,
-    short_forms: Mapping[str, frozenset[str]] = {},
+    short_forms: ShortForms = NO_SHORT_FORMS,
     candidates: int = 12,
 ) -> Judgement:
     """The outcome for one claim over the aligned spans of some pages (best first)."""

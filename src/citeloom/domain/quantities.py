@@ -185,6 +185,19 @@ def read_unit(text: str, pos: int) -> tuple[Unit | None, int]:
     return Unit(text[pos:end], kept, total, head), end
 
 
+_SPREAD = re.compile(r"\s?±\s?\d+(?:[.,]\d+)?")
+
+
+def _unit_after(text: str, pos: int) -> tuple[Unit | None, int]:
+    """The unit after a number, or after its spread: "10 395 ± 593 nM" is in nM."""
+    unit, end = read_unit(text, pos)
+    if unit is None and (spread := _SPREAD.match(text, pos)) is not None:
+        unit, _ = read_unit(text, spread.end())
+        if unit is not None:
+            return unit, pos  # the unit is the spread's too: it is read again there
+    return unit, end
+
+
 def _power(text: str, pos: int) -> tuple[int, int]:
     match = _EXPONENT.match(text, pos)
     if match is None:
@@ -252,6 +265,7 @@ class Quantity:
     decimals: int = 0  # digits after the decimal point, as written (rounding)
     start: int = 0  # offsets in the comparable text it was read from
     end: int = 0
+    spread: bool = False  # "± 593": an uncertainty, never another value of the quantity
     grouped: bool = False  # joined digit groups ("67, 562"): read only against a claim's
     flattened: str | None = None  # 10^5 as a PDF prints it once its superscript is lost
 
@@ -405,7 +419,7 @@ def _read(text: str, match: re.Match[str], range_end: bool = False) -> Quantity 
         spelled = False
         if 1900 <= value <= 2099 and decimals == 0 and "," not in match["num"]:
             pass  # a year is a value like any other: "in 2006"
-    unit, end = read_unit(text, match.end())
+    unit, end = _unit_after(text, match.end())
     if spelled and word in _MULTIPLIERS:
         unit = unit or Unit(word, (("times", 1),), 1.0)
     if spelled and word in ("one", "single", "once", "half") and unit is None:
@@ -414,6 +428,7 @@ def _read(text: str, match: re.Match[str], range_end: bool = False) -> Quantity 
             return None  # "one of the", "half": a word, not a stated figure
     lead = (match["lead"] or "").strip()
     hedged = lead in ("~", "≈") or bool(_HEDGES.search(before))
+    spread = lead == "±" or before.rstrip().endswith("±")
     return Quantity(
         value=value,
         text=_shown(text, match.start(), end, unit),
@@ -425,6 +440,7 @@ def _read(text: str, match: re.Match[str], range_end: bool = False) -> Quantity 
         decimals=decimals,
         start=match.start(),
         end=end,
+        spread=spread,
     )
 
 
@@ -468,7 +484,7 @@ def _grouped(text: str) -> list[Quantity]:
     for match in _GROUPS.finditer(text):
         if _LIST_BEFORE.search(text, 0, match.start()) or _LIST_AFTER.match(text, match.end()):
             continue
-        unit, end = read_unit(text, match.end())
+        unit, end = _unit_after(text, match.end())
         value = float(re.sub(r"\D", "", match[0]))
         out.append(
             Quantity(
@@ -552,7 +568,7 @@ def find_number(claim: Quantity, page_text: str) -> NumberFinding:
         for match in pattern.finditer(text):
             if _LIST_BEFORE.search(text, 0, match.start()) or _LIST_AFTER.match(text, match.end()):
                 continue  # "100, 200 and 300": a list, not one number
-            unit, end = read_unit(text, match.end())
+            unit, end = _unit_after(text, match.end())
             q = Quantity(
                 claim.value,
                 text[match.start() : end],
@@ -569,7 +585,7 @@ def find_number(claim: Quantity, page_text: str) -> NumberFinding:
     same_value = [q for q in said if math.isclose(q.value, claim.value) and units_clash(claim, q)]
     if same_value:
         return NumberFinding(claim, unit_clash=same_value[0])
-    rivals = [q for q in said if same_quantity(claim, q) and not q.flattened]
+    rivals = [q for q in said if same_quantity(claim, q) and not (q.flattened or q.spread)]
     if abs(claim.value) >= 1000 and not claim.decimals:  # its rival may be grouped too
         grouped = [q for q in _grouped(text) if same_quantity(claim, q)]
         rivals = grouped or rivals

@@ -34,6 +34,7 @@ from citeloom.domain.alignment import (
     ClaimContent,
     Judgement,
     PageText,
+    ShortForms,
     Span,
     abbreviations,
 )
@@ -131,7 +132,7 @@ class _Paper:
     documents: list[DocumentSummary]
     pages: dict[tuple[str, int | None], PageText]  # (doc_id, PDF page) -> its blocks
     passages: dict[tuple[str, int | None], list[Passage]]  # the chunks on each page
-    short_forms: dict[str, frozenset[str]]
+    short_forms: ShortForms
     authors: tuple[str, ...]
     years: frozenset[float]
 

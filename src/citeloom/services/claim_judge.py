@@ -14,10 +14,12 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 
 from citeloom.domain.alignment import (
     DEFAULT_THRESHOLDS,
+    NO_SHORT_FORMS,
     Alignment,
     ClaimContent,
     Judgement,
     PageText,
+    ShortForms,
     Span,
     Thresholds,
     align,
@@ -65,7 +67,7 @@ class ClaimJudge:
         self,
         content: ClaimContent,
         pages: Sequence[PageText],
-        short_forms: Mapping[str, frozenset[str]] = {},
+        short_forms: ShortForms = NO_SHORT_FORMS,
         *,
         shortlist: bool = False,
     ) -> list[Alignment]:
@@ -85,7 +87,7 @@ class ClaimJudge:
         self,
         content: ClaimContent,
         pages: Sequence[PageText],
-        short_forms: Mapping[str, frozenset[str]],
+        short_forms: ShortForms,
         shortlist: bool,
     ) -> list[Alignment]:
         spans = [span for page in pages for span in page_spans(page)]
@@ -109,7 +111,7 @@ class ClaimJudge:
         self,
         content: ClaimContent,
         pages: Sequence[PageText],
-        short_forms: Mapping[str, frozenset[str]] = {},
+        short_forms: ShortForms = NO_SHORT_FORMS,
         *,
         shortlist: bool = False,
     ) -> Judgement:
@@ -120,7 +122,7 @@ class ClaimJudge:
 def _shortlist(
     content: ClaimContent,
     spans: Sequence[Span],
-    short_forms: Mapping[str, frozenset[str]],
+    short_forms: ShortForms,
     keep: int,
 ) -> list[Span]:
     """The ``keep`` spans holding the largest share of the claim's terms and numbers, body
