@@ -54,7 +54,7 @@ from citeloom.domain.abstention import idf  # noqa: E402
 from citeloom.domain.alignment import PageText, Thresholds  # noqa: E402
 from citeloom.domain.ids import sha256_of_file  # noqa: E402
 from citeloom.domain.sentences import looks_whole, split_sentences  # noqa: E402
-from citeloom.domain.text import comparable_words  # noqa: E402
+from citeloom.domain.text import comparable_words, fold_for_match  # noqa: E402
 from citeloom.services.check import CheckService  # noqa: E402
 from citeloom.services.claim_judge import ClaimJudge  # noqa: E402
 
@@ -387,9 +387,13 @@ def corpus_weights(documents: dict[str, list[PageText]]):
 
 def judge_abstracts(judge: ClaimJudge, cases: list[Case], documents) -> list[tuple[Case, str]]:
     rows = []
+    folded = {
+        doc: f" {fold_for_match(' '.join(t for p in pages for _, t in p.blocks))} "
+        for doc, pages in documents.items()
+    }
     for case in cases:
         pages = [p for p in documents[case.citekey] if p.page == case.page]
-        content = judge.content(case.claim)
+        content = judge.content(case.claim, paper=folded[case.citekey])
         rows.append((case, judge.judge(content, pages).outcome))
     return rows
 
@@ -544,26 +548,31 @@ def main() -> None:
     authors = authors_file()
     keys = halves(authors)
     labels = printed_labels()
-    cases: dict[str, list[Case]] = {}
-    if "claims" in chosen:
-        cases["claims"] = claim_cases(keys, labels)
-    if "authors" in chosen:
-        if authors is None:
-            print(f"authors: {AUTHORS.relative_to(ROOT)} is not there yet; set skipped")
-        else:
-            cases["authors"] = author_cases(authors, keys, labels)
-    if "perturbed" in chosen:
-        cases["perturbed"] = perturbed_cases(config, keys, labels, args.per_paper)
-    documents = abstract_documents(args.per_collection) if "abstracts" in chosen else {}
-    if "abstracts" in chosen:
-        cases["abstracts"] = abstract_cases(documents)
-    for name, items in cases.items():
-        kinds = Counter(c.kind for c in items if c.variant == "right")
-        print(f"{name}: {len(items)} citations; {dict(sorted(kinds.items()))}")
     index = bootstrap.index(settings)
     try:
         service = bootstrap.check_service(settings, "checks", index)
         service.elsewhere = 0  # the other papers listed beside not-found are not scored
+        ingested = set(service.papers())
+        missing = sorted(set(labels) - ingested)
+        if missing:  # a PDF the library match did not place: its claims cannot be judged
+            print(f"not in the project (left out): {', '.join(missing)}")
+        labels = {k: v for k, v in labels.items() if k in ingested}
+        cases: dict[str, list[Case]] = {}
+        if "claims" in chosen:
+            cases["claims"] = claim_cases(keys, labels)
+        if "authors" in chosen:
+            if authors is None:
+                print(f"authors: {AUTHORS.relative_to(ROOT)} is not there yet; set skipped")
+            else:
+                cases["authors"] = author_cases(authors, keys, labels)
+        if "perturbed" in chosen:
+            cases["perturbed"] = perturbed_cases(config, keys, labels, args.per_paper)
+        documents = abstract_documents(args.per_collection) if "abstracts" in chosen else {}
+        if "abstracts" in chosen:
+            cases["abstracts"] = abstract_cases(documents)
+        for name, items in cases.items():
+            kinds = Counter(c.kind for c in items if c.variant == "right")
+            print(f"{name}: {len(items)} citations; {dict(sorted(kinds.items()))}")
         judge = service.judge_core
         core = ClaimJudge(
             judge.embedder, corpus_weights(documents), judge.thresholds, judge.vectors
@@ -573,12 +582,12 @@ def main() -> None:
         if args.sweep:
             best: tuple[tuple[float, ...], Thresholds] | None = None
             grid = itertools.product(
-                (0.75, 0.85, 0.95),
-                (0.75, 0.8, 0.85),
-                (0.2, 0.3, 1.0),
-                (0.88, 0.92, 1.01),
-                (0.4, 0.5),
-                (0.5, 0.6),
+                (0.6, 0.7, 0.8),  # coverage
+                (0.7, 0.75, 0.8),  # paraphrase
+                (0.25, 1.0),  # gap (1.0: off)
+                (0.95, 1.01),  # near_copy (1.01: off)
+                (0.45,),  # discuss
+                (0.55,),  # mismatch
             )
             for values in grid:
                 thresholds = replace(judge.thresholds, **dict(zip(KNOBS, values, strict=True)))

@@ -63,7 +63,10 @@ FILES = {
     "sundstrom2014stressful": "intpsychogeriatr2013_life_events.pdf",
     "douglas2014fragmentbased": "clinsci2014_126_305_with_supplement.pdf",
 }
-HB = "The weighted mean difference of Hb over the seven studies was {} g/l [@huang2010iron, {}]."
+HB = (
+    "Changes in Hb were higher in the intervention groups of the seven studies, at {} g/l "
+    "[@huang2010iron, {}]."
+)
 
 
 def run(*args: str) -> tuple[int, str]:

@@ -48,9 +48,26 @@ def idf(total: int, frequency: int) -> float:
 
 
 def _stem(word: str) -> str:
-    for suffix in ("ations", "ation", "ings", "ing", "ies", "es", "ed", "ly", "s"):
+    for suffix in (
+        "ations",
+        "ation",
+        "ions",
+        "ion",
+        "ings",
+        "ing",
+        "ies",
+        "es",
+        "ed",
+        "ly",
+        "s",
+        "e",
+    ):
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            return word[: -len(suffix)]
+            word = word[: -len(suffix)]
+            # "emitting" ~ "emit", "planned" ~ "plan": a doubled final consonant is one
+            if len(word) >= 5 and word[-1] == word[-2] and word[-1] not in "aeiouls":
+                word = word[:-1]
+            return word
     return word
 
 

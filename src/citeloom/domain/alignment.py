@@ -22,7 +22,7 @@ import math
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Literal
 
 from citeloom.domain.abstention import STOPWORDS, stem, text_stems
@@ -147,10 +147,17 @@ class ClaimContent:
     numbers: tuple[Quantity, ...]
     ignore_names: frozenset[str] = frozenset()  # the cited paper's authors
     ignore_numbers: frozenset[float] = frozenset()  # the cited paper's year
+    # the cited paper's whole text, folded: a name of the claim it mentions somewhere is a
+    # name of its own (the sentence stating the claim may call it "it" or "our method")
+    paper: str = ""
 
     @property
     def total(self) -> float:
         return sum(self.weights.values()) + self.number_weight * len(self.numbers)
+
+    @cached_property
+    def stems(self) -> dict[str, str]:
+        return {t: stem(t) for t in self.weights}
 
     @property
     def number_weight(self) -> float:
@@ -175,6 +182,7 @@ def claim_content(
     weights: Mapping[str, float],
     ignore_names: Collection[str] = (),
     ignore_numbers: Collection[float] = (),
+    paper: str = "",
 ) -> ClaimContent:
     """``weights``: how rare each term is in the library (IDF); a term it lacks weighs as the
     rarest."""
@@ -191,7 +199,7 @@ def covered(content: ClaimContent, text: str, short_forms: ShortForms = NO_SHORT
     """The claim's terms a text holds, inflected or not ("accretes" ~ "accretion"), or as
     the paper abbreviates them ("Hb" for haemoglobin, "WMD" for weighted mean difference)."""
     stems = expanded_stems(text, short_forms)
-    return {t for t in content.weights if stem(t) in stems}
+    return {t for t, s in content.stems.items() if s in stems}
 
 
 @lru_cache(maxsize=131072)
@@ -351,9 +359,9 @@ def facts_of(
         alignment.core,
         content.ignore_names,
         content.ignore_numbers,
-        tuple(_known_names(content.text, alignment.span.text, short_forms)),
+        tuple(_known_names(content, alignment.span.text, short_forms)),
     )
-    if len(alignment.span.sentences) > 1 and not facts.contradictions:
+    if not facts.contradictions:
         swapped = _swapped_names(content, alignment)
         if swapped:
             facts = Facts(facts.contradictions, facts.missing + swapped)
@@ -380,11 +388,15 @@ def _compare(
     )
 
 
-def _known_names(claim: str, text: str, short_forms: ShortForms) -> list[str]:
-    """The claim's names a span writes out in full, or abbreviates, as the paper defines them."""
+def _known_names(content: ClaimContent, text: str, short_forms: ShortForms) -> list[str]:
+    """The claim's names a span writes out in full, or abbreviates, as the paper defines them,
+    and those the paper mentions anywhere."""
     words = word_set(text)
     out = []
-    for name in names(claim):
+    for name in names(content.text):
+        if content.paper and f" {fold_for_match(name)} " in content.paper:
+            out.append(name)
+            continue
         key = fold_for_match(name)
         long = short_forms.get(key)
         if long and long <= words:
@@ -396,17 +408,32 @@ def _known_names(claim: str, text: str, short_forms: ShortForms) -> list[str]:
 
 
 def _swapped_names(content: ClaimContent, alignment: Alignment) -> tuple[Difference, ...]:
-    """In a run of sentences, a name of the claim that the sentence stating it lacks, while
-    that sentence names something the claim does not: another method in its place."""
+    """A name of the claim that the sentence stating it lacks, while that sentence names
+    something the claim does not: another method in its place."""
     mine = names(content.text, content.ignore_names)
     theirs = names(alignment.core, content.ignore_names)
     core = fold_for_match(alignment.core)
     absent = [n for n in mine if f" {fold_for_match(n)} " not in f" {core} "]
     claim = fold_for_match(content.text)
     other = [n for n in theirs if f" {fold_for_match(n)} " not in f" {claim} "]
-    if absent and other:
-        return (Difference("term", absent[0], other[0]),)
+    for name in absent:
+        rival = next((n for n in other if _shape(n) == _shape(name)), None)
+        if rival is not None:
+            return (Difference("term", name, rival),)
     return ()
+
+
+def _shape(name: str) -> str:
+    """What kind of name it is written as: an acronym (BLEU), one with digits (ResNet-50),
+    CamelCase (PaSa) or capitalised words (Expert Choice); a method is replaced by one of
+    its kind, a paraphrase spells it out ("partitioned variable projection")."""
+    if any(c.isdigit() for c in name):
+        return "digits"
+    if name.rstrip("s").isupper():
+        return "acronym"
+    if " " not in name and any(c.isupper() for c in name[1:]):
+        return "camel"
+    return "words"
 
 
 def content_ok(content: ClaimContent, a: Alignment, t: Thresholds) -> bool:
@@ -438,15 +465,36 @@ def judge(
     body = [a for a in alignments if a.span.body]
     pool = body if body and body[0].score >= thresholds.body_first else list(alignments)
     best = pool[0]
+    stated = _numbers_stated(content, pool)
     for a in pool[:candidates]:
         facts = facts_of(content, a, short_forms)
-        if facts.contradictions and a.score >= thresholds.mismatch:
+        against = [
+            d
+            for d in facts.contradictions
+            if not (d.kind in ("number", "unit") and d.draft in stated)
+        ]
+        if against and a.score >= thresholds.mismatch:
             # the span that states the claim best says otherwise: a run of sentences
             # aligned less well does not outvote it
-            return Judgement("mismatch", a, facts)
+            return Judgement("mismatch", a, Facts(tuple(against), facts.missing))
         if facts.agree and content_ok(content, a, thresholds):
             return Judgement("supported", a, facts)
     facts = facts_of(content, best, short_forms)
     if best.score >= thresholds.discuss:
         return Judgement("unconfirmed", best, facts)
     return Judgement("not-found", best, facts)
+
+
+def _numbers_stated(content: ClaimContent, spans: Sequence[Alignment]) -> set[str]:
+    """The claim's numbers (as written) that some span of these pages states: another value
+    of a like quantity elsewhere ("11.77 g/l for children" beside "12.88 g/l") is then no
+    contradiction of the claim's own."""
+    out = set()
+    for q in content.numbers:
+        if any(
+            find_number(q, a.span.text).stated is not None
+            for a in spans
+            if len(a.span.sentences) == 1
+        ):
+            out.add(q.text)
+    return out

@@ -245,10 +245,8 @@ _FILLER = frozenset(
 # what is written before a number that is no stated value: a reference, a figure, a page
 _POINTER = re.compile(
     r"(?:\b(?:fig(?:ure)?s?|tables?|tab|eqs?|equations?|sections?|sec|chapters?|ch|refs?|"
-    r"references?|pp?|pages?|appendix|steps?|lines?|no|nos|model|models|version|v|phase|"
-    r"type|grade|class|stage|group|arm|experiment|study|studies|case|patient|item|"
-    r"question|hypothesis|rule|algorithm|theorem|lemma|definition|corollary|proposition|"
-    r"example|level)\.?\s*(?:\(|\[)?\s*$)|(?:[\[(]\s*$)",
+    r"references?|pp?|pages?|appendix|appendices|suppl(?:ementary)?)\.?\s*(?:\(|\[)?\s*$)"
+    r"|(?:\[\s*$)",
     re.I,
 )
 
@@ -368,6 +366,7 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
         after_number = bool(pending) and text[pending[-1].end : match.start()] == ""
         quantity = _read(text, match, range_end=after_number)
         if quantity is None:
+            found += pending
             pending = []
             continue
         last_end = quantity.end

@@ -50,7 +50,7 @@ from citeloom.domain.relations import (
     WorkFlags,
     citation_notes,
 )
-from citeloom.domain.text import normalise_text
+from citeloom.domain.text import fold_for_match, normalise_text
 from citeloom.domain.verdicts import DEFAULT_FAIL_ON, VERDICTS, Verdict
 from citeloom.ports import SearchFilter
 from citeloom.services.claim_judge import ClaimJudge
@@ -135,6 +135,7 @@ class _Paper:
     short_forms: ShortForms
     authors: tuple[str, ...]
     years: frozenset[float]
+    folded: str  # its whole text, folded and padded: where its names are looked up
 
 
 class CheckService:
@@ -223,7 +224,7 @@ class CheckService:
         if not any(ch.isalnum() for ch in claim):  # nothing to judge by
             return CitationCheck(citation, "not-found")
         paper = self._paper(citation.citekey, documents)
-        content = self.judge_core.content(claim, paper.authors, paper.years)
+        content = self.judge_core.content(claim, paper.authors, paper.years, paper.folded)
         cited = _cited_pages(citation, documents)
         cited_keys = {(doc, page) for doc, pages in cited.items() for page in pages}
         on_cited = [paper.pages[k] for k in sorted(cited_keys, key=_order) if k in paper.pages]
@@ -333,7 +334,13 @@ class CheckService:
                 pages[doc.doc_id, number] = PageText(number, tuple(items))
         text = "\n".join(t for page in pages.values() for _, t in page.blocks)
         paper = _Paper(
-            list(documents), pages, passages, abbreviations(text), tuple(authors), frozenset(years)
+            list(documents),
+            pages,
+            passages,
+            abbreviations(text),
+            tuple(authors),
+            frozenset(years),
+            f" {fold_for_match(text)} ",
         )
         self._texts[citekey] = paper
         return paper
@@ -359,7 +366,9 @@ class CheckService:
                 and passage.page_start is not None
                 and (passage.page_start <= (page or 0) <= (passage.page_end or passage.page_start))
             ]
-            content = self.judge_core.content(citation.sentence, paper.authors, paper.years)
+            content = self.judge_core.content(
+                citation.sentence, paper.authors, paper.years, paper.folded
+            )
             judged, support = self._verdict(content, pages, paper)
             new = support is not None and all(s.quote != support.quote for s in out)
             if judged.outcome == "supported" and support is not None and new:

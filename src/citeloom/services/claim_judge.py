@@ -59,9 +59,14 @@ class ClaimJudge:
         self.keep = 4096
 
     def content(
-        self, claim: str, ignore_names: Collection[str] = (), ignore_numbers: Collection[float] = ()
+        self,
+        claim: str,
+        ignore_names: Collection[str] = (),
+        ignore_numbers: Collection[float] = (),
+        paper: str = "",
     ) -> ClaimContent:
-        return claim_content(claim, self.weigh(claim), ignore_names, ignore_numbers)
+        """``paper``: the cited paper's text, folded and padded with spaces (its names)."""
+        return claim_content(claim, self.weigh(claim), ignore_names, ignore_numbers, paper)
 
     def alignments(
         self,
