@@ -159,10 +159,6 @@ class CheckConfig(_Section):
     coverage: float = Field(DEFAULT_THRESHOLDS.coverage, ge=0.0, le=1.0)
     paraphrase: float = Field(DEFAULT_THRESHOLDS.paraphrase, ge=0.0, le=1.0)
     paraphrase_coverage: float = Field(DEFAULT_THRESHOLDS.paraphrase_coverage, ge=0.0, le=1.0)
-    # one term of the claim weighing this share of it, absent: a distinctive part left out
-    gap: float = Field(DEFAULT_THRESHOLDS.gap, ge=0.0, le=1.0)
-    # a sentence this similar to the claim is a near copy: every content word must be there
-    near_copy: float = Field(DEFAULT_THRESHOLDS.near_copy, ge=0.0, le=1.0)
     # alignment at which the page discusses the claim (unconfirmed rather than not-found),
     # and at which a contradiction is a mismatch
     discuss: float = Field(DEFAULT_THRESHOLDS.discuss, ge=0.0, le=1.0)
@@ -179,8 +175,6 @@ class CheckConfig(_Section):
             coverage=self.coverage,
             paraphrase=self.paraphrase,
             paraphrase_coverage=self.paraphrase_coverage,
-            gap=self.gap,
-            near_copy=self.near_copy,
             discuss=self.discuss,
             mismatch=self.mismatch,
         )

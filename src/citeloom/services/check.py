@@ -246,7 +246,7 @@ class CheckService:
         if judged.outcome == "supported":
             return self._outcome(citation, "supported", judged, support)
         elsewhere, other = self._verdict(content, rest, paper, shortlist=True)
-        if elsewhere.outcome == "supported":
+        if elsewhere.outcome == "supported" and not _outvoted(elsewhere, judged):
             return self._outcome(citation, "other-page", elsewhere, other)
         if judged.outcome in ("mismatch", "unconfirmed"):
             return self._outcome(citation, judged.outcome, judged, support)
@@ -376,6 +376,14 @@ class CheckService:
             if len(out) >= self.elsewhere:
                 break
         return tuple(out)
+
+
+def _outvoted(elsewhere: Judgement, cited: Judgement) -> bool:
+    """A support on another page is outvoted by a contradiction on the cited page that
+    states the claim better: the sentence aligned best with the claim decides."""
+    if cited.outcome != "mismatch" or cited.alignment is None or elsewhere.alignment is None:
+        return False
+    return cited.alignment.score > elsewhere.alignment.score
 
 
 def span_in(span: Span, page: PageText) -> bool:
