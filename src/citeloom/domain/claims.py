@@ -250,13 +250,14 @@ def _directions(text: str) -> Counter[tuple[int, int]]:
 
 def direction_facts(claim: str, passage: str, core: str) -> list[Difference]:
     """A claim that goes one way where the sentence stating it goes the other: it says "more"
-    as often as the sentence says "less" and the passage says "more" less often than it."""
-    mine, theirs, around = _directions(claim), _directions(core), _directions(passage)
+    more often than that sentence, which says "less" more often than the claim. Only the
+    stating sentence counts: its neighbours may go either way about other things."""
+    mine, theirs = _directions(claim), _directions(core)
     out = []
     for number in range(len(_SIDES)):
         for side in (0, 1):
             other = 1 - side
-            more_mine = mine[number, side] - around[number, side]
+            more_mine = mine[number, side] - theirs[number, side]
             more_theirs = theirs[number, other] - mine[number, other]
             if more_mine > 0 and more_theirs > 0:
                 out.append(

@@ -504,14 +504,21 @@ _LIST_BEFORE = re.compile(r"\d\s?,\s?$")
 _LIST_AFTER = re.compile(r"\s?(?:,|and\b|or\b)\s?\d")
 
 
+def _significant(value: float) -> int:
+    """Significant digits of a value as written: 400 -> 1, 404 -> 3, 6.8 -> 2."""
+    digits = f"{abs(value):.6f}".rstrip("0").rstrip(".").replace(".", "").lstrip("0")
+    return len(digits.rstrip("0")) or 1
+
+
 def _agrees(claim: Quantity, page: Quantity) -> bool:
     """The page's value is the claim's, in the claim's unit and precision: 12.9 is 12.88
     rounded, 1.3 g/dl is 12.88 g/l, "about 7" is 6.8."""
     value = _in_claim_unit(claim, page)
     if math.isclose(value, claim.value, rel_tol=1e-9, abs_tol=1e-12):
         return True
-    if claim.hedged or page.hedged:
-        return math.isclose(value, claim.value, rel_tol=0.1)
+    if claim.hedged or page.hedged:  # "about 7" for 6.8; not "around 404" for "around 400"
+        rounder = _significant(claim.value) <= _significant(value)
+        return rounder and math.isclose(value, claim.value, rel_tol=0.1)
     rounded = claim.decimals < page.decimals or value != page.value
     return rounded and math.isclose(round(value, claim.decimals), claim.value, abs_tol=1e-9)
 

@@ -532,8 +532,8 @@ def check(
         typer.Option(
             "--fail-on",
             help="Comma-separated verdicts that make the exit code 1, e.g. "
-            "mismatch,not-found. Default: [check] fail_on (every verdict but supported and "
-            "unconfirmed).",
+            "mismatch,not-found. Default: [check] fail_on (all but supported, unconfirmed and "
+            "other-page).",
         ),
     ] = None,
 ) -> None:

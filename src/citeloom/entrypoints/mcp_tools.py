@@ -173,7 +173,7 @@ class CheckArgs(_Args):
     fail_on: list[Verdict] | None = Field(
         None,
         description="The verdicts that make the check fail ('ok' false); default: the "
-        "project's [check] fail_on (mismatch, other-page, no-page, no-such-page, not-found, "
+        "project's [check] fail_on (mismatch, no-page, no-such-page, not-found, "
         "unknown-key, not-ingested).",
     )
 
