@@ -47,7 +47,7 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import corpora  # noqa: E402
-from benchmarks.library import WORK, write_config  # noqa: E402
+from benchmarks.library import WORK, joined_library, write_config  # noqa: E402
 from benchmarks.perturb import paper_names, perturb  # noqa: E402
 from citeloom import bootstrap  # noqa: E402
 from citeloom.domain.abstention import idf  # noqa: E402
@@ -73,13 +73,9 @@ KNOBS = ("coverage", "paraphrase", "discuss", "mismatch")
 # ---------------------------------------------------------------- the library
 def library() -> Path:
     """The shared papers' library and paginated/'s as one file."""
-    entries = []
-    for path in (ROOT / "tests" / "data" / "papers.csl.json", DATA / "paginated.csl.json"):
-        entries += json.loads(path.read_text(encoding="utf-8"))
-    FOLDER.mkdir(parents=True, exist_ok=True)
-    joined = FOLDER / "library.json"
-    joined.write_text(json.dumps(entries), encoding="utf-8")
-    return joined
+    return joined_library(
+        FOLDER, ROOT / "tests" / "data" / "papers.csl.json", DATA / "paginated.csl.json"
+    )
 
 
 def prepare() -> Path:
