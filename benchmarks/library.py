@@ -48,6 +48,17 @@ def write_config(
     return config
 
 
+def joined_library(folder: Path, *libraries: Path) -> Path:
+    """Several CSL-JSON libraries as one file in ``folder``: a project over several corpora."""
+    entries = []
+    for path in libraries:
+        entries += json.loads(path.read_text(encoding="utf-8"))
+    folder.mkdir(parents=True, exist_ok=True)
+    joined = folder / "library.json"
+    joined.write_text(json.dumps(entries), encoding="utf-8")
+    return joined
+
+
 class CachedEmbedder:
     """An Embedder that remembers document vectors on disk (queries are always embedded)."""
 

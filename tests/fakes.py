@@ -381,11 +381,28 @@ class MemoryAudit:
 class FakeDocumentText:
     """Stored page texts by file hash, as the conversion cache would hold them."""
 
-    def __init__(self, documents: dict[str, dict[int | None, str]] | None = None) -> None:
+    def __init__(
+        self,
+        documents: dict[str, dict[int | None, str]] | None = None,
+        kinds: dict[str, dict[str, str]] | None = None,
+    ) -> None:
+        """``kinds``: per file hash, the kind of a block by its text (body text otherwise):
+        {"caption": ...} as a conversion labels figure captions."""
         self.documents = documents or {}
+        self.kinds = kinds or {}
 
     def pages(self, sha256: str) -> dict[int | None, str] | None:
         return self.documents.get(sha256)
+
+    def page_blocks(self, sha256: str) -> dict[int | None, list[tuple[str, str]]] | None:
+        pages = self.documents.get(sha256)
+        if pages is None:
+            return None
+        kinds = self.kinds.get(sha256, {})
+        return {
+            page: [(kinds.get(line, "text"), line) for line in text.split("\n") if line]
+            for page, text in pages.items()
+        }
 
 
 class FakeRelations:

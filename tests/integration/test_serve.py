@@ -113,6 +113,12 @@ def test_every_route_answers_with_the_cli_json(served):
     )
     check = httpx.post(f"{url}/check", json={"project": "papers", "draft": draft}, timeout=60)
     assert check.json()["ok"] and check.json()["citations"][0]["verdict"] == "supported"
+    strict = httpx.post(
+        f"{url}/check",
+        json={"project": "papers", "draft": draft, "fail_on": ["supported"]},
+        timeout=60,
+    )
+    assert not strict.json()["ok"] and strict.json()["fail_on"] == ["supported"]
     assert httpx.get(f"{url}/docs").status_code == 200
     assert "/answer" in httpx.get(f"{url}/openapi.json").json()["paths"]
 
@@ -144,6 +150,7 @@ def test_query_answer_and_check_hand_off_to_the_server_with_the_same_output(serv
         ("answer", QUESTION, "--format", "markdown"),
         ("check", str(draft)),
         ("check", str(draft), "--json"),
+        ("check", str(draft), "--fail-on", "not-found"),
     ):
         handed = cli(*command, *project)
         local = cli(*command, *project, "--local")
@@ -152,6 +159,7 @@ def test_query_answer_and_check_hand_off_to_the_server_with_the_same_output(serv
         assert handed.returncode == local.returncode, (command, handed.stderr)
         assert handed.stdout == local.stdout, command
     assert cli("check", str(draft), *project).returncode == 1  # the 9 mm claim is not supported
+    assert cli("check", str(draft), *project, "--fail-on", "not-found").returncode == 0
     # another setting than the server's: the work is done here, as this process would
     other = cli("query", QUESTION, *project, env={"CITELOOM_QDRANT__BUSY_TIMEOUT_S": "31"})
     assert other.returncode == 0 and HANDED not in other.stderr

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from citeloom.domain.abstention import STOPWORDS, covered_terms
-from citeloom.domain.claims import quantities
+from citeloom.domain.quantities import quantities
 from citeloom.domain.text import fold_for_match
 
 _WANTS_NUMBER = re.compile(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 _WS = re.compile(r"\s+")
 # a word hyphenated at a line end, German ones included ("Bö-\nden", "ver-\nändert"): joined
@@ -42,3 +43,42 @@ def trim(text: str, limit: int) -> str:
         return text
     cut = text.rfind(" ", 0, limit)
     return text[: cut if cut > limit // 2 else limit].rstrip(" ,;:") + " …"
+
+
+# ------------------------------------------------------------------ text as the PDF has it
+# What a claim and a page are compared in: the page as its PDF text layer has it, the claim as
+# a writer types it. Storage keeps ``normalise_text``; these rules only ever compare.
+_MINUS = re.compile(r"[\u2212\u2012\u2013\u2014](?=\s?\d)")  # −0.5, –3: a minus before a digit
+_TIMES = re.compile(r"(?<=\d)\s?[x*·⋅]\s?(?=\d)")  # 3 x 10, 2·10: a multiplication
+_UNIT_DOT = re.compile(r"(?<=[A-Za-zμ])\s?[·⋅]\s?(?=[A-Za-zμ])")  # g·L-1: a product of units
+_PLUS_MINUS = re.compile(r"\+\s*[-\u2212]\s*(?=\d)")  # "+ −" as a text layer spells ±
+_PER_CENT = re.compile(r"(?<=\d)\s*(?:per\s?cent|percent|pct)\b", re.I)
+_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u201e": '"'})
+# a superscript footnote marker that lost its raise: "dementia12 ", "events.12,13 The"
+_GLUED_MARKER = re.compile(r"\b([a-z]{4,})\d{1,3}(?:[,\u2013-]\d{1,3})*(?=[\s.,;:)]|$)")
+_MARKER_AFTER_STOP = re.compile(r"(?<=[a-z][.,;:])\d{1,3}(?:[,\u2013-]\d{1,3})*(?=\s+[A-Z(]|\s*$)")
+
+
+@lru_cache(maxsize=65536)
+def comparable_text(text: str) -> str:
+    """Text as a reader sees it, for comparing a claim with a page: the storage normalisation
+    (NFKC: ligatures, thin spaces, superscript digits; soft hyphens and words broken at line
+    ends joined), then the signs a text layer spells its own way (minus and en dash before a
+    digit, ``×`` written x or ·, ``±`` as "+ −", typographic quotes), "per cent" as ``%``, and
+    superscript footnote markers that lost their raise ("dementia12", "events.12") dropped.
+    Digit groups and decimal commas are not rewritten here: "100, 200 and 300" is a list, so a
+    number is read against the claim's own (``domain.quantities``)."""
+    text = normalise_text(text).translate(_QUOTES)
+    text = _PLUS_MINUS.sub("±", text)
+    text = _MINUS.sub("-", text)
+    text = _TIMES.sub("×", text)
+    text = _UNIT_DOT.sub(" ", text)
+    text = _PER_CENT.sub("%", text)
+    text = _MARKER_AFTER_STOP.sub("", text)
+    return _GLUED_MARKER.sub(r"\1", text)
+
+
+def comparable_words(text: str) -> list[str]:
+    """The words of ``comparable_text``, folded (case, accents, punctuation): what coverage
+    of a claim's terms is counted in."""
+    return re.findall(r"[^\W_]+", fold_for_match(comparable_text(text)))

@@ -302,6 +302,9 @@ def check_text(report: CheckReport) -> str:
             out.append(f'   supported elsewhere: "{trim(s.quote, 200)}" {s.label}')
     counts = ", ".join(f"{n} {v}" for v, n in report.counts.items() if n)
     summary = f"{_count(len(report.checks), 'citation')}: {counts or 'none found'}"
+    if report.checks:
+        failing = len(report.failed)
+        summary += f"; {failing} failing" if failing else "; none failing"
     notes = [n for c in report.checks for n in c.notes]
     if notes:
         warnings = sum(n.severity == "warning" for n in notes)
@@ -314,7 +317,7 @@ def check_text(report: CheckReport) -> str:
 
 
 # a not-found verdict's best sentence does not state the claim: it is not shown as evidence
-SHOWN_EVIDENCE = ("supported", "mismatch", "other-page", "no-page", "no-such-page")
+SHOWN_EVIDENCE = ("supported", "mismatch", "unconfirmed", "other-page", "no-page", "no-such-page")
 
 
 def validation_text(report: ValidationReport) -> str:
