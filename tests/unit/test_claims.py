@@ -9,8 +9,9 @@ from citeloom.domain.claims import (
     number_differences,
     quantities,
 )
-from citeloom.domain.names import names
+from citeloom.domain.names import mentioned, names
 from citeloom.domain.questions import asked_kind, missing_focus, wants_number
+from citeloom.domain.text import spellings
 
 PAGE = "The structure consists of a 240 nm wide parabolic well modulated by ten quantum wells."
 
@@ -122,6 +123,50 @@ def test_quantities_read_ranges_units_and_spelled_factors():
 )  # fmt: skip
 def test_names_are_acronyms_alphanumerics_camel_case_and_capitalised_runs(text, expected):
     assert names(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("page", "name"),
+    [
+        ("We parallelise with Threading-BuildingBlocks (TBB).", "Threading Building Blocks"),
+        ("tasks of the Threading Build-\ning Blocks library", "ThreadingBuildingBlocks"),
+        ("the RealScholarQuery benchmark", "Real Scholar Query"),
+        ("the Real Scholar Query benchmark", "RealScholarQuery"),
+        ("as in ResNet50 and VGG", "ResNet-50"),
+        ("a Ti:sapphire amplifier", "Ti sapphire"),
+        ("the collisionless Boltzmann (or Vlasov) equation", "Boltzmann Vlasov"),
+        ("offices in Chicago, the state of Ohio, and Illinois", "Chicago Ohio Illinois"),
+    ],
+)  # fmt: skip
+def test_a_name_is_mentioned_in_any_spelling_a_text_layer_gives_it(page, name):
+    assert mentioned(page, name)
+
+
+@pytest.mark.parametrize(
+    ("page", "name"),
+    [
+        # its words are there, but as ordinary words or inside another name
+        ("Google Scholar, and semantic search over it", "Semantic Scholar"),
+        ("an expert makes a choice between two requirements", "Expert Choice"),
+        ("offices in Chicago and the state of Ohio", "Chicago Ohio Illinois"),
+        ("the Threading library and its building blocks", "Threading Building Blocks"),
+        ("the VarPro algorithm", "Var"),
+    ],
+)  # fmt: skip
+def test_a_name_is_absent_when_no_spelling_of_it_is_there(page, name):
+    assert not mentioned(page, name)
+
+
+def test_spellings_glue_neighbouring_parts_and_stay_few():
+    assert spellings("Threading-BuildingBlocks") == [
+        ("threading", "building", "blocks"),
+        ("threadingbuilding", "blocks"),
+        ("threading", "buildingblocks"),
+        ("threadingbuildingblocks",),
+    ]
+    assert spellings("PaSa") == [("pasa",)]  # humps of fewer than three letters stay whole
+    long = "Greedy Parameter Stateless Routing Minimum Cost Forwarding"
+    assert len(spellings(long)) == 2  # apart, and all glued: not 64
 
 
 def test_a_questions_focus_is_a_number_or_the_asked_for_kind():

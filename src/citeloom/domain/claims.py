@@ -24,7 +24,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Literal
 
-from citeloom.domain.names import names
+from citeloom.domain.names import mentioned, names
 from citeloom.domain.text import fold_for_match, normalise_text
 
 DifferenceKind = Literal["number", "unit", "negation", "direction", "term"]
@@ -436,7 +436,7 @@ def _word_of(text: str, pattern: re.Pattern[str]) -> str:
 
 # ------------------------------------------------------------------ names
 def _contains(text: str, term: str) -> bool:
-    return f" {fold_for_match(term)} " in f" {fold_for_match(text)} "
+    return mentioned(text, term)
 
 
 def term_differences(claim: str, paper_text: str, ignore: Collection[str] = ()) -> list[Difference]:
