@@ -182,3 +182,12 @@ def test_a_questions_focus_is_a_number_or_the_asked_for_kind():
     assert missing_focus("Which database trained the model?", "The model was trained well.") == [
         "database"
     ]
+
+
+def test_a_hyphenated_option_the_question_names_carries_its_focus():
+    question = "Which isotopes, lead-210 or caesium-137, were used to date the sediment?"
+    page = "In reference marshes we dated sediment with lead-210 and checked the profiles."
+    assert missing_focus(question, page) == []
+    assert missing_focus(question, "In reference marshes we dated sediment cores.") == ["isotopes"]
+    # every part must be there: "lead" alone is another word
+    assert missing_focus(question, "Cores were taken with lead weights.") == ["isotopes"]
