@@ -258,7 +258,7 @@ class FakeIndex:
                 and (filters.year_to is None or (year is not None and year <= filters.year_to))
                 and all(words(w) in section for w in filters.sections)
                 and all(words(ph) in text for ph in filters.phrases)
-                and all(words(t) in text for t in filters.terms)
+                and all(f" {w} " in text for t in filters.terms for w in words(t).split())
                 and (not filters.point_ids or p.id in filters.point_ids)
                 and (not filters.doc_ids or p.payload["doc_id"] in filters.doc_ids)
                 and (
