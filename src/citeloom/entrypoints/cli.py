@@ -23,15 +23,20 @@ from dataclasses import replace
 from enum import StrEnum
 from functools import wraps
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
+from pydantic import BaseModel
 
 from citeloom import __version__
 from citeloom.domain.errors import CiteloomError, ConfigError, ExitCode
 from citeloom.domain.query_syntax import DEFAULT_TOP_K, MAX_TOP_K
 from citeloom.domain.verdicts import Verdict
 from citeloom.entrypoints.stdout import echo, echo_err, json_text, one_line
+from citeloom.services.requests import QueryRequest, bounds, build
+
+if TYPE_CHECKING:
+    from citeloom.services.application import Citeloom
 
 INTERNAL_ERROR = 70
 INTERRUPTED = 130
@@ -128,7 +133,7 @@ def _print_json(data: dict[str, Any]) -> None:
 
 
 def _served(
-    config: Path, local: bool, route: str, body: dict[str, Any], fmt: str
+    config: Path, local: bool, route: str, request: BaseModel, fmt: str
 ) -> dict[str, Any] | None:
     """The response of a running ``citeloom serve`` for this config, with the text rendered
     as ``fmt`` (``entrypoints/handoff.py``), or None: do the work here."""
@@ -136,10 +141,19 @@ def _served(
         return None
     from citeloom.entrypoints.handoff import hand_off
 
+    body = request.model_dump(mode="json", exclude_none=True)
     data = hand_off(config, route, body if fmt == "json" else {**body, "render": fmt})
     if data is None or (fmt != "json" and not isinstance(data.get("rendered"), str)):
         return None
     return data
+
+
+def _application(config: Path) -> Citeloom:
+    """The use cases over this config, for one command: the index opened for each unit of
+    work, and the person at the terminal told while another process holds it."""
+    from citeloom import bootstrap
+
+    return bootstrap.application(bootstrap.settings(config), on_wait=_tell)
 
 
 def _show_served(data: dict[str, Any], fmt: str) -> None:
@@ -343,6 +357,12 @@ def watch(
     status.close()
 
 
+def _bounds(field: str) -> dict[str, int | None]:
+    """A query option's bounds, as the request every door takes holds them."""
+    low, high = bounds(QueryRequest, field)
+    return {"min": low, "max": high}
+
+
 class OutputFormat(StrEnum):
     text = "text"
     json = "json"
@@ -366,8 +386,7 @@ def query(
         typer.Option(
             "--top-k",
             "-k",
-            min=1,
-            max=MAX_TOP_K,
+            **_bounds("top_k"),
             help=f"Passages to return at most [default: {DEFAULT_TOP_K}; with --budget, as "
             f"many as fit, up to {MAX_TOP_K}].",
             show_default=False,
@@ -377,7 +396,7 @@ def query(
         int | None,
         typer.Option(
             "--per-doc",
-            min=0,
+            **_bounds("per_doc"),
             help="Passages from one document at most (0: no limit). Default: [query] per_doc.",
             show_default=False,
         ),
@@ -405,7 +424,7 @@ def query(
         int | None,
         typer.Option(
             "--budget",
-            min=1,
+            **_bounds("budget"),
             help="Return the best passages until this many tokens are spent (for LLM context).",
         ),
     ] = None,
@@ -428,43 +447,29 @@ def query(
     never leave the project. When the library does not seem to answer the question, the
     passages are still listed but the answer is marked as not confident (JSON: answerable).
     """
+    from citeloom.entrypoints.schemas import QueryRequest
+
     fmt = OutputFormat.json if as_json else output
-    body = {
-        "project": project,
-        "query": text,
-        "top_k": top_k,
-        "per_doc": per_doc,
-        "citekeys": citekey or [],
-        "tags": tag or [],
-        "collections": collection or [],
-        "year_from": year_from,
-        "year_to": year_to,
-        "section": section,
-        "budget": budget,
-    }
-    if served := _served(config, local, "/query", body, fmt.value):
-        return _show_served(served, fmt.value)
-
-    from citeloom import bootstrap
-    from citeloom.entrypoints import render
-    from citeloom.entrypoints.query_options import query_options
-
-    settings = bootstrap.settings(config)
-    settings.get_project(project)
-    options = query_options(
-        settings,
+    request = build(
+        QueryRequest,
+        project=project,
+        query=text,
         top_k=top_k,
         per_doc=per_doc,
-        citekeys=citekey or (),
-        tags=tag or (),
-        collections=collection or (),
+        citekeys=citekey or [],
+        tags=tag or [],
+        collections=collection or [],
         year_from=year_from,
         year_to=year_to,
         section=section,
         budget=budget,
     )
-    with bootstrap.index(settings, on_wait=_tell) as index:
-        report = bootstrap.query_service(settings, project, index).search(text, options)
+    if served := _served(config, local, "/query", request, fmt.value):
+        return _show_served(served, fmt.value)
+
+    from citeloom.entrypoints import render
+
+    report = _application(config).query(request)
     if fmt is OutputFormat.json:
         from citeloom.entrypoints.schemas import QueryResponse
 
@@ -503,18 +508,16 @@ def answer(
     checked to occur on the cited page of the stored document text. When the library does
     not answer the question: "No answer found in the library." and the nearest passages.
     """
+    from citeloom.entrypoints.schemas import AnswerRequest
+
     fmt = AnswerFormat.json if as_json else output
-    body = {"project": project, "question": question}
-    if served := _served(config, local, "/answer", body, fmt.value):
+    request = build(AnswerRequest, project=project, question=question)
+    if served := _served(config, local, "/answer", request, fmt.value):
         return _show_served(served, fmt.value)
 
-    from citeloom import bootstrap
     from citeloom.entrypoints import render
 
-    settings = bootstrap.settings(config)
-    settings.get_project(project)
-    with bootstrap.index(settings, on_wait=_tell) as index:
-        report = bootstrap.answer_service(settings, project, index).answer(question)
+    report = _application(config).answer(request)
     if fmt is AnswerFormat.json:
         from citeloom.entrypoints.schemas import AnswerResponse
 
@@ -568,8 +571,8 @@ def check(
     pre-commit hook. A note names the version of record to cite instead of a preprint, a
     warning a retracted paper; neither changes the verdict.
     """
-    from citeloom import bootstrap
     from citeloom.entrypoints import render
+    from citeloom.entrypoints.schemas import CheckRequest
 
     try:
         text = draft.read_text(encoding="utf-8")
@@ -581,26 +584,21 @@ def check(
     latex = draft.suffix.lower() in (".tex", ".ltx")
     fmt = "json" if as_json else "text"
     failing = _verdicts(fail_on)
-    body: dict[str, Any] = {
-        "project": project,
-        "draft": text,
-        "name": str(draft),
-        "format": "latex" if latex else "auto",
-    }
-    if failing is not None:
-        body["fail_on"] = sorted(failing)
-    if text.strip() and (served := _served(config, local, "/check", body, fmt)):
+    request = build(
+        CheckRequest,
+        project=project,
+        draft=text,
+        name=str(draft),
+        format="latex" if latex else "auto",
+        fail_on=sorted(failing) if failing is not None else None,
+    )
+    if served := _served(config, local, "/check", request, fmt):
         _show_served(served, fmt)
         if not served.get("ok"):
             raise typer.Exit(CITATIONS_UNSUPPORTED)
         return
 
-    settings = bootstrap.settings(config)
-    settings.get_project(project)
-    with bootstrap.index(settings, on_wait=_tell) as index:
-        report = bootstrap.check_service(settings, project, index).check(
-            text, str(draft), latex=latex or None, fail_on=failing
-        )
+    report = _application(config).check(request)
     if as_json:
         from citeloom.entrypoints.schemas import CheckResponse
 

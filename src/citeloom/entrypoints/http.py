@@ -47,7 +47,7 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import get_route_path
 
-from citeloom import __version__, bootstrap
+from citeloom import __version__
 from citeloom.config import Settings
 from citeloom.domain.errors import (
     CiteloomError,
@@ -56,7 +56,6 @@ from citeloom.domain.errors import (
 )
 from citeloom.entrypoints import handoff, render, schemas
 from citeloom.entrypoints.outcomes import outcome
-from citeloom.entrypoints.query_options import query_options
 from citeloom.entrypoints.runtime import Limit, Runtime
 from citeloom.entrypoints.schemas import (
     AnswerRequest,
@@ -65,13 +64,12 @@ from citeloom.entrypoints.schemas import (
     CheckResponse,
     ErrorResponse,
     HealthResponse,
-    ProjectOut,
     ProjectsResponse,
     QueryRequest,
     QueryResponse,
 )
 from citeloom.entrypoints.time_limit import Deadline
-from citeloom.services.inspection import summarise_project
+from citeloom.services.requests import plain
 
 T = TypeVar("T")
 TOKEN_ENV = "CITELOOM_SERVE_TOKEN"
@@ -442,7 +440,8 @@ def create_app(
     runtime = Runtime(settings, stopping)
     limit = Limit(settings.serve.timeout_s, "[serve] timeout_s")
     if preload:
-        runtime.preload()
+        for problem in runtime.app.preload():  # reported by /health and that project's calls
+            _log.warning("%s", problem)
     app = FastAPI(
         title="citeloom",
         version=__version__,
@@ -502,7 +501,7 @@ def create_app(
         first = problems[0] if problems else {}
         loc = [str(p) for p in first.get("loc", ()) if p != "body"]
         field = ".".join(loc) or None
-        message = str(first.get("msg", "invalid request"))
+        message = plain(str(first.get("msg", "invalid request")))
         if first.get("type") == "extra_forbidden":
             message = "unknown field (check the spelling; see /docs)"
         elif first.get("type") == "json_invalid":
@@ -533,23 +532,7 @@ def create_app(
     )
     async def query(request: QueryRequest) -> dict[str, Any]:
         def work(deadline: Deadline) -> dict[str, Any]:
-            settings.get_project(request.project)
-            options = query_options(
-                settings,
-                top_k=request.top_k,
-                per_doc=request.per_doc,
-                citekeys=request.citekeys,
-                tags=request.tags,
-                collections=request.collections,
-                year_from=request.year_from,
-                year_to=request.year_to,
-                section=request.section,
-                budget=request.budget,
-            )
-            embedder = runtime.embedder(request.project)
-            with runtime.index(deadline) as index:  # one unit of work
-                service = bootstrap.query_service(settings, request.project, index, embedder)
-                report = service.search(request.query, options)
+            report = runtime.app.query(request, deadline)
             out = QueryResponse.from_report(report).dump()
             if request.render:
                 out["rendered"] = render.QUERY_FORMATS[request.render](report)
@@ -567,9 +550,7 @@ def create_app(
     )
     async def answer(request: AnswerRequest) -> dict[str, Any]:
         def work(deadline: Deadline) -> dict[str, Any]:
-            runtime.embedder(request.project)  # loaded before the index is taken
-            with runtime.index(deadline) as index:  # one unit of work
-                report = runtime.answer_service(request.project, index).answer(request.question)
+            report = runtime.app.answer(request, deadline=deadline)
             out = AnswerResponse.from_report(report).dump()
             if request.render:
                 out["rendered"] = render.ANSWER_FORMATS[request.render](report)
@@ -586,17 +567,8 @@ def create_app(
         responses=errors,
     )
     async def check(request: CheckRequest) -> dict[str, Any]:
-        latex = None if request.format == "auto" else request.format == "latex"
-
         def work(deadline: Deadline) -> dict[str, Any]:
-            runtime.embedder(request.project)  # loaded before the index is taken
-            with runtime.index(deadline) as index:  # a unit of work per citation
-                service = runtime.check_service(request.project, index)
-                between = runtime.between(index, deadline)
-                fail_on = frozenset(request.fail_on) if request.fail_on is not None else None
-                report = service.check(
-                    request.draft, request.name, latex, between=between, fail_on=fail_on
-                )
+            report = runtime.app.check(request, deadline)
             out = CheckResponse.from_report(report).dump()
             if request.render:
                 out["rendered"] = render.check_text(report)
@@ -614,14 +586,7 @@ def create_app(
     )
     async def projects() -> dict[str, Any]:
         def work(deadline: Deadline) -> dict[str, Any]:
-            out = []
-            with runtime.index(deadline) as index:
-                for name, project in sorted(settings.project.items()):
-                    summary = summarise_project(
-                        index, name, project.collection, project.embedding_model
-                    )
-                    out.append(ProjectOut.model_validate(summary, from_attributes=True))
-            return ProjectsResponse(projects=out).dump()
+            return ProjectsResponse.of(runtime.app.summaries(deadline)).dump()
 
         return await runtime.run("GET /projects", work, limit)
 
@@ -635,22 +600,7 @@ def create_app(
     )
     async def health() -> dict[str, Any]:
         def work(deadline: Deadline) -> dict[str, Any]:
-            try:
-                with runtime.index(deadline) as index:
-                    for project in settings.project.values():
-                        index.collection_info(project.collection)
-                reachable, detail = True, "index reachable"
-            except CiteloomError as error:
-                reachable, detail = False, str(error)
-            models = runtime.models_loaded
-            wanted = {p.embedding_model for p in settings.project.values()}
-            return HealthResponse(
-                status="ok" if reachable and wanted <= set(models) else "degraded",
-                models_loaded=models,
-                index_reachable=reachable,
-                index_detail=detail,
-                versions=_versions(),
-            ).dump()
+            return HealthResponse.of(runtime.app.health(deadline), _versions()).dump()
 
         return await runtime.run("GET /health", work, limit)
 

@@ -126,8 +126,8 @@ def check(settings: Settings) -> dict[str, Any]:
         if any(m["model"] == model for m in report["models"]):
             continue
         try:
-            runtime.embedder(name)
-            load_s = round(runtime.model_load_s[model], 3)
+            runtime.app.embedder(name)
+            load_s = round(runtime.app.models.load_s[model], 3)
             report["models"].append({"model": model, "load_s": load_s})
         except Exception as error:  # the check reports it; a client would get the same
             report["errors"].append({"project": name, "model": model, "message": str(error)})

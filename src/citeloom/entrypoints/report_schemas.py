@@ -456,6 +456,13 @@ class NotesResponse(_Response):
         )
 
 
+class DeletedNotesResponse(_Response):
+    """``citeloom notes delete --json`` and MCP delete_notes."""
+
+    project: str = Field(description="The project.")
+    deleted: list[str] = Field(description="The ids of the notes deleted.")
+
+
 class DropResponse(_Response):
     """``citeloom drop --json``."""
 

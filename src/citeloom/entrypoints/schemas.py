@@ -13,17 +13,20 @@ its model, so they cannot drift from what the server sends.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from citeloom.domain.query_syntax import DEFAULT_TOP_K, MAX_TOP_K
 from citeloom.domain.records import Passage
 from citeloom.domain.relations import CitationNote, WorkFlags
 from citeloom.domain.verdicts import DEFAULT_FAIL_ON, VERDICTS, Verdict
+from citeloom.services import requests
 from citeloom.services.answer import AnswerReport
+from citeloom.services.application import Health
 from citeloom.services.check import CheckReport, CitationCheck
 from citeloom.services.evidence import Support
+from citeloom.services.inspection import ProjectSummary
 from citeloom.services.query import QueryReport
 
 ARDEL_TITLE = "Carbon Burial in Restored Tidal Marshes: A Five-Year Sediment Core Study"
@@ -50,13 +53,7 @@ _RENDER = (
 _RENDERED = "The text the CLI prints, when the request asked for render."
 
 
-class _Request(BaseModel):
-    model_config = ConfigDict(extra="forbid")  # a misspelt field is named, not ignored
-
-    project: str = Field(min_length=1, description='A [project."ID"] of the config: "example".')
-
-
-class QueryRequest(_Request):
+class QueryRequest(requests.QueryRequest):
     model_config = _examples(
         {"project": "example", "query": QUESTION},
         {
@@ -70,76 +67,20 @@ class QueryRequest(_Request):
         },
     )
 
-    query: str = Field(
-        min_length=1,
-        description='What to find, in your own words; "quoted phrases" must occur verbatim.',
-    )
-    top_k: int | None = Field(
-        None,
-        ge=1,
-        le=MAX_TOP_K,
-        description=f"Passages to return at most (default {DEFAULT_TOP_K}; with budget, as many "
-        f"as fit, up to {MAX_TOP_K}).",
-    )
-    per_doc: int | None = Field(
-        None,
-        ge=0,
-        description="Passages from one paper at most (0: no limit; unset: [query] per_doc).",
-    )
-    citekeys: list[str] = Field(
-        default_factory=list, description="Only these papers (empty: every paper)."
-    )
-    tags: list[str] = Field(
-        default_factory=list, description="Only papers with one of these library tags."
-    )
-    collections: list[str] = Field(
-        default_factory=list,
-        description="Only papers in one of these library collections, as paths from the top: "
-        "'Thesis/Chapter 2'.",
-    )
-    year_from: int | None = Field(None, description="Only papers published in or after this year.")
-    year_to: int | None = Field(None, description="Only papers published in or before this year.")
-    section: str | None = Field(
-        None, description="Words that must occur in the section path, e.g. 'methods'."
-    )
-    budget: int | None = Field(
-        None,
-        ge=1,
-        description="Return the best passages until this many tokens (labels included) are "
-        "spent, for an LLM's context.",
-    )
     render: Literal["text", "markdown", "context"] | None = Field(None, description=_RENDER)
 
 
-class AnswerRequest(_Request):
+class AnswerRequest(requests.AnswerRequest):
     model_config = _examples({"project": "example", "question": QUESTION})
 
-    question: str = Field(
-        min_length=1, description="A question the project's papers may answer, in plain words."
-    )
     render: Literal["text", "markdown"] | None = Field(None, description=_RENDER)
 
 
-class CheckRequest(_Request):
+class CheckRequest(requests.CheckRequest):
     model_config = _examples(
         {"project": "example", "draft": CLAIM, "name": "chapter2.md", "format": "markdown"}
     )
 
-    draft: str = Field(
-        min_length=1,
-        description="The draft's text (Markdown with pandoc citations, or LaTeX with \\cite).",
-    )
-    name: str = Field("draft", description="Shown in the report, e.g. the file name.")
-    format: Literal["auto", "markdown", "latex"] = Field(
-        "auto",
-        description="How to read the citations; auto: LaTeX when name ends in .tex or the "
-        "text holds \\documentclass or a \\cite command, else Markdown.",
-    )
-    fail_on: list[Verdict] | None = Field(
-        None,
-        description="The verdicts that make the check fail (ok false); default: the "
-        "project's [check] fail_on.",
-    )
     render: Literal["text"] | None = Field(None, description=_RENDER)
 
 
@@ -658,9 +599,15 @@ class ProjectOut(_Response):
 
 
 class ProjectsResponse(_Response):
+    """GET /projects and MCP list_projects."""
+
     model_config = _examples({"projects": [PROJECT]})
 
     projects: list[ProjectOut] = Field(description="Every configured project, by id.")
+
+    @classmethod
+    def of(cls, summaries: Sequence[ProjectSummary]) -> ProjectsResponse:
+        return cls(projects=[ProjectOut.model_validate(s, from_attributes=True) for s in summaries])
 
 
 class HealthResponse(_Response):
@@ -681,6 +628,16 @@ class HealthResponse(_Response):
     index_reachable: bool = Field(description="Whether the index could be opened just now.")
     index_detail: str = Field(description="What opening the index said (the error if not).")
     versions: dict[str, str] = Field(description="Versions of citeloom, Python and its engines.")
+
+    @classmethod
+    def of(cls, health: Health, versions: dict[str, str]) -> HealthResponse:
+        return cls(
+            status="ok" if health.ok else "degraded",
+            models_loaded=health.models_loaded,
+            index_reachable=health.index_reachable,
+            index_detail=health.index_detail,
+            versions=versions,
+        )
 
 
 class ErrorResponse(_Response):
