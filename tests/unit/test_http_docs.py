@@ -14,7 +14,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from citeloom.config import load_settings
-from citeloom.entrypoints import schemas
+from citeloom.entrypoints import examples, schemas
 from citeloom.entrypoints.http import DOCS_ASSETS, ERROR_STATUSES, create_app
 from tests.conftest import ROOT, write_config
 
@@ -80,10 +80,10 @@ def test_every_model_has_valid_examples_and_every_field_a_description(openapi):
 
 
 def test_the_examples_come_from_the_bundled_example_project(openapi):
-    examples = openapi["components"]["schemas"]
-    query = examples["QueryRequest"]["examples"][0]
-    assert query == {"project": "example", "query": schemas.QUESTION}
-    passage = examples["PassageOut"]["examples"][0]
+    components = openapi["components"]["schemas"]
+    query = components["QueryRequest"]["examples"][0]
+    assert query == {"project": "example", "query": examples.QUESTION}
+    passage = components["PassageOut"]["examples"][0]
     assert passage["label"] == "[@ardel2023marsh, p. 118]"
     assert (passage["page_start"], passage["page_label_start"]) == (2, "118")
 
@@ -161,4 +161,4 @@ def test_the_http_api_guide_shows_what_projects_returns():
     shown = re.search(r"`GET /projects` answers.*?```json\n(.*?)```", text, flags=re.S)
     assert shown, "docs/http-api.md shows no /projects answer"
     answer = schemas.ProjectsResponse.model_validate(json.loads(shown.group(1)))
-    assert answer.dump() == {"projects": [schemas.PROJECT]}
+    assert answer.dump() == {"projects": [examples.PROJECT]}

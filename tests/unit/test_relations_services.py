@@ -169,7 +169,7 @@ def test_ingest_counts_the_relations_and_a_broken_relations_file_stops_it_first(
 
 def test_every_door_writes_the_relation_fields_of_one_model(two_versions):
     """The CLI's --json and HTTP validate against RelationFlags; MCP writes the same keys."""
-    from citeloom.entrypoints.mcp_tools import passage_json
+    from citeloom.entrypoints.mcp_views import passage_json
     from citeloom.entrypoints.schemas import CitationCheckOut, PassageOut, RelationFlags
 
     index, embedder, _ = two_versions

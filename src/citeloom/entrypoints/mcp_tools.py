@@ -16,25 +16,25 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ValidationError
 
 from citeloom.domain.errors import CiteloomError
+from citeloom.entrypoints.mcp_arguments import (
+    FindArgs,
+    InspectArgs,
+    NoArgs,
+    PassageArgs,
+    QueryArgs,
+)
+from citeloom.entrypoints.mcp_views import chunks_view, context_view, query_view
 from citeloom.entrypoints.outcomes import McpCode, outcome
 from citeloom.entrypoints.runtime import Limit, Runtime
-from citeloom.entrypoints.schemas import (
-    AnswerResponse,
-    CheckResponse,
-    ProjectsResponse,
-    RelationFlags,
-    flag_fields,
-)
+from citeloom.entrypoints.schemas import AnswerResponse, CheckResponse, ProjectsResponse
 from citeloom.entrypoints.time_limit import Deadline
 from citeloom.services import requests
 
 if TYPE_CHECKING:
-    from citeloom.domain.records import Passage
-
-TRIMMED = "…"
+    pass
 
 
 class ToolFailure(Exception):
@@ -59,104 +59,6 @@ class ToolFailure(Exception):
         from citeloom.entrypoints.report_schemas import ToolErrorResponse
 
         return ToolErrorResponse.of(str(self.code), self.message, self.fix).dump()
-
-
-# ---------------------------------------------------------------------- arguments
-# Each tool takes the request of its use case (``services.requests``), some with what only
-# MCP shows (``full_text``) or in MCP's shape (a query's filters as one object).
-FullText = Field(
-    False, description="Also return each passage's full text (render_text is trimmed)."
-)
-
-
-class NoArgs(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class InspectArgs(requests.Request):
-    relations: bool = Field(
-        False,
-        description="Also list the relations between library entries (versions of one work, "
-        "supersession, retractions, errata, replies, conflicts), each with its evidence and "
-        "certainty, as `citeloom inspect --relations` does.",
-    )
-
-
-class QueryArgs(requests.Request):
-    query: str = requests.same(requests.QueryRequest, "query")
-    top_k: int | None = requests.same(requests.QueryRequest, "top_k")
-    filters: requests.Filters = Field(
-        default_factory=requests.Filters,
-        description="Restrict the search (all optional): citekeys, tags, collections, "
-        "year_from, year_to, section. An object; a JSON string of one is read too.",
-    )
-    budget: int | None = requests.same(requests.QueryRequest, "budget")
-    per_doc: int | None = requests.same(requests.QueryRequest, "per_doc")
-    full_text: bool = FullText
-
-    @field_validator("filters", mode="before")
-    @classmethod
-    def _filters_as_text(cls, value: Any) -> Any:
-        """Some clients send an object argument as its JSON text."""
-        if isinstance(value, str):
-            try:
-                return json.loads(value) if value.strip() else {}
-            except ValueError:
-                raise ValueError("filters: not a JSON object; send an object") from None
-        return value
-
-    def request(self) -> requests.QueryRequest:
-        fields = self.model_dump(exclude={"filters", "full_text"})
-        return requests.QueryRequest(**fields, **self.filters.model_dump())
-
-
-class FindArgs(requests.FindChunksRequest):
-    full_text: bool = FullText
-
-
-class PassageArgs(requests.PassageRequest):
-    full_text: bool = FullText
-
-
-# ---------------------------------------------------------------------- answers
-def _trim(text: str, max_chars: int) -> tuple[str, bool]:
-    if len(text) <= max_chars:
-        return text, False
-    cut = text[: max_chars - 1]
-    space = cut.rfind(" ")
-    if space > max_chars // 2:
-        cut = cut[:space]
-    return cut.rstrip() + TRIMMED, True
-
-
-def passage_json(passage: Passage, max_chars: int, full_text: bool) -> dict[str, Any]:
-    """A result as every tool returns it: what citing needs, the text trimmed for reading."""
-    render, trimmed = _trim(passage.text, max_chars)
-    out: dict[str, Any] = {
-        "chunk_id": passage.chunk_id,
-        "doc_id": passage.doc_id,
-        "label": passage.label,
-        "citekey": passage.citekey,
-        "title": passage.title,
-        "authors": list(passage.authors),
-        "year": passage.year,
-        "doi": passage.doi,
-        "url": passage.url,
-        "page_start": passage.page_start,
-        "page_end": passage.page_end,
-        "page_label_start": passage.page_label_start,
-        "page_label_end": passage.page_label_end,
-        "page_label_source": passage.page_label_source,
-        "kind": passage.kind,
-        "section_path": list(passage.section_path),
-        "render_text": render,
-        "render_trimmed": trimmed,
-        # the fields of schemas.RelationFlags, as every door has them
-        **RelationFlags(**flag_fields(passage.flags)).dump(),
-    }
-    if full_text:
-        out["text"] = passage.text
-    return out
 
 
 # ---------------------------------------------------------------------- the tools
@@ -192,49 +94,15 @@ def _inspect(rt: ToolRuntime, args: InspectArgs, deadline: Deadline) -> dict[str
 
 
 def _query(rt: ToolRuntime, args: QueryArgs, deadline: Deadline) -> dict[str, Any]:
-    report = rt.app.query(args.request(), deadline)
-    results = []
-    for passage in report.results:
-        entry = {"rank": passage.rank, "score": round(passage.score, 6)}
-        entry.update(passage_json(passage, rt.max_chars, args.full_text))
-        if passage.trimmed:
-            entry["budget_trimmed"] = True
-        results.append(entry)
-    out: dict[str, Any] = {
-        "query": report.query,
-        "project": report.project,
-        "answerable": report.answerable,
-        "confidence": round(report.confidence, 3),
-        "results": results,
-    }
-    if report.note:
-        out["note"] = report.note
-    return out
+    return query_view(rt.app.query(args.request(), deadline), rt.max_chars, args.full_text)
 
 
 def _find_chunks(rt: ToolRuntime, args: FindArgs, deadline: Deadline) -> dict[str, Any]:
-    page = rt.app.find_chunks(args, deadline)
-    return {
-        "project": page.project,
-        "citekey": page.citekey,
-        "total": page.total,
-        "chunks": [passage_json(p, rt.max_chars, args.full_text) for p in page.passages],
-        "next_cursor": page.next_cursor,
-    }
+    return chunks_view(rt.app.find_chunks(args, deadline), rt.max_chars, args.full_text)
 
 
 def _get_passage(rt: ToolRuntime, args: PassageArgs, deadline: Deadline) -> dict[str, Any]:
-    found = rt.app.passage(args, deadline)
-
-    def shown(passage: Passage) -> dict[str, Any]:
-        return passage_json(passage, rt.max_chars, args.full_text)
-
-    return {
-        "project": found.project,
-        "passage": shown(found.passage),
-        "before": [shown(p) for p in found.before],
-        "after": [shown(p) for p in found.after],
-    }
+    return context_view(rt.app.passage(args, deadline), rt.max_chars, args.full_text)
 
 
 def _store_chunks(
@@ -264,7 +132,10 @@ def _list_notes(rt: ToolRuntime, args: requests.Request, deadline: Deadline) -> 
 def _delete_notes(
     rt: ToolRuntime, args: requests.DeleteNotesRequest, deadline: Deadline
 ) -> dict[str, Any]:
-    return {"project": args.project, "deleted": rt.app.delete_notes(args, deadline)}
+    from citeloom.entrypoints.report_schemas import DeletedNotesResponse
+
+    deleted = rt.app.delete_notes(args, deadline)
+    return DeletedNotesResponse(project=args.project, deleted=deleted).dump()
 
 
 TOOLS: tuple[ToolSpec, ...] = (

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from citeloom.domain.records import Passage
 from citeloom.domain.relations import CitationNote, WorkFlags
-from citeloom.domain.verdicts import DEFAULT_FAIL_ON, VERDICTS, Verdict
+from citeloom.domain.verdicts import VERDICTS, Verdict
 from citeloom.services import requests
 from citeloom.services.answer import AnswerReport
 from citeloom.services.application import Health
@@ -28,23 +28,6 @@ from citeloom.services.check import CheckReport, CitationCheck
 from citeloom.services.evidence import Support
 from citeloom.services.inspection import ProjectSummary
 from citeloom.services.query import QueryReport
-
-ARDEL_TITLE = "Carbon Burial in Restored Tidal Marshes: A Five-Year Sediment Core Study"
-ARDEL_AUTHORS = ["Ardel, Ines", "Reyes, Tomas", "Halvorsen, Sigrid"]
-QUESTION = "how fast do restored salt marshes accrete sediment"
-ACCRETION = (
-    "Restored sites accreted a mean of 6.8 millimetres of sediment per year over the five "
-    "years, against 2.4 millimetres per year in the reference marshes."
-)
-CLAIM = "Restored sites accreted 9.1 millimetres of sediment per year [@ardel2023marsh, p. 118]."
-CHUNK_ID = "d7a4bc58-90fb-5627-8b1c-693dcffb5d96"
-RESULTS_PATH = ["3 Results", "3.1 Accretion rates"]
-
-
-def _examples(*examples: dict[str, Any]) -> ConfigDict:
-    """A model's examples for the OpenAPI document (``/docs`` shows the first)."""
-    return ConfigDict(json_schema_extra={"examples": list(examples)})
-
 
 _RENDER = (
     "Also return, as rendered, the text the CLI prints in this format (a CLI on the same "
@@ -54,33 +37,14 @@ _RENDERED = "The text the CLI prints, when the request asked for render."
 
 
 class QueryRequest(requests.QueryRequest):
-    model_config = _examples(
-        {"project": "example", "query": QUESTION},
-        {
-            "project": "example",
-            "query": 'sediment accretion "reference marshes"',
-            "top_k": 3,
-            "per_doc": 0,
-            "citekeys": ["ardel2023marsh"],
-            "year_from": 2020,
-            "section": "results",
-        },
-    )
-
     render: Literal["text", "markdown", "context"] | None = Field(None, description=_RENDER)
 
 
 class AnswerRequest(requests.AnswerRequest):
-    model_config = _examples({"project": "example", "question": QUESTION})
-
     render: Literal["text", "markdown"] | None = Field(None, description=_RENDER)
 
 
 class CheckRequest(requests.CheckRequest):
-    model_config = _examples(
-        {"project": "example", "draft": CLAIM, "name": "chapter2.md", "format": "markdown"}
-    )
-
     render: Literal["text"] | None = Field(None, description=_RENDER)
 
 
@@ -92,35 +56,17 @@ class _Response(BaseModel):
         return self.model_dump(mode="json", exclude_unset=True)
 
 
-NO_RELATIONS: dict[str, Any] = {
-    "versions": [],
-    "superseded_by": None,
-    "retracted": False,
-    "conflicts_with": [],
-    "related": [],
-    "banner": None,
-}
-
-
 class VersionOut(_Response):
-    model_config = _examples({"citekey": "ardel2023marsh", "version_of_record": True})
-
     citekey: str = Field(description="Another entry of the library that is the same work.")
     version_of_record: bool = Field(description="This one is the work's version of record.")
 
 
 class ConflictOut(_Response):
-    model_config = _examples(
-        {"citekey": "lindqvist2021quiet", "reason": "a replication found no such effect"}
-    )
-
     citekey: str = Field(description="The entry it conflicts with.")
     reason: str = Field(description="Why, as the relations file says.")
 
 
 class RelatedOut(_Response):
-    model_config = _examples({"citekey": "ardel2024erratum", "relation": "has_erratum"})
-
     citekey: str = Field(description="The related entry.")
     relation: Literal["erratum_of", "has_erratum", "reply_to", "has_reply", "retraction_notice"] = (
         Field(
@@ -135,8 +81,6 @@ class RelationFlags(_Response):
     conflicts (``domain.relations.WorkFlags``, by ``flag_fields``): the same fields in query
     results, answer citations and check verdicts, from the CLI's --json, HTTP and MCP. Only
     certain relations are applied; ``citeloom inspect --relations`` lists the possible ones."""
-
-    model_config = _examples(NO_RELATIONS)
 
     versions: list[VersionOut] = Field(
         description="The other citekeys of the same work in the library (a preprint, the "
@@ -175,34 +119,7 @@ def flag_fields(flags: WorkFlags) -> dict[str, Any]:
     }
 
 
-PASSAGE: dict[str, Any] = {
-    "rank": 1,
-    "score": 0.676986,
-    "citekey": "ardel2023marsh",
-    "title": ARDEL_TITLE,
-    "authors": ARDEL_AUTHORS,
-    "year": 2023,
-    "doi": "10.5555/clx.2023.0417",
-    "url": None,
-    "page_start": 2,
-    "page_end": 2,
-    "page_label_start": "118",
-    "page_label_end": "118",
-    "page_label_source": "printed",
-    "section": "3.1 Accretion rates",
-    "section_path": RESULTS_PATH,
-    "text": ACCRETION,
-    "source": "/home/ines/papers/ardel2023_restored_marshes.pdf",
-    "chunk_id": CHUNK_ID,
-    "kind": "paper",
-    "label": "[@ardel2023marsh, p. 118]",
-    **NO_RELATIONS,
-}
-
-
 class PassageOut(RelationFlags):
-    model_config = _examples(PASSAGE)
-
     rank: int = Field(description="1 for the best passage.")
     score: float = Field(description="The fused relevance score; higher is better.")
     citekey: str | None = Field(description="The paper's key in the library; null: unmatched.")
@@ -225,6 +142,7 @@ class PassageOut(RelationFlags):
     text: str = Field(description="The passage as stored (trimmed to fit a budget if trimmed).")
     source: str = Field(description="The file it was ingested from.")
     chunk_id: str = Field(description="The stored chunk, for MCP get_passage.")
+    doc_id: str = Field(description="The stored document (a note's id for MCP delete_notes).")
     kind: Literal["paper", "note"] = Field(
         description="note: stored beside the paper (MCP store_chunks), never the paper's words."
     )
@@ -254,6 +172,7 @@ class PassageOut(RelationFlags):
             text=p.text,
             source=p.source,
             chunk_id=p.chunk_id,
+            doc_id=p.doc_id,
             kind=p.kind,
             label=p.label,
             **flag_fields(p.flags),
@@ -262,16 +181,6 @@ class PassageOut(RelationFlags):
 
 
 class QueryResponse(_Response):
-    model_config = _examples(
-        {
-            "query": QUESTION,
-            "project": "example",
-            "answerable": True,
-            "confidence": 0.949,
-            "results": [PASSAGE],
-        }
-    )
-
     query: str = Field(description="The query as sent.")
     project: str = Field(description="The project searched.")
     answerable: bool = Field(
@@ -305,23 +214,7 @@ class QueryResponse(_Response):
         )
 
 
-CITATION: dict[str, Any] = {
-    "citekey": "ardel2023marsh",
-    "page": 2,
-    "page_label": "118",
-    "label": "[@ardel2023marsh, p. 118]",
-    "kind": "paper",
-    "section_path": RESULTS_PATH,
-    "quote": ACCRETION,
-    "chunk_id": CHUNK_ID,
-    "verified": True,
-    **NO_RELATIONS,
-}
-
-
 class CitationOut(RelationFlags):
-    model_config = _examples(CITATION)
-
     citekey: str | None = Field(description="The paper's key in the library.")
     page: int | None = Field(description="PDF page (1-based) the quote is on.")
     page_label: str | None = Field(description="The printed page the quote is on.")
@@ -352,28 +245,6 @@ class CitationOut(RelationFlags):
 
 
 class AnswerResponse(_Response):
-    model_config = _examples(
-        {
-            "question": QUESTION,
-            "project": "example",
-            "answer": ACCRETION,
-            "citations": [CITATION],
-            "confidence": 0.794,
-            "fallback": False,
-        },
-        {
-            "question": "how fast do mangrove forests in Vietnam accrete sediment",
-            "project": "example",
-            "answer": None,
-            "citations": [],
-            "confidence": 0.0,
-            "fallback": True,
-            "leads": [PASSAGE],
-            "reason": "Nothing in this library mentions Vietnam.",
-            "absent": ["Vietnam"],
-        },
-    )
-
     question: str = Field(description="The question as sent.")
     project: str = Field(description="The project searched.")
     answer: str | None = Field(
@@ -414,8 +285,6 @@ class AnswerResponse(_Response):
 
 
 class EvidenceOut(CitationOut):
-    model_config = _examples({**CITATION, "score": 1.0})
-
     score: float = Field(description="0 to 1: how closely the sentence states the claim.")
 
     @classmethod
@@ -425,10 +294,6 @@ class EvidenceOut(CitationOut):
 
 
 class DifferenceOut(_Response):
-    model_config = _examples(
-        {"kind": "number", "draft": "9.1 millimetres", "page": "6.8 millimetres"}
-    )
-
     kind: Literal["number", "unit", "negation", "direction", "term"] = Field(
         description="What differs between the draft's claim and the page."
     )
@@ -436,37 +301,7 @@ class DifferenceOut(_Response):
     page: str = Field(description="What the page says: '8 sites'; empty when not stated.")
 
 
-CHECKED: dict[str, Any] = {
-    "citekey": "ardel2023marsh",
-    "pages": ["118"],
-    "line": 1,
-    "column": 62,
-    "sentence": "Restored sites accreted 9.1 millimetres of sediment per year.",
-    "citation": "[@ardel2023marsh, p. 118]",
-    "locator": "p. 118",
-    "verdict": "mismatch",
-    "message": "draft: 9.1 millimetres; p. 118: 6.8 millimetres",
-    "suggested_page": None,
-    "suggested_pdf_page": None,
-    "differences": [{"kind": "number", "draft": "9.1 millimetres", "page": "6.8 millimetres"}],
-    "printed_range": None,
-    "evidence": {**CITATION, "score": 1.0},
-    "elsewhere": [],
-    "notes": [],
-    **NO_RELATIONS,
-}
-
-
 class CheckNoteOut(_Response):
-    model_config = _examples(
-        {
-            "severity": "note",
-            "message": "@ardel2022preprint is superseded by @ardel2023marsh (the version of "
-            "record): cite @ardel2023marsh",
-            "citekey": "ardel2023marsh",
-        }
-    )
-
     severity: Literal["note", "warning"] = Field(
         description="warning: the cited paper is retracted; note: anything else worth knowing."
     )
@@ -482,8 +317,6 @@ class CheckNoteOut(_Response):
 
 
 class CitationCheckOut(RelationFlags):
-    model_config = _examples(CHECKED)
-
     citekey: str = Field(description="The key the draft cites.")
     pages: list[str] = Field(description="The printed pages the citation names: ['273'].")
     line: int = Field(description="Line of the citation in the draft (1-based).")
@@ -539,17 +372,6 @@ class CitationCheckOut(RelationFlags):
 
 
 class CheckResponse(_Response):
-    model_config = _examples(
-        {
-            "draft": "chapter2.md",
-            "project": "example",
-            "ok": False,
-            "fail_on": [v for v in VERDICTS if v in DEFAULT_FAIL_ON],
-            "counts": {verdict: int(verdict == "mismatch") for verdict in VERDICTS},
-            "citations": [CHECKED],
-        }
-    )
-
     draft: str = Field(description="The draft's name, as sent.")
     project: str = Field(description="The project checked against.")
     ok: bool = Field(
@@ -572,21 +394,9 @@ class CheckResponse(_Response):
         )
 
 
-PROJECT: dict[str, Any] = {
-    "project": "example",
-    "collection": "proj-example",
-    "embedding_model": "fastembed/all-MiniLM-L6-v2-fp32",
-    "stored_model": "fastembed/all-MiniLM-L6-v2-fp32",
-    "documents": 3,
-    "chunks": 25,
-}
-
-
 class ProjectOut(_Response):
     """One project, as MCP list_projects gives it: both are this model, built from
     ``services.inspection.ProjectSummary``, so the two doors cannot name a field differently."""
-
-    model_config = _examples(PROJECT)
 
     project: str = Field(description='The project id: a [project."ID"] of the config.')
     collection: str = Field(description="The Qdrant collection holding its chunks.")
@@ -601,8 +411,6 @@ class ProjectOut(_Response):
 class ProjectsResponse(_Response):
     """GET /projects and MCP list_projects."""
 
-    model_config = _examples({"projects": [PROJECT]})
-
     projects: list[ProjectOut] = Field(description="Every configured project, by id.")
 
     @classmethod
@@ -611,16 +419,6 @@ class ProjectsResponse(_Response):
 
 
 class HealthResponse(_Response):
-    model_config = _examples(
-        {
-            "status": "ok",
-            "models_loaded": ["fastembed/all-MiniLM-L6-v2-fp32"],
-            "index_reachable": True,
-            "index_detail": "index reachable",
-            "versions": {"citeloom": "0.1.0", "python": "3.11.2", "fastapi": "0.165.0"},
-        }
-    )
-
     status: Literal["ok", "degraded"] = Field(
         description="ok: the index answers and every project's model is loaded."
     )
@@ -641,15 +439,6 @@ class HealthResponse(_Response):
 
 
 class ErrorResponse(_Response):
-    model_config = _examples(
-        {"error": "question: Field required", "field": "question"},
-        {
-            "error": "citeloom.toml: unknown project 'nope' (configured: example). Add a "
-            '[project."nope"] table or pick a configured one.',
-            "field": "project",
-        },
-    )
-
     error: str = Field(description="What went wrong and, where one exists, the fix.")
     field: str | None = Field(
         None, description="The request field at fault (dotted path); null when none is."
