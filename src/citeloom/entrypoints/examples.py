@@ -1,6 +1,7 @@
 """The examples ``/docs`` shows for each model of the HTTP API, from the bundled example
 project (``examples/``): what a request and its answer look like. ``http/docs.py`` puts them
-into the OpenAPI document by model name; the wire models (``schemas``) carry none."""
+into the OpenAPI document by model name; the models (``services.responses``, ``bodies``)
+carry none."""
 
 from __future__ import annotations
 
@@ -97,7 +98,7 @@ PROJECT: dict[str, Any] = {
 }
 
 
-# each model of ``schemas`` by name: its examples, the first shown
+# each model /docs shows, by name: its examples, the first shown
 EXAMPLES: dict[str, list[dict[str, Any]]] = {
     "QueryRequest": [
         {"project": "example", "query": QUESTION},

@@ -27,11 +27,11 @@ from citeloom.entrypoints.mcp_arguments import (
     QueryArgs,
 )
 from citeloom.entrypoints.mcp_views import chunks_view, context_view, query_view
-from citeloom.entrypoints.outcomes import McpCode, outcome
+from citeloom.entrypoints.outcomes import McpCode, internal, outcome
 from citeloom.entrypoints.runtime import Limit, Runtime
-from citeloom.entrypoints.schemas import AnswerResponse, CheckResponse, ProjectsResponse
 from citeloom.entrypoints.time_limit import Deadline
 from citeloom.services import requests
+from citeloom.services.responses import AnswerResponse, CheckResponse, ProjectsResponse
 
 if TYPE_CHECKING:
     pass
@@ -52,11 +52,11 @@ class ToolFailure(Exception):
         row = outcome(error)
         if isinstance(error, CiteloomError):
             return cls(row.mcp_code, str(error), row.fix)
-        return cls(row.mcp_code, f"internal error ({type(error).__name__}: {error})", row.fix)
+        return cls(row.mcp_code, internal(error), row.fix)
 
     def answer(self) -> dict[str, Any]:
-        """The tool's answer: the failure as ``report_schemas.ToolErrorResponse``."""
-        from citeloom.entrypoints.report_schemas import ToolErrorResponse
+        """The tool's answer: the failure as ``services.report_responses.ToolErrorResponse``."""
+        from citeloom.services.report_responses import ToolErrorResponse
 
         return ToolErrorResponse.of(str(self.code), self.message, self.fix).dump()
 
@@ -86,7 +86,7 @@ def _list_projects(rt: ToolRuntime, args: NoArgs, deadline: Deadline) -> dict[st
 
 
 def _inspect(rt: ToolRuntime, args: InspectArgs, deadline: Deadline) -> dict[str, Any]:
-    from citeloom.entrypoints.report_schemas import McpInspectResponse
+    from citeloom.services.report_responses import McpInspectResponse
 
     report = rt.app.inspect(args.project, deadline)
     relations = rt.app.relations(args.project, deadline) if args.relations else None
@@ -108,7 +108,7 @@ def _get_passage(rt: ToolRuntime, args: PassageArgs, deadline: Deadline) -> dict
 def _store_chunks(
     rt: ToolRuntime, args: requests.StoreNotesRequest, deadline: Deadline
 ) -> dict[str, Any]:
-    from citeloom.entrypoints.report_schemas import StoreResponse
+    from citeloom.services.report_responses import StoreResponse
 
     return StoreResponse.of(rt.app.store_notes(args, deadline)).dump()
 
@@ -124,7 +124,7 @@ def _check_citations(
 
 
 def _list_notes(rt: ToolRuntime, args: requests.Request, deadline: Deadline) -> dict[str, Any]:
-    from citeloom.entrypoints.report_schemas import NotesResponse
+    from citeloom.services.report_responses import NotesResponse
 
     return NotesResponse.of(args.project, rt.app.notes(args.project, deadline)).dump()
 
@@ -132,7 +132,7 @@ def _list_notes(rt: ToolRuntime, args: requests.Request, deadline: Deadline) -> 
 def _delete_notes(
     rt: ToolRuntime, args: requests.DeleteNotesRequest, deadline: Deadline
 ) -> dict[str, Any]:
-    from citeloom.entrypoints.report_schemas import DeletedNotesResponse
+    from citeloom.services.report_responses import DeletedNotesResponse
 
     deleted = rt.app.delete_notes(args, deadline)
     return DeletedNotesResponse(project=args.project, deleted=deleted).dump()

@@ -1,6 +1,6 @@
-"""What MCP's tools return: projections of the wire models every door shares (``schemas``),
-with the fields an agent reads and each passage's text trimmed to [mcp] max_chars_per_chunk
-(``render_text``; ``full_text`` adds the whole).
+"""What MCP's tools return: projections of the wire models every door shares
+(``services.responses``), with the fields an agent reads and each passage's text trimmed to
+[mcp] max_chars_per_chunk (``render_text``; ``full_text`` adds the whole).
 
 A view takes its fields from the wire model by name (``projection``), so a field is declared
 and described once, and what it holds is what ``--json`` and HTTP hold."""
@@ -13,9 +13,9 @@ from typing import Any
 from pydantic import BaseModel, Field, create_model
 
 from citeloom.domain.records import Passage
-from citeloom.entrypoints.schemas import PassageOut, QueryResponse, RelationFlags, _Response
 from citeloom.services.browse import ChunkPage, PassageContext
 from citeloom.services.query import QueryReport
+from citeloom.services.responses import PassageOut, QueryResponse, RelationFlags, _Response
 
 TRIMMED = "…"
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from citeloom.domain.citekeys import no_usable_key_label
 from citeloom.domain.text import trim
@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # each command imports only the service it runs
     from citeloom.services.notes import NoteSummary
     from citeloom.services.query import QueryReport
     from citeloom.services.reindex import ReindexReport
+    from citeloom.services.report_responses import McpCheckResponse
     from citeloom.services.validate import ValidationReport
     from citeloom.services.watch import WatchEvent
 
@@ -471,18 +472,16 @@ def reindex_text(report: ReindexReport, project: str, config: Path) -> str:
     return "\n".join(lines)
 
 
-def mcp_check_text(report: dict[str, Any]) -> str:
+def mcp_check_text(report: McpCheckResponse) -> str:
     """``citeloom mcp --check``: the tools, the projects and how long each model took."""
-    lines = [f"tools ({len(report['tools'])}): " + ", ".join(t["name"] for t in report["tools"])]
-    for p in report["projects"]:
+    lines = [f"tools ({len(report.tools)}): " + ", ".join(t.name for t in report.tools)]
+    for p in report.projects:
         lines.append(
-            f"project {p['project']}: {p['documents']} documents, {p['chunks']} chunks, "
-            f"model {p['embedding_model']} (collection {p['collection']})"
+            f"project {p.project}: {p.documents} documents, {p.chunks} chunks, "
+            f"model {p.embedding_model} (collection {p.collection})"
         )
-    for m in report["models"]:
-        lines.append(f"model {m['model']}: loaded in {m['load_s']:.2f} s")
-    for e in report["errors"]:
-        lines.append(f"error: {e}")
+    lines += [f"model {m.model}: loaded in {m.load_s:.2f} s" for m in report.models]
+    lines += [f"error: {e.dump()}" for e in report.errors]
     return "\n".join(lines)
 
 

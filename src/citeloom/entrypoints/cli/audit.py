@@ -39,7 +39,7 @@ def audit_show(
 
     summary = application(config).audit_run(correlation_id)
     if as_json:
-        from citeloom.entrypoints.report_schemas import RunOut
+        from citeloom.services.report_responses import RunOut
 
         print_json(RunOut.of(summary).dump())
     else:
@@ -57,7 +57,7 @@ def audit_list(
 
     runs = application(config).audit_runs()
     if as_json:
-        from citeloom.entrypoints.report_schemas import RunOut, RunsResponse
+        from citeloom.services.report_responses import RunOut, RunsResponse
 
         print_json(RunsResponse(runs=[RunOut.of(r) for r in runs]).dump())
         return

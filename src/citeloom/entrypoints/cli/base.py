@@ -15,6 +15,7 @@ from typer.core import TyperGroup
 
 from citeloom import __version__
 from citeloom.domain.errors import CiteloomError, ExitCode
+from citeloom.entrypoints.outcomes import internal
 from citeloom.entrypoints.stdout import echo, echo_err, json_text
 
 if TYPE_CHECKING:
@@ -105,8 +106,7 @@ def handle_errors(command: F) -> F:
             if _state["verbose"]:
                 raise
             _fail(
-                f"internal error ({type(error).__name__}: {error}). Run again with -v for the "
-                "traceback and report it.",
+                f"{internal(error)}. Run again with -v for the traceback and report it.",
                 int(ExitCode.INTERNAL),
             )
         return None

@@ -54,7 +54,7 @@ def validate(
     else:
         report = uses.validate(project, str(config), allow_download)
     if as_json:
-        from citeloom.entrypoints.report_schemas import ValidationResponse
+        from citeloom.services.report_responses import ValidationResponse
 
         print_json(ValidationResponse.of(report).dump())
     else:
@@ -86,7 +86,7 @@ def inspect(
     PDFs, and declared in the project's relations file).
     """
     from citeloom.entrypoints import render
-    from citeloom.entrypoints.report_schemas import InspectResponse, RelationsResponse
+    from citeloom.services.report_responses import InspectResponse, RelationsResponse
 
     uses = application(config)
     if relations:
@@ -133,7 +133,7 @@ def reindex(
 
     report = application(config).reindex(project, embedding_model, allow_download)
     if as_json:
-        from citeloom.entrypoints.report_schemas import ReindexResponse
+        from citeloom.services.report_responses import ReindexResponse
 
         print_json(ReindexResponse.of(report).dump())
     else:
@@ -164,7 +164,7 @@ def export(
     """
     report = application(config).export(project, file)
     if as_json:
-        from citeloom.entrypoints.report_schemas import TransferResponse
+        from citeloom.services.report_responses import TransferResponse
 
         print_json(TransferResponse.of(report).dump())
     else:
@@ -202,7 +202,7 @@ def import_(
     uses = application(config)
     report = uses.import_(project, file, to)
     if as_json:
-        from citeloom.entrypoints.report_schemas import TransferResponse
+        from citeloom.services.report_responses import TransferResponse
 
         print_json(TransferResponse.of(report).dump())
     else:
@@ -252,7 +252,7 @@ def drop(
         return
     report = uses.drop(project)
     if as_json:
-        from citeloom.entrypoints.report_schemas import DropResponse
+        from citeloom.services.report_responses import DropResponse
 
         print_json(DropResponse.of(report).dump())
     elif report.removed:

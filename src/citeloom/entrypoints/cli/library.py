@@ -104,7 +104,7 @@ def ingest(
         should_stop=stop,
     )
     if as_json:
-        from citeloom.entrypoints.report_schemas import IngestResponse
+        from citeloom.services.report_responses import IngestResponse
 
         print_json(IngestResponse.of(report).dump())
     else:

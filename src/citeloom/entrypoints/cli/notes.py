@@ -39,7 +39,7 @@ def notes_list(
 
     notes = application(config).notes(project)
     if as_json:
-        from citeloom.entrypoints.report_schemas import NotesResponse
+        from citeloom.services.report_responses import NotesResponse
 
         print_json(NotesResponse.of(project, notes).dump())
     else:
@@ -55,7 +55,7 @@ def notes_delete(
     as_json: JsonOpt = False,
 ) -> None:
     """Delete notes by id (every chunk of each); an id that is not a note deletes nothing."""
-    from citeloom.entrypoints.report_schemas import DeletedNotesResponse
+    from citeloom.services.report_responses import DeletedNotesResponse
 
     request = build(DeleteNotesRequest, project=project, doc_ids=doc_ids)
     deleted = DeletedNotesResponse(

@@ -119,7 +119,7 @@ def query(
     never leave the project. When the library does not seem to answer the question, the
     passages are still listed but the answer is marked as not confident (JSON: answerable).
     """
-    from citeloom.entrypoints.schemas import QueryRequest
+    from citeloom.entrypoints.bodies import QueryRequest
 
     fmt = OutputFormat.json if as_json else output
     request = build(
@@ -143,7 +143,7 @@ def query(
 
     report = application(config).query(request)
     if fmt is OutputFormat.json:
-        from citeloom.entrypoints.schemas import QueryResponse
+        from citeloom.services.responses import QueryResponse
 
         print_json(QueryResponse.from_report(report).dump())
     else:
@@ -180,7 +180,7 @@ def answer(
     checked to occur on the cited page of the stored document text. When the library does
     not answer the question: "No answer found in the library." and the nearest passages.
     """
-    from citeloom.entrypoints.schemas import AnswerRequest
+    from citeloom.entrypoints.bodies import AnswerRequest
 
     fmt = AnswerFormat.json if as_json else output
     request = build(AnswerRequest, project=project, question=question)
@@ -191,7 +191,7 @@ def answer(
 
     report = application(config).answer(request)
     if fmt is AnswerFormat.json:
-        from citeloom.entrypoints.schemas import AnswerResponse
+        from citeloom.services.responses import AnswerResponse
 
         print_json(AnswerResponse.from_report(report).dump())
     else:
@@ -241,7 +241,7 @@ def check(
     warning a retracted paper; neither changes the verdict.
     """
     from citeloom.entrypoints import render
-    from citeloom.entrypoints.schemas import CheckRequest
+    from citeloom.entrypoints.bodies import CheckRequest
 
     try:
         text = draft.read_text(encoding="utf-8")
@@ -268,7 +268,7 @@ def check(
 
     report = application(config).check(request)
     if as_json:
-        from citeloom.entrypoints.schemas import CheckResponse
+        from citeloom.services.responses import CheckResponse
 
         print_json(CheckResponse.from_report(report).dump())
     else:

@@ -84,12 +84,12 @@ def mcp(
         return
     report = mcp_server.check(settings)
     if as_json:
-        print_json(report)
+        print_json(report.dump())
     else:
         from citeloom.entrypoints import render
 
         echo(render.mcp_check_text(report))
-    if report["errors"]:
+    if report.errors:
         raise typer.Exit(int(ExitCode.USAGE))
 
 

@@ -18,8 +18,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from citeloom.config import SERVE_TOKEN_ENV as TOKEN_ENV
 from citeloom.domain.errors import CiteloomError, UnknownProject
 from citeloom.entrypoints.outcomes import outcome
-from citeloom.entrypoints.schemas import ErrorResponse
 from citeloom.services.requests import plain
+from citeloom.services.responses import ErrorResponse
 
 # Seconds a client is told to wait after a 503 (the index busy, a request over its time).
 RETRY_AFTER_S = 5

@@ -13,19 +13,17 @@ from fastapi import APIRouter, FastAPI
 
 from citeloom import __version__
 from citeloom.entrypoints import render
+from citeloom.entrypoints.bodies import AnswerRequest, CheckRequest, QueryRequest
 from citeloom.entrypoints.http.errors import documented
 from citeloom.entrypoints.runtime import Limit, Runtime
-from citeloom.entrypoints.schemas import (
-    AnswerRequest,
+from citeloom.entrypoints.time_limit import Deadline
+from citeloom.services.responses import (
     AnswerResponse,
-    CheckRequest,
     CheckResponse,
     HealthResponse,
     ProjectsResponse,
-    QueryRequest,
     QueryResponse,
 )
-from citeloom.entrypoints.time_limit import Deadline
 
 
 def _versions() -> dict[str, str]:

@@ -22,6 +22,7 @@ from rich.text import Text
 
 from citeloom.domain.errors import CiteloomError
 from citeloom.domain.text import trim
+from citeloom.entrypoints.outcomes import internal
 from citeloom.entrypoints.stdout import without_controls
 
 if TYPE_CHECKING:
@@ -280,6 +281,5 @@ def said(error: BaseException) -> str:
     if isinstance(error, CiteloomError):
         return str(error)
     return (
-        f"internal error ({type(error).__name__}: {error}). Try the same with citeloom answer "
-        "-v for the traceback, and report it."
+        f"{internal(error)}. Try the same with citeloom answer -v for the traceback, and report it."
     )

@@ -1,14 +1,14 @@
-"""The JSON citeloom speaks: request and response models shared by the HTTP API and the CLI.
+"""What the search use cases answer (query, answer, check, the projects, health), one model
+each for every door: ``citeloom query|answer|check --json`` print these models, ``citeloom
+serve`` returns them and MCP's tools return them or projections of them
+(``entrypoints/mcp_views.py``), so a script can move from one door to another without changing
+a key. They sit beside the requests (``requests``) as the use cases' side of the boundary; the
+doors keep only how they show them (text, OpenAPI examples, MCP's trimmed views).
 
-``citeloom query|answer|check --json`` print these models and ``citeloom serve`` returns
-them, so a script can move from one to the other without changing a key. Responses are
-built here from the services' plain dataclasses (``from_report`` and friends): the one
-place that turns a report into what leaves the process, so no door writes a key by hand.
-
-Every field has a description and every model an example, both shown at ``/docs``: the
-examples are what the bundled example project answers (``citeloom ingest examples --project
-example``), so a reader sees real labels and pages, and a test validates each example against
-its model, so they cannot drift from what the server sends.
+Responses are built here from the services' plain dataclasses (``from_report`` and friends):
+the one place that turns a report into what leaves the process, so no door writes a key by
+hand. Every field has a description, shown at ``/docs`` with the examples of
+``entrypoints/examples.py``.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from pydantic import BaseModel, ConfigDict, Field
 from citeloom.domain.records import Passage
 from citeloom.domain.relations import CitationNote, WorkFlags
 from citeloom.domain.verdicts import VERDICTS, Verdict
-from citeloom.services import requests
 from citeloom.services.answer import AnswerReport
 from citeloom.services.application import Health
 from citeloom.services.check import CheckReport, CitationCheck
@@ -29,23 +28,7 @@ from citeloom.services.evidence import Support
 from citeloom.services.inspection import ProjectSummary
 from citeloom.services.query import QueryReport
 
-_RENDER = (
-    "Also return, as rendered, the text the CLI prints in this format (a CLI on the same "
-    "machine hands its request to a running serve; unset: JSON only)."
-)
 _RENDERED = "The text the CLI prints, when the request asked for render."
-
-
-class QueryRequest(requests.QueryRequest):
-    render: Literal["text", "markdown", "context"] | None = Field(None, description=_RENDER)
-
-
-class AnswerRequest(requests.AnswerRequest):
-    render: Literal["text", "markdown"] | None = Field(None, description=_RENDER)
-
-
-class CheckRequest(requests.CheckRequest):
-    render: Literal["text"] | None = Field(None, description=_RENDER)
 
 
 class _Response(BaseModel):
