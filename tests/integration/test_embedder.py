@@ -1,7 +1,7 @@
 """The built-in embedder on real chunks of the shared papers: equal to FastEmbed, exact in fp32.
 
 Vectors that collections already hold were made by FastEmbed; the session citeloom keeps for
-its two built-in models (ADR 0017) must reproduce FastEmbed's vectors for the same files, or
+its two built-in models (ADR 0019) must reproduce FastEmbed's vectors for the same files, or
 every stored collection would silently drift from its queries. The fp32 model must equal the
 PyTorch model it was exported from, and stay close to the int8 file.
 """

@@ -1,5 +1,5 @@
 """No model load reaches for the network: the built-in models never even import FastEmbed, and
-FastEmbed loads every other model from local files only (ADR 0017).
+FastEmbed loads every other model from local files only (ADR 0019).
 
 Each load runs in a fresh process whose sockets refuse to connect and whose proxy settings
 point nowhere, with HF_HUB_OFFLINE unset (so the hub would try if FastEmbed asked it to); the

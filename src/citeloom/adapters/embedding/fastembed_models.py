@@ -1,6 +1,6 @@
 """FastEmbed's text models: its catalogue, and its files found by FastEmbed itself.
 
-Every model that is not one of the two built-in MiniLMs runs through FastEmbed (ADR 0017).
+Every model that is not one of the two built-in MiniLMs runs through FastEmbed (ADR 0019).
 Which models exist, which repository and files each one has (its ONNX file and the external
 data some need beside it) come from ``TextEmbedding.list_supported_models()``; where a model's
 files are in a cache is what FastEmbed answers when asked with ``local_files_only`` (the Hugging

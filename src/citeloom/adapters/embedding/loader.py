@@ -1,5 +1,5 @@
 """One call that loads any embedding model: the built-in MiniLMs with citeloom's own session,
-every other one through FastEmbed (ADR 0017). FastEmbed is imported only for the latter."""
+every other one through FastEmbed (ADR 0019). FastEmbed is imported only for the latter."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 Two models are built in: the int8 MiniLM a package ships and its fp32 export. citeloom runs
 them with its own onnxruntime session (``onnx_embedder``): the hot path of every default
-project, measured cheaper that way (ADR 0017). Their spec holds only what their files do not
+project, measured cheaper that way (ADR 0019). Their spec holds only what their files do not
 say: the id collections store, where the ONNX file comes from, and FastEmbed's name of the
 network (the reference its vectors are held to).
 

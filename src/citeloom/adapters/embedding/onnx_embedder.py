@@ -2,7 +2,7 @@
 
 Every other model runs through FastEmbed (``fastembed_embedder``). These two keep a session of
 citeloom's own because it was measured cheaper on the path every default project takes
-(ADR 0017): a cold query spends half the CPU without ``import fastembed`` (which imports its
+(ADR 0019): a cold query spends half the CPU without ``import fastembed`` (which imports its
 image models too) and with the optimised graph cached, and an ingest less CPU per chunk with
 onnxruntime's threads sleeping rather than spinning while they wait (FastEmbed offers no such
 option). The vectors are FastEmbed's for the same files, to the bit for the pooling: its

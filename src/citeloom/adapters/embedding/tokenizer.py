@@ -1,6 +1,6 @@
 """A model's tokenizer, prepared exactly as FastEmbed prepares it, and its fingerprint.
 
-The built-in models run in citeloom's own session (ADR 0017: a cold query would otherwise pay
+The built-in models run in citeloom's own session (ADR 0019: a cold query would otherwise pay
 ``import fastembed``, which imports its image models and PIL), and these rules are a few lines
 over ``tokenizers``. Vectors must not change for collections FastEmbed built, so the rules are
 the same: truncate to the window in ``tokenizer_config.json`` (the stricter of
