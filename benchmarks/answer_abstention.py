@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.eval_papers import PAPERS  # noqa: E402
-from benchmarks.library import WORK, write_config  # noqa: E402
+from benchmarks.library import WORK, joined_library, write_config  # noqa: E402
 from benchmarks.paper_queries import HALVES  # noqa: E402
 from citeloom import bootstrap  # noqa: E402
 
@@ -47,13 +47,9 @@ KINDS = ("unanswerable", "answerable-named", "answerable-plain")
 
 def library() -> Path:
     """The shared papers' library and the examples' library as one file."""
-    entries = []
-    for path in (ROOT / "tests" / "data" / "papers.csl.json", ROOT / "references" / "example.json"):
-        entries += json.loads(path.read_text(encoding="utf-8"))
-    FOLDER.mkdir(parents=True, exist_ok=True)
-    joined = FOLDER / "library.json"
-    joined.write_text(json.dumps(entries), encoding="utf-8")
-    return joined
+    return joined_library(
+        FOLDER, ROOT / "tests" / "data" / "papers.csl.json", ROOT / "references" / "example.json"
+    )
 
 
 def build() -> Path:

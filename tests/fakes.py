@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Self
 
 from citeloom.adapters import bm25
+from citeloom.domain.citekeys import LibraryProblem
 from citeloom.domain.errors import DocumentError, EmbeddingModelMismatch, LanguagesMismatch
 from citeloom.domain.languages import DEFAULT_LANGUAGES, same_languages
 from citeloom.domain.models import (
@@ -100,6 +101,9 @@ class FakeMetadata:
             if document.title and ref.title.lower() == document.title.lower():
                 return MetadataMatch(ref, "title", 1.0)
         return MetadataMatch(None, None, problem="MetadataMissing")
+
+    def problems(self) -> list[LibraryProblem]:
+        return []
 
 
 class FakeEmbedder:
@@ -254,7 +258,7 @@ class FakeIndex:
                 and (filters.year_to is None or (year is not None and year <= filters.year_to))
                 and all(words(w) in section for w in filters.sections)
                 and all(words(ph) in text for ph in filters.phrases)
-                and all(words(t) in text for t in filters.terms)
+                and all(f" {w} " in text for t in filters.terms for w in words(t).split())
                 and (not filters.point_ids or p.id in filters.point_ids)
                 and (not filters.doc_ids or p.payload["doc_id"] in filters.doc_ids)
                 and (
@@ -321,6 +325,17 @@ class FakeIndex:
             scored.append(ScoredPoint(p.id, score, p.payload))
         return sorted((s for s in scored if s.score > 0), key=lambda s: -s.score)[:limit]
 
+    def field_values(self, collection: str, key: str, filters: SearchFilter) -> list[str]:
+        if self.physical(collection) not in self.collections:
+            return []
+        found: set[str] = set()
+        for point in self._visible(collection, filters):
+            value: Any = point.payload
+            for part in key.split("."):
+                value = value.get(part) if isinstance(value, dict) else None
+            found.update(value if isinstance(value, list) else [value] if value else [])
+        return sorted(found)
+
     def payloads(self, collection: str, ids: Sequence[str]) -> dict[str, dict]:
         points = self.collections[self.physical(collection)]["points"]
         return {i: points[i].payload for i in ids if i in points}
@@ -366,11 +381,28 @@ class MemoryAudit:
 class FakeDocumentText:
     """Stored page texts by file hash, as the conversion cache would hold them."""
 
-    def __init__(self, documents: dict[str, dict[int | None, str]] | None = None) -> None:
+    def __init__(
+        self,
+        documents: dict[str, dict[int | None, str]] | None = None,
+        kinds: dict[str, dict[str, str]] | None = None,
+    ) -> None:
+        """``kinds``: per file hash, the kind of a block by its text (body text otherwise):
+        {"caption": ...} as a conversion labels figure captions."""
         self.documents = documents or {}
+        self.kinds = kinds or {}
 
     def pages(self, sha256: str) -> dict[int | None, str] | None:
         return self.documents.get(sha256)
+
+    def page_blocks(self, sha256: str) -> dict[int | None, list[tuple[str, str]]] | None:
+        pages = self.documents.get(sha256)
+        if pages is None:
+            return None
+        kinds = self.kinds.get(sha256, {})
+        return {
+            page: [(kinds.get(line, "text"), line) for line in text.split("\n") if line]
+            for page, text in pages.items()
+        }
 
 
 class FakeRelations:

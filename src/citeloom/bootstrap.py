@@ -470,15 +470,22 @@ def check_service(
 
     project = settings.get_project(project_name)
     query = query_service(settings, project_name, index, warm)
+    from citeloom.domain.verdicts import parse_verdicts
+    from citeloom.services.claim_judge import ClaimJudge
+
+    sentences = sentence_evidence(settings, project_name, index, query.embedder, evidence)
+    judge = ClaimJudge(
+        query.embedder,
+        sentences.term_weights,
+        settings.check.thresholds(),
+        evidence.vectors if evidence is not None else None,
+    )
     return CheckService(
         query,
-        sentence_evidence(settings, project_name, index, query.embedder, evidence),
+        sentences,
         [r.citekey for r in metadata(settings, project).references()],
-        support=settings.check.support,
-        terse_coverage=settings.check.terse_coverage,
-        contra_overlap=settings.check.contra_overlap,
-        tie_margin=settings.check.tie_margin,
-        passages=settings.check.passages,
+        judge,
+        fail_on=parse_verdicts(settings.check.fail_on),
     )
 
 

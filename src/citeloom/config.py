@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -22,9 +23,11 @@ from pydantic_settings import (
     SettingsError,
 )
 
+from citeloom.domain.alignment import DEFAULT_THRESHOLDS, Thresholds
 from citeloom.domain.errors import ConfigError, UnknownProject
 from citeloom.domain.fusion import DEFAULT_FUSION
 from citeloom.domain.languages import BM25_LANGUAGES, DEFAULT_LANGUAGES
+from citeloom.domain.verdicts import DEFAULT_FAIL_ON, parse_verdicts
 
 DEFAULT_CONFIG = Path("citeloom.toml")
 DEFAULT_EMBED_MODEL = "fastembed/all-MiniLM-L6-v2-fp32"  # ADR 0012
@@ -143,18 +146,38 @@ class AnswerConfig(_Section):
 
 
 class CheckConfig(_Section):
-    # a sentence of the cited paper this sure of the claim speaks of it (its facts are then
-    # compared); chosen by benchmarks/check_claims.py --sweep on the tuning half
-    support: float = Field(0.75, ge=0.0, le=1.0)
-    # a cited page holding this share of the claim's terms (IDF-weighted) speaks of a terse
-    # claim made of its technical terms
-    terse_coverage: float = Field(0.8, ge=0.0, le=1.0)
-    # a sentence holding this share of the claim's terms that negates it, turns it the other
-    # way or gives another value contradicts it
-    contra_overlap: float = Field(0.3, ge=0.0, le=1.0)
-    # sentences this close to the best one may state the claim's facts in its place
-    tie_margin: float = Field(0.05, ge=0.0, le=1.0)
-    passages: int = Field(20, ge=1, le=200)  # passages of the cited paper searched per claim
+    # The verdicts that make `citeloom check` exit 1 (--fail-on overrides it); by default
+    # those measured precise enough to act on (docs/answers-and-checks.md).
+    fail_on: list[str] = Field(
+        default_factory=lambda: [str(v) for v in sorted(DEFAULT_FAIL_ON)],
+        description="verdicts that fail a check",
+    )
+    # A sentence (or two or three in a row) states the claim when it holds this weight share
+    # of the claim's terms, or a close paraphrase (similarity >= paraphrase, with at least
+    # paraphrase_coverage of the terms); its numbers, names and negations must be there too.
+    # Chosen by benchmarks/check_claims.py on the tuning halves (docs/adr/0018).
+    coverage: float = Field(DEFAULT_THRESHOLDS.coverage, ge=0.0, le=1.0)
+    paraphrase: float = Field(DEFAULT_THRESHOLDS.paraphrase, ge=0.0, le=1.0)
+    paraphrase_coverage: float = Field(DEFAULT_THRESHOLDS.paraphrase_coverage, ge=0.0, le=1.0)
+    # alignment at which the page discusses the claim (unconfirmed rather than not-found),
+    # and at which a contradiction is a mismatch
+    discuss: float = Field(DEFAULT_THRESHOLDS.discuss, ge=0.0, le=1.0)
+    mismatch: float = Field(DEFAULT_THRESHOLDS.mismatch, ge=0.0, le=1.0)
+
+    @field_validator("fail_on")
+    @classmethod
+    def _known_verdicts(cls, value: list[str]) -> list[str]:
+        return sorted(parse_verdicts(value))
+
+    def thresholds(self) -> Thresholds:
+        return replace(
+            DEFAULT_THRESHOLDS,
+            coverage=self.coverage,
+            paraphrase=self.paraphrase,
+            paraphrase_coverage=self.paraphrase_coverage,
+            discuss=self.discuss,
+            mismatch=self.mismatch,
+        )
 
 
 class MatchingConfig(_Section):

@@ -60,6 +60,11 @@ def test_answer_and_check_citations_work_over_the_mcp_client(papers):
             verdicts = [(c["line"], c["verdict"]) for c in checked["citations"]]
             assert verdicts == [(1, "supported"), (3, "mismatch")]
             assert checked["citations"][1]["message"].startswith("draft: 9.1 millimetres;")
+            # a hook that fails only on what is not found lets the mismatch through
+            lenient, failed = await call(
+                client, "check_citations", project="papers", draft=DRAFT, fail_on=["not-found"]
+            )
+            assert not failed and lenient["ok"] and lenient["fail_on"] == ["not-found"]
             wrong, failed = await call(client, "check_citations", project="nope", draft=DRAFT)
             assert failed and code(wrong) == "INVALID_PROJECT"
 

@@ -22,8 +22,13 @@ pytestmark = pytest.mark.real
 QUESTION = "how fast do restored salt marshes accrete sediment"
 REFERENCES = EXAMPLES.parent.parent / "references" / "example.json"
 CLAIM = "Restored sites accreted 6.8 millimetres of sediment per year [@ardel2023marsh, p. 118]."
-# 2,000 citations: about a minute of checking on an idle 2-core machine, far more under load
-LONG_DRAFT = "\n".join([CLAIM] * 2000)
+# 2,000 different citations: about a minute of checking on an idle 2-core machine, far more
+# under load (the same sentence repeated is judged once, so each one states its own figure)
+LONG_DRAFT = "\n".join(
+    f"Restored sites accreted {6 + i / 1000:.3f} millimetres of sediment per year "
+    "[@ardel2023marsh, p. 118]."
+    for i in range(2000)
+)
 TOKEN = "CITELOOM_SERVE_TOKEN"
 MCP_LIST = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
 MCP_ACCEPT = {"accept": "application/json, text/event-stream"}
@@ -113,6 +118,12 @@ def test_every_route_answers_with_the_cli_json(served):
     )
     check = httpx.post(f"{url}/check", json={"project": "papers", "draft": draft}, timeout=60)
     assert check.json()["ok"] and check.json()["citations"][0]["verdict"] == "supported"
+    strict = httpx.post(
+        f"{url}/check",
+        json={"project": "papers", "draft": draft, "fail_on": ["supported"]},
+        timeout=60,
+    )
+    assert not strict.json()["ok"] and strict.json()["fail_on"] == ["supported"]
     assert httpx.get(f"{url}/docs").status_code == 200
     assert "/answer" in httpx.get(f"{url}/openapi.json").json()["paths"]
 
@@ -144,6 +155,7 @@ def test_query_answer_and_check_hand_off_to_the_server_with_the_same_output(serv
         ("answer", QUESTION, "--format", "markdown"),
         ("check", str(draft)),
         ("check", str(draft), "--json"),
+        ("check", str(draft), "--fail-on", "not-found"),
     ):
         handed = cli(*command, *project)
         local = cli(*command, *project, "--local")
@@ -152,6 +164,7 @@ def test_query_answer_and_check_hand_off_to_the_server_with_the_same_output(serv
         assert handed.returncode == local.returncode, (command, handed.stderr)
         assert handed.stdout == local.stdout, command
     assert cli("check", str(draft), *project).returncode == 1  # the 9 mm claim is not supported
+    assert cli("check", str(draft), *project, "--fail-on", "not-found").returncode == 0
     # another setting than the server's: the work is done here, as this process would
     other = cli("query", QUESTION, *project, env={"CITELOOM_QDRANT__BUSY_TIMEOUT_S": "31"})
     assert other.returncode == 0 and HANDED not in other.stderr
@@ -172,6 +185,10 @@ def test_bad_requests_get_a_4xx_json_error_naming_the_field(served):
     assert extra.status_code == 422 and extra.json()["field"] == "qestion"
     unknown = httpx.post(f"{url}/answer", json={"project": "nope", "question": "marshes"})
     assert unknown.status_code == 404 and "unknown project 'nope'" in unknown.json()["error"]
+    body = {"project": "papers", "query": "marshes", "collections": ["Thesis"]}
+    no_such = httpx.post(f"{url}/query", json=body)  # the CLI's message, a 4xx
+    assert no_such.status_code == 400
+    assert 'collection "Thesis" is not one of the project\'s collections' in no_such.json()["error"]
     broken = httpx.post(
         f"{url}/check", content=b"{not json", headers={"content-type": "application/json"}
     )

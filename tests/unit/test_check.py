@@ -74,7 +74,7 @@ def test_a_pdf_page_number_that_is_no_printed_page_gets_its_own_verdict(checker)
         ("Restored marshes accreted sediment at 12.5 mm per year after the breach", "number",
          "12.5 mm per year", "6.8 mm per year"),
         ("Restored marshes accreted sediment at 6.8 cm per year after the breach", "unit",
-         "6.8 cm", "6.8 mm per year"),
+         "6.8 cm per year", "6.8 mm per year"),
         ("Restored marshes did not accrete sediment after the breach", "negation",
          "not accrete sediment after the", "affirms it"),
     ],

@@ -18,8 +18,9 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 
-from citeloom.domain.text import fold_for_match
+from citeloom.domain.text import comparable_words, fold_for_match
 
 STOPWORDS = frozenset(
     """a an and are as at be been being but by can could did do does doing for from had has have
@@ -33,7 +34,7 @@ STOPWORDS = frozenset(
 
 
 def content_terms(query: str) -> list[str]:
-    words = re.findall(r"[^\W_]+", fold_for_match(query))
+    words = comparable_words(query)
     seen: dict[str, None] = {}
     for word in words:
         if len(word) >= 3 and word not in STOPWORDS and not word.isdigit():
@@ -47,15 +48,51 @@ def idf(total: int, frequency: int) -> float:
 
 
 def _stem(word: str) -> str:
-    for suffix in ("ations", "ation", "ings", "ing", "ies", "es", "ed", "ly", "s"):
+    for suffix in (
+        "ations",
+        "ation",
+        "ions",
+        "ion",
+        "ings",
+        "ing",
+        "ies",
+        "es",
+        "ed",
+        "ly",
+        "s",
+        "e",
+    ):
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            return word[: -len(suffix)]
+            word = word[: -len(suffix)]
+            # "emitting" ~ "emit", "planned" ~ "plan": a doubled final consonant is one
+            if len(word) >= 5 and word[-1] == word[-2] and word[-1] not in "aeiouls":
+                word = word[:-1]
+            return word
     return word
 
 
+def stem(word: str) -> str:
+    """A folded word without its inflection: 'accretes' ~ 'accretion' ~ 'accreted'."""
+    return _stem(word)
+
+
+@lru_cache(maxsize=65536)
+def text_stems(text: str) -> frozenset[str]:
+    """The stems of a text's words as a reader sees them (``comparable_text``: footnote
+    markers dropped, signs unified), and of its hyphenated compounds glued as a line break
+    leaves them ("field-correlation" also as "fieldcorrelation")."""
+    stems = {_stem(w) for w in comparable_words(text)}
+    for compound in re.findall(r"[^\W_]+(?:-[^\W_]+)+", text.lower()):
+        stems.add(_stem(fold_for_match(compound).replace(" ", "")))
+    return frozenset(stems)
+
+
 def covered_terms(terms: Iterable[str], passages: Iterable[str]) -> set[str]:
-    """Terms that occur in any passage, allowing inflection ('accretes' ~ 'accretion')."""
-    stems = {_stem(w) for p in passages for w in re.findall(r"[^\W_]+", fold_for_match(p))}
+    """Terms that occur in any passage, allowing inflection ('accretes' ~ 'accretion'): the
+    one coverage query confidence, answer and check count."""
+    stems: set[str] = set()
+    for passage in passages:
+        stems |= text_stems(passage)
     return {t for t in terms if _stem(t) in stems}
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 _WS = re.compile(r"\s+")
 # a word hyphenated at a line end, German ones included ("Bö-\nden", "ver-\nändert"): joined
@@ -35,6 +36,54 @@ def fold_for_match(text: str) -> str:
     return _WS.sub(" ", text).strip()
 
 
+# ------------------------------------------------------------------ names as a PDF spells them
+# A reader sees one name in "Threading Building Blocks", "Threading-BuildingBlocks" and
+# "ThreadingBuildingBlocks"; a text layer holds whichever the typesetter chose. A name's parts
+# are its words, split further at hyphens and other punctuation and at a capital inside a word
+# ("BuildingBlocks": "Building" "Blocks", when both sides have three letters or more, so that
+# "PaSa" or "McDonald" stay whole); a spelling glues some neighbouring parts and keeps the rest
+# apart.
+_HUMP = re.compile(r"(?<=[a-z]{3})(?=[A-Z][a-z]{2})")
+MAX_SPELLINGS = 16  # 2 ** 4: every spelling of a name of up to five parts
+
+
+def name_parts(name: str) -> list[str]:
+    """The folded parts of a name: "Threading-BuildingBlocks" -> threading building blocks."""
+    return fold_for_match(_HUMP.sub(" ", normalise_text(name))).split()
+
+
+def spellings(name: str) -> list[tuple[str, ...]]:
+    """The ways a text layer may write a name, each as the folded words it is made of: every
+    gluing of neighbouring parts, the parts apart first. A name of more than five parts gets
+    three: all apart, glued within each of its words, all glued."""
+    parts = name_parts(name)
+    if not parts:
+        return []
+    gaps = len(parts) - 1
+    if 2**gaps > MAX_SPELLINGS:
+        glued = ("".join(name_parts(w)) for w in normalise_text(name).split())
+        chosen = [tuple(parts), tuple(w for w in glued if w), ("".join(parts),)]
+        return list(dict.fromkeys(chosen))
+    out = []
+    for glue in range(2**gaps):  # bit i set: part i is glued to part i + 1
+        words = [parts[0]]
+        for i, part in enumerate(parts[1:]):
+            if glue >> i & 1:
+                words[-1] += part
+            else:
+                words.append(part)
+        out.append(tuple(words))
+    return out
+
+
+def holds_spelling(text: str, name: str) -> bool:
+    """Whether ``text`` holds one spelling of ``name``, its words side by side: "Threading
+    Building Blocks" is in a page reading "Threading-BuildingBlocks", and a name broken across
+    lines is read whole (``normalise_text``)."""
+    folded = f" {fold_for_match(text)} "
+    return any(f" {' '.join(words)} " in folded for words in spellings(name))
+
+
 def trim(text: str, limit: int) -> str:
     """Shorten for display at a word boundary."""
     text = _WS.sub(" ", text).strip()
@@ -42,3 +91,42 @@ def trim(text: str, limit: int) -> str:
         return text
     cut = text.rfind(" ", 0, limit)
     return text[: cut if cut > limit // 2 else limit].rstrip(" ,;:") + " …"
+
+
+# ------------------------------------------------------------------ text as the PDF has it
+# What a claim and a page are compared in: the page as its PDF text layer has it, the claim as
+# a writer types it. Storage keeps ``normalise_text``; these rules only ever compare.
+_MINUS = re.compile(r"[\u2212\u2012\u2013\u2014](?=\s?\d)")  # −0.5, –3: a minus before a digit
+_TIMES = re.compile(r"(?<=\d)\s?[x*·⋅]\s?(?=\d)")  # 3 x 10, 2·10: a multiplication
+_UNIT_DOT = re.compile(r"(?<=[A-Za-zμ])\s?[·⋅]\s?(?=[A-Za-zμ])")  # g·L-1: a product of units
+_PLUS_MINUS = re.compile(r"\+\s*[-\u2212]\s*(?=\d)")  # "+ −" as a text layer spells ±
+_PER_CENT = re.compile(r"(?<=\d)\s*(?:per\s?cent|percent|pct)\b", re.I)
+_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u201e": '"'})
+# a superscript footnote marker that lost its raise: "dementia12 ", "events.12,13 The"
+_GLUED_MARKER = re.compile(r"\b([a-z]{4,})\d{1,3}(?:[,\u2013-]\d{1,3})*(?=[\s.,;:)]|$)")
+_MARKER_AFTER_STOP = re.compile(r"(?<=[a-z][.,;:])\d{1,3}(?:[,\u2013-]\d{1,3})*(?=\s+[A-Z(]|\s*$)")
+
+
+@lru_cache(maxsize=65536)
+def comparable_text(text: str) -> str:
+    """Text as a reader sees it, for comparing a claim with a page: the storage normalisation
+    (NFKC: ligatures, thin spaces, superscript digits; soft hyphens and words broken at line
+    ends joined), then the signs a text layer spells its own way (minus and en dash before a
+    digit, ``×`` written x or ·, ``±`` as "+ −", typographic quotes), "per cent" as ``%``, and
+    superscript footnote markers that lost their raise ("dementia12", "events.12") dropped.
+    Digit groups and decimal commas are not rewritten here: "100, 200 and 300" is a list, so a
+    number is read against the claim's own (``domain.quantities``)."""
+    text = normalise_text(text).translate(_QUOTES)
+    text = _PLUS_MINUS.sub("±", text)
+    text = _MINUS.sub("-", text)
+    text = _TIMES.sub("×", text)
+    text = _UNIT_DOT.sub(" ", text)
+    text = _PER_CENT.sub("%", text)
+    text = _MARKER_AFTER_STOP.sub("", text)
+    return _GLUED_MARKER.sub(r"\1", text)
+
+
+def comparable_words(text: str) -> list[str]:
+    """The words of ``comparable_text``, folded (case, accents, punctuation): what coverage
+    of a claim's terms is counted in."""
+    return re.findall(r"[^\W_]+", fold_for_match(comparable_text(text)))

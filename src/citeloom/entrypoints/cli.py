@@ -7,7 +7,7 @@ Exit codes (also in the README):
   3  index unavailable (server down, or the embedded index is busy)
   4  embedding-model mismatch (the write guard refused)
   5  a disk is full or failing (the run stopped before the document in hand was stored)
-     (check: 1 when any citation is not supported on its cited pages)
+     (check: 1 when a citation has a verdict of --fail-on)
  70  internal error (a bug: run with -v and report it)
 130  interrupted (Ctrl-C; watch ends with 0 on Ctrl-C or SIGTERM, 130 on a second one)
 
@@ -30,6 +30,7 @@ import typer
 from citeloom import __version__
 from citeloom.domain.errors import CiteloomError, ConfigError, ExitCode
 from citeloom.domain.query_syntax import DEFAULT_TOP_K, MAX_TOP_K
+from citeloom.domain.verdicts import Verdict
 from citeloom.entrypoints.stdout import echo, echo_err, json_text, one_line
 
 INTERNAL_ERROR = 70
@@ -44,7 +45,7 @@ app = typer.Typer(
     ),
     epilog="Exit codes: 0 ok, 1 some documents failed, 2 usage/config error, "
     "3 index unavailable or busy, 4 embedding-model mismatch, 5 disk full or failing, "
-    "70 internal error, 130 interrupted; check: 1 when a citation is not supported.",
+    "70 internal error, 130 interrupted; check: 1 when a citation has a verdict of --fail-on.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -525,6 +526,18 @@ def answer(
 CITATIONS_UNSUPPORTED = 1
 
 
+def _verdicts(option: str | None) -> frozenset[Verdict] | None:
+    """--fail-on as verdicts; an unknown name is a usage error naming the known ones."""
+    if option is None:
+        return None
+    from citeloom.domain.verdicts import parse_verdicts
+
+    try:
+        return parse_verdicts([option])
+    except ValueError as error:
+        raise ConfigError(f"--fail-on: {error}") from error
+
+
 @app.command()
 @handle_errors
 def check(
@@ -535,15 +548,25 @@ def check(
     config: ConfigOpt = Path("citeloom.toml"),
     as_json: JsonOpt = False,
     local: LocalOpt = False,
+    fail_on: Annotated[
+        str | None,
+        typer.Option(
+            "--fail-on",
+            help="Comma-separated verdicts that make the exit code 1, e.g. "
+            "mismatch,not-found. Default: [check] fail_on (all but supported, unconfirmed and "
+            "other-page).",
+        ),
+    ] = None,
 ) -> None:
     """Check that each cited paper supports the sentence citing it, on the cited pages.
 
-    Verdicts: supported, other-page (says which page), no-page (says the page to add),
-    not-found (lists other papers that support it), unknown-key (not in the references
-    file), not-ingested (in the library, no document). Exit 0 when every citation is
-    supported, 1 otherwise: usable in a writing pipeline or a pre-commit hook. A note names
-    the version of record to cite instead of a preprint, a warning a retracted paper; neither
-    changes the verdict.
+    Verdicts: supported, mismatch (names what differs), unconfirmed (the page discusses it,
+    citeloom cannot confirm it), other-page (says which page), no-page (says the page to
+    add), no-such-page, not-found (lists other papers that support it), unknown-key (not in
+    the references file), not-ingested (in the library, no document). Exit 1 when a
+    citation has a verdict of --fail-on, 0 otherwise: usable in a writing pipeline or a
+    pre-commit hook. A note names the version of record to cite instead of a preprint, a
+    warning a retracted paper; neither changes the verdict.
     """
     from citeloom import bootstrap
     from citeloom.entrypoints import render
@@ -557,12 +580,15 @@ def check(
         ) from error
     latex = draft.suffix.lower() in (".tex", ".ltx")
     fmt = "json" if as_json else "text"
-    body = {
+    failing = _verdicts(fail_on)
+    body: dict[str, Any] = {
         "project": project,
         "draft": text,
         "name": str(draft),
         "format": "latex" if latex else "auto",
     }
+    if failing is not None:
+        body["fail_on"] = sorted(failing)
     if text.strip() and (served := _served(config, local, "/check", body, fmt)):
         _show_served(served, fmt)
         if not served.get("ok"):
@@ -573,7 +599,7 @@ def check(
     settings.get_project(project)
     with bootstrap.index(settings, on_wait=_tell) as index:
         report = bootstrap.check_service(settings, project, index).check(
-            text, str(draft), latex=latex or None
+            text, str(draft), latex=latex or None, fail_on=failing
         )
     if as_json:
         from citeloom.entrypoints.schemas import CheckResponse

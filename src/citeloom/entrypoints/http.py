@@ -593,7 +593,10 @@ def create_app(
             with runtime.index(deadline) as index:  # a unit of work per citation
                 service = runtime.check_service(request.project, index)
                 between = runtime.between(index, deadline)
-                report = service.check(request.draft, request.name, latex, between=between)
+                fail_on = frozenset(request.fail_on) if request.fail_on is not None else None
+                report = service.check(
+                    request.draft, request.name, latex, between=between, fail_on=fail_on
+                )
             out = CheckResponse.from_report(report).dump()
             if request.render:
                 out["rendered"] = render.check_text(report)

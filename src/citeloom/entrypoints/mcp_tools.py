@@ -27,6 +27,7 @@ from citeloom.config import ProjectConfig
 from citeloom.domain.errors import CiteloomError
 from citeloom.domain.notes import MAX_PAGE, MAX_TAGS
 from citeloom.domain.query_syntax import DEFAULT_TOP_K, MAX_TOP_K
+from citeloom.domain.verdicts import Verdict
 from citeloom.entrypoints.outcomes import McpCode, outcome
 from citeloom.entrypoints.runtime import Limit, Runtime
 from citeloom.entrypoints.schemas import (
@@ -169,6 +170,12 @@ class CheckArgs(_Args):
         "auto", description="How the citations are written; auto tells them apart."
     )
     name: str = Field("draft", description="Named in the report, e.g. the file name.")
+    fail_on: list[Verdict] | None = Field(
+        None,
+        description="The verdicts that make the check fail ('ok' false); default: the "
+        "project's [check] fail_on (mismatch, no-page, no-such-page, not-found, "
+        "unknown-key, not-ingested).",
+    )
 
 
 class FindArgs(_Args):
@@ -414,7 +421,8 @@ def _check_citations(rt: ToolRuntime, args: CheckArgs, deadline: Deadline) -> di
     with rt.index(deadline) as index:  # a unit of work per citation
         service = rt.runtime.check_service(args.project, index)
         between = rt.runtime.between(index, deadline)
-        report = service.check(args.draft, args.name, latex, between=between)
+        fail_on = frozenset(args.fail_on) if args.fail_on is not None else None
+        report = service.check(args.draft, args.name, latex, between=between, fail_on=fail_on)
     return CheckResponse.from_report(report).dump()
 
 
@@ -480,8 +488,9 @@ TOOLS: tuple[ToolSpec, ...] = (
         "check_citations",
         "Check a draft's citations against the papers: for each [@key, p. N] (or \\cite), "
         "whether the cited page states what the sentence claims, numbers included. Verdicts: "
-        "supported, mismatch (what differs is named), other-page and no-page (the page to "
-        "cite), no-such-page, not-found, unknown-key, not-ingested; each with its line, a "
+        "supported, mismatch (what differs is named), unconfirmed (the page discusses it but "
+        "citeloom cannot confirm it: read the quoted sentence), other-page and no-page (the "
+        "page to cite), no-such-page, not-found, unknown-key, not-ingested; each with its line, a "
         "message and the evidence quote; 'notes' name a version of record to cite instead "
         "and warn of a retracted paper (the verdict is about the claim alone). Use it before "
         "the user submits a text.",

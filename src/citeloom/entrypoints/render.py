@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from citeloom.domain.citekeys import no_usable_key_label
 from citeloom.domain.text import trim
 from citeloom.entrypoints.stdout import one_line
 
@@ -37,11 +38,16 @@ def document_line(doc: DocumentOutcome) -> str:
     if doc.status == "failed":  # the error names the file for the audit; the line does here
         error = (doc.error or "unknown error").removeprefix(doc.path + ": ")
         return f"failed    {name}: {one_line(error)}"
-    ref = f"[@{doc.citekey}] ({doc.match})" if doc.citekey else "no reference match"
+    ref = f"[@{doc.citekey}] ({doc.match})" if doc.citekey else _unlabelled(doc.item)
     pages = _pages(doc.pages, doc.printed_pages, doc.page_labels)
     line = f"{doc.status:<9} {name}  {ref}  {pages}  {_count(doc.chunks, 'chunk')}"
     changes = _index_changes(doc)
     return f"{line}  ({'; '.join(changes)})" if changes else line
+
+
+def _unlabelled(item: str | None) -> str:
+    """What a document without a citekey is cited by: its Zotero item, or nothing."""
+    return no_usable_key_label(item) if item else "no reference match"
 
 
 def _count(n: int | None, noun: str) -> str:
@@ -91,6 +97,12 @@ def ingest_summary(report: IngestReport) -> str:
             f"Zotero annotations: {a['total']} in the library, {a['stored']} stored, "
             f"{a['removed']} removed"
         )
+    lines += [f"warning: {problem}" for problem in report.library_problems]
+    lines += [
+        f"warning: {_short(d.path)}: {d.pages_disagree}"
+        for d in report.documents
+        if d.pages_disagree
+    ]
     if report.interrupted:
         left = _count(report.interrupted, "document")
         lines.append(f"interrupted: {left} left for the next run")
@@ -290,6 +302,9 @@ def check_text(report: CheckReport) -> str:
             out.append(f'   supported elsewhere: "{trim(s.quote, 200)}" {s.label}')
     counts = ", ".join(f"{n} {v}" for v, n in report.counts.items() if n)
     summary = f"{_count(len(report.checks), 'citation')}: {counts or 'none found'}"
+    if report.checks:
+        failing = len(report.failed)
+        summary += f"; {failing} failing" if failing else "; none failing"
     notes = [n for c in report.checks for n in c.notes]
     if notes:
         warnings = sum(n.severity == "warning" for n in notes)
@@ -302,7 +317,7 @@ def check_text(report: CheckReport) -> str:
 
 
 # a not-found verdict's best sentence does not state the claim: it is not shown as evidence
-SHOWN_EVIDENCE = ("supported", "mismatch", "other-page", "no-page", "no-such-page")
+SHOWN_EVIDENCE = ("supported", "mismatch", "unconfirmed", "other-page", "no-page", "no-such-page")
 
 
 def validation_text(report: ValidationReport) -> str:
@@ -331,7 +346,7 @@ def inspect_text(report: InspectReport) -> str:
         f"({info.dimensions} dimensions)",
     ]
     for d in report.documents:
-        ref = f"@{d.citekey} ({d.match})" if d.citekey else "no reference match"
+        ref = f"@{d.citekey} ({d.match})" if d.citekey else _unlabelled(d.item)
         if d.kind == "note":
             ref = f"note on {ref}" if d.citekey else "note"
         labels = d.labels
@@ -344,7 +359,11 @@ def inspect_text(report: InspectReport) -> str:
         if not d.complete:
             chunks = f"{d.chunks} of {d.chunk_total} chunks (INCOMPLETE)"
         lines.append(f"  {d.doc_id}  {_short(d.path)}  {ref}  {pages}  {chunks}")
-        if not d.citekey and d.candidates:
+        if labels is not None and labels.disagree is not None:
+            lines.append(f"      pages: {labels.disagree}")
+        if not d.citekey and d.detail:
+            lines.append(f"      {d.detail}")
+        elif not d.citekey and d.candidates:
             best = ", ".join(f"@{c.citekey} {c.score:.2f}" for c in d.candidates)
             lines.append(f"      {d.problem or 'unmatched'}; best candidates: {best}")
     if report.incomplete:

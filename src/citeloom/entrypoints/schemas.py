@@ -20,8 +20,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from citeloom.domain.query_syntax import DEFAULT_TOP_K, MAX_TOP_K
 from citeloom.domain.records import Passage
 from citeloom.domain.relations import CitationNote, WorkFlags
+from citeloom.domain.verdicts import DEFAULT_FAIL_ON, VERDICTS, Verdict
 from citeloom.services.answer import AnswerReport
-from citeloom.services.check import VERDICTS, CheckReport, CitationCheck, Verdict
+from citeloom.services.check import CheckReport, CitationCheck
 from citeloom.services.evidence import Support
 from citeloom.services.query import QueryReport
 
@@ -133,6 +134,11 @@ class CheckRequest(_Request):
         "auto",
         description="How to read the citations; auto: LaTeX when name ends in .tex or the "
         "text holds \\documentclass or a \\cite command, else Markdown.",
+    )
+    fail_on: list[Verdict] | None = Field(
+        None,
+        description="The verdicts that make the check fail (ok false); default: the "
+        "project's [check] fail_on.",
     )
     render: Literal["text"] | None = Field(None, description=_RENDER)
 
@@ -597,6 +603,7 @@ class CheckResponse(_Response):
             "draft": "chapter2.md",
             "project": "example",
             "ok": False,
+            "fail_on": [v for v in VERDICTS if v in DEFAULT_FAIL_ON],
             "counts": {verdict: int(verdict == "mismatch") for verdict in VERDICTS},
             "citations": [CHECKED],
         }
@@ -604,7 +611,10 @@ class CheckResponse(_Response):
 
     draft: str = Field(description="The draft's name, as sent.")
     project: str = Field(description="The project checked against.")
-    ok: bool = Field(description="Every citation supported (the CLI exits 0).")
+    ok: bool = Field(
+        description="No citation has a verdict of fail_on (the CLI exits 0; 1 otherwise)."
+    )
+    fail_on: list[Verdict] = Field(description="The verdicts this check fails on.")
     counts: dict[str, int] = Field(description="Citations per verdict, every verdict named.")
     citations: list[CitationCheckOut] = Field(description="One per citation, in draft order.")
     rendered: str | None = Field(None, description=_RENDERED)
@@ -615,6 +625,7 @@ class CheckResponse(_Response):
             draft=report.draft,
             project=report.project,
             ok=report.ok,
+            fail_on=[v for v in VERDICTS if v in report.fail_on],
             counts=report.counts,
             citations=[CitationCheckOut.of(c) for c in report.checks],
         )

@@ -13,3 +13,9 @@ class DocumentText(Protocol):
         by newlines; ``None`` for a format without pages), or ``None`` when this machine
         holds no stored conversion of the document."""
         ...
+
+    def page_blocks(self, sha256: str) -> dict[int | None, list[tuple[str, str]]] | None:
+        """Each page's blocks in reading order as (kind, text), the kind a ``BlockKind``
+        value ("text", "caption", "table", "footnote", ...): ``check`` takes a caption for
+        evidence only when no body sentence states the claim. ``None`` as for ``pages``."""
+        ...

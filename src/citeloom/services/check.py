@@ -1,39 +1,47 @@
 """The check use case: does each cited paper state what the draft claims, on the cited pages?
 
 A draft cites printed pages (``[@hong1999exact, p. 273]``); each is mapped to the PDF page
-that prints it, through the document's page labels. For every (claim, citekey, pages) the
-sentences of the cited pages and of the paper's best passages for the claim (QueryService's
-ranking, restricted to the paper) are scored against the claim (``SentenceEvidence``:
-verified on their page of the stored text, never a note). The best sentence on a cited page
-that speaks of the same thing is then held to the claim's facts (``domain.claims``): its
-numbers and units, negation, direction and names. One verdict each:
+that prints it, through the document's page labels. The claim is aligned with every sentence,
+and every run of two or three, of the cited pages (a range, ``pp. 274-275``, is stated if any
+of its pages states it) and held to its facts by the judging core (``ClaimJudge``, over the
+stored page text: never a note). One verdict each:
 
-- ``supported``: a sentence on a cited page states the claim, facts included;
-- ``mismatch``: the paper speaks of the same thing with another value, unit, direction or
-  name (what differs is named: "draft: 12 sites; p. 273: 8 sites");
-- ``other-page``: the support is on another page of the paper (its printed page is said);
-- ``no-page``: supported, but the citation names no page (the page to add is said);
+- ``supported``: a sentence on a cited page states the claim, facts included (its page is
+  named);
+- ``mismatch``: the sentence that states the claim gives the same quantity another value, or
+  negates or reverses it (what differs is named: "draft: 12 sites; p. 273: 8 sites");
+- ``unconfirmed``: the page discusses the claim, but citeloom cannot confirm it states it
+  (the best-aligned sentence is shown);
+- ``other-page``: the claim is stated on another page of the paper (its printed page is said);
+- ``no-page``: stated, but the citation names no page (the page to add is said);
 - ``no-such-page``: the locator names no page of the paper (its printed range is said);
-- ``not-found``: the paper does not state the claim; other papers of the project that do
-  are listed;
+- ``not-found``: the paper does not discuss the claim; other papers of the project that state
+  it are listed;
 - ``unknown-key``: the key is not in the references file;
 - ``not-ingested``: the key is in the library but no document of it is in the project.
 
-A claim made only of a page's technical terms ("As reported, TIMP kinscal kmat jvec.") is
-supported by a page that holds those terms together, as ``query`` ranks it.
+Which verdicts fail a check (``--fail-on``) is the caller's choice; by default those measured
+precise enough to act on (``DEFAULT_FAIL_ON``, docs/adr/0018).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal, get_args
 
-from citeloom.domain.abstention import covered_terms
-from citeloom.domain.claims import Difference, contradictions, differences
+from citeloom.domain.alignment import (
+    Alignment,
+    ClaimContent,
+    Judgement,
+    PageText,
+    ShortForms,
+    Span,
+    abbreviations,
+)
+from citeloom.domain.claims import Difference
 from citeloom.domain.draft_citations import DraftCitation, find_citations
 from citeloom.domain.models import DocumentSummary
-from citeloom.domain.records import passage_from_payload
+from citeloom.domain.records import Passage, passage_from_payload
 from citeloom.domain.relations import (
     NO_FLAGS,
     CitationNote,
@@ -42,22 +50,14 @@ from citeloom.domain.relations import (
     WorkFlags,
     citation_notes,
 )
+from citeloom.domain.text import fold_for_match, normalise_text
+from citeloom.domain.verdicts import DEFAULT_FAIL_ON, VERDICTS, Verdict
 from citeloom.ports import SearchFilter
+from citeloom.services.claim_judge import ClaimJudge
 from citeloom.services.evidence import SentenceEvidence, Support
 from citeloom.services.query import QueryOptions, QueryService
 
-Verdict = Literal[
-    "supported",
-    "mismatch",
-    "other-page",
-    "no-page",
-    "no-such-page",
-    "not-found",
-    "unknown-key",
-    "not-ingested",
-]
-VERDICTS: tuple[Verdict, ...] = get_args(Verdict)  # in the order counts are shown
-PAGE_CHUNKS = 200  # chunks read from the cited pages of one paper (a page holds a few)
+DOCUMENT_CHUNKS = 5000  # chunks read of one paper when its stored conversion is not here
 
 
 @dataclass(frozen=True)
@@ -85,6 +85,9 @@ class CitationCheck:
         page = self.evidence.page_label if self.evidence else None
         if self.verdict == "mismatch":
             return "; ".join(d.describe(page) for d in self.differences)
+        if self.verdict == "unconfirmed":
+            where = f"p. {page}" if page else "the paper"
+            return f"{where} discusses this, but citeloom cannot confirm it states it"
         if self.verdict == "no-such-page":
             printed = f"pp. {self.printed_range}" if self.printed_range else "no numbered pages"
             hint = f"; the claim is on p. {page}" if page else ""
@@ -105,15 +108,34 @@ class CheckReport:
     draft: str
     project: str
     checks: list[CitationCheck] = field(default_factory=list)
+    fail_on: frozenset[Verdict] = DEFAULT_FAIL_ON
+
+    @property
+    def failed(self) -> list[CitationCheck]:
+        """The citations whose verdict is one the check fails on."""
+        return [c for c in self.checks if c.verdict in self.fail_on]
 
     @property
     def ok(self) -> bool:
-        """Exit 0 only when every citation is supported on its cited pages."""
-        return all(c.verdict == "supported" for c in self.checks)
+        """Exit 0 only when no citation has a verdict the check fails on."""
+        return not self.failed
 
     @property
     def counts(self) -> dict[str, int]:
         return {v: sum(c.verdict == v for c in self.checks) for v in VERDICTS}
+
+
+@dataclass
+class _Paper:
+    """One cited paper's stored text, read once per check."""
+
+    documents: list[DocumentSummary]
+    pages: dict[tuple[str, int | None], PageText]  # (doc_id, PDF page) -> its blocks
+    passages: dict[tuple[str, int | None], list[Passage]]  # the chunks on each page
+    short_forms: ShortForms
+    authors: tuple[str, ...]
+    years: frozenset[float]
+    folded: str  # its whole text, folded and padded: where its names are looked up
 
 
 class CheckService:
@@ -122,25 +144,25 @@ class CheckService:
         query: QueryService,
         evidence: SentenceEvidence,
         citekeys: Iterable[str],
+        judge: ClaimJudge | None = None,
         *,
-        support: float = 0.75,
-        terse_coverage: float = 0.8,
-        tie_margin: float = 0.05,
-        contra_overlap: float = 0.3,
-        passages: int = 20,
+        fail_on: frozenset[Verdict] = DEFAULT_FAIL_ON,
         elsewhere: int = 3,
+        passages: int = 5,
     ) -> None:
+        """``judge``: the judging core (by default over ``evidence``'s embedder and the
+        library's term weights); ``elsewhere``: other papers' sentences listed for a
+        not-found claim, from the ``passages`` best passages of the project."""
         self.query = query
         self.evidence = evidence
         self.citekeys = frozenset(citekeys)  # the references file's keys
-        self.support = support
-        self.terse_coverage = terse_coverage
-        self.tie_margin = tie_margin
-        self.contra_overlap = contra_overlap
-        self.passages = passages
+        self.judge_core = judge or ClaimJudge(evidence.embedder, evidence.term_weights)
+        self.fail_on = fail_on
         self.elsewhere = elsewhere
+        self.passages = passages
         self._papers: dict[str, list[DocumentSummary]] | None = None
         self._graph: RelationGraph | None = None
+        self._texts: dict[str, _Paper] = {}
 
     def check(
         self,
@@ -148,11 +170,13 @@ class CheckService:
         draft: str = "",
         latex: bool | None = None,
         between: Callable[[], None] | None = None,
+        fail_on: frozenset[Verdict] | None = None,
     ) -> CheckReport:
         """Judge every citation of the draft. ``between`` is called before each citation but
         the first: a long-lived server lets a process waiting for the index have it there,
-        and stops the check (by raising) when the request's time is up."""
-        report = CheckReport(draft, self.query.project)
+        and stops the check (by raising) when the request's time is up. ``fail_on``: the
+        verdicts that fail this check (the service's own by default)."""
+        report = CheckReport(draft, self.query.project, fail_on=fail_on or self.fail_on)
         for number, citation in enumerate(find_citations(text, latex)):
             if number and between is not None:
                 between()
@@ -199,111 +223,176 @@ class CheckService:
         claim = citation.sentence
         if not any(ch.isalnum() for ch in claim):  # nothing to judge by
             return CitationCheck(citation, "not-found")
+        paper = self._paper(citation.citekey, documents)
+        content = self.judge_core.content(claim, paper.authors, paper.years, paper.folded)
         cited = _cited_pages(citation, documents)
-        ranked = self._supports(claim, (citation.citekey,))
-        best = ranked[0] if ranked else None
-        if citation.pages and not cited:
-            printed = "; ".join(filter(None, (d.labels.span() for d in documents if d.labels)))
-            strong = best if best is not None and best.score >= self.support else None
-            return CitationCheck(citation, "no-such-page", strong, printed_range=printed or None)
-        on_page: CitationCheck | None = None
-        if cited and (candidates := self._on_cited_pages(claim, cited)):
-            page_sentences = self._page_supports(claim, cited)
-            on_page = self._facts(citation, candidates, "supported", page_sentences)
-            if on_page.verdict == "supported":
-                return on_page
-        if best is None or best.score < self.support:
-            return on_page or self._not_found(citation, best)
-        sure = [s for s in ranked if s.score >= self.support]
-        elsewhere = self._facts(citation, sure, "other-page" if cited else "no-page", ranked)
-        # stated as claimed on another page: cite that one; else what the cited page says
-        return elsewhere if elsewhere.verdict != "mismatch" else on_page or elsewhere
-
-    def _on_cited_pages(self, claim: str, cited: dict[str, set[int]]) -> list[Support]:
-        """The sentences of the cited pages that speak of the claim, best first: those sure
-        enough of it, else the one holding most of the claim's terms when its page holds
-        (nearly) all of them: a terse claim made of the page's technical terms."""
-        supports = self._page_supports(claim, cited)
-        strong = [s for s in supports if s.score >= self.support]
-        if strong or not supports:
-            return strong
-        weights = self.evidence.term_weights(claim)
-        total = sum(weights.values())
-        if total <= 0:
-            return []
-        for page_support in _one_per_page(supports):
-            page = self.evidence.page_text(page_support)
-            share = sum(weights[t] for t in covered_terms(weights, [page])) / total
-            if share >= self.terse_coverage:
-                return [
-                    max(
-                        (s for s in supports if s.page == page_support.page),
-                        key=lambda s: sum(weights[t] for t in covered_terms(weights, [s.quote])),
-                    )
-                ]
-        return []
-
-    def _page_supports(self, claim: str, cited: dict[str, set[int]]) -> list[Support]:
-        """Every sentence of the cited pages, scored against the claim, best first."""
-        passages = []
-        for doc_id, pages in cited.items():
-            for page in sorted(pages):
-                filters = SearchFilter(self.query.project, doc_ids=(doc_id,), pages=(page, page))
-                chunks = self.query.index.chunks(self.query.collection, filters, PAGE_CHUNKS)
-                passages += [passage_from_payload(0, 0.0, i, p) for i, p in chunks.items()]
-        return [
-            s
-            for s in self.evidence.supports(claim, passages, around=1, block_ends=True)
-            if s.page in cited.get(s.passage.doc_id, ())
+        cited_keys = {(doc, page) for doc, pages in cited.items() for page in pages}
+        on_cited = [paper.pages[k] for k in sorted(cited_keys, key=_order) if k in paper.pages]
+        rest = [
+            p
+            for k, p in sorted(paper.pages.items(), key=lambda i: _order(i[0]))
+            if k not in cited_keys
         ]
+        if citation.pages and not cited:
+            whole = self._verdict(content, list(paper.pages.values()), paper, shortlist=True)
+            printed = "; ".join(filter(None, (d.labels.span() for d in documents if d.labels)))
+            strong = whole[1] if whole[0].outcome == "supported" else None
+            return CitationCheck(citation, "no-such-page", strong, printed_range=printed or None)
+        if not cited:
+            judged, support = self._verdict(content, [*on_cited, *rest], paper, shortlist=True)
+            verdict = {"supported": "no-page"}.get(judged.outcome, judged.outcome)
+            return self._outcome(citation, verdict, judged, support)  # type: ignore[arg-type]
+        judged, support = self._verdict(content, on_cited, paper)
+        if judged.outcome == "supported":
+            return self._outcome(citation, "supported", judged, support)
+        elsewhere, other = self._verdict(content, rest, paper, shortlist=True)
+        if elsewhere.outcome == "supported" and not _outvoted(elsewhere, judged):
+            return self._outcome(citation, "other-page", elsewhere, other)
+        if judged.outcome in ("mismatch", "unconfirmed"):
+            return self._outcome(citation, judged.outcome, judged, support)
+        if elsewhere.outcome in ("mismatch", "unconfirmed"):
+            return self._outcome(citation, elsewhere.outcome, elsewhere, other)
+        return self._outcome(citation, "not-found", judged, support)
 
-    def _facts(
+    def _outcome(
         self,
         citation: DraftCitation,
-        candidates: Sequence[Support],
-        agree: Verdict,
-        scanned: Sequence[Support] = (),
+        verdict: Verdict,
+        judged: Judgement,
+        support: Support | None,
     ) -> CitationCheck:
-        """``agree`` when the best sentence (with its neighbours) states the claim's facts,
-        or a sentence nearly as sure of the claim does, and no sentence of ``scanned`` that
-        holds most of the claim's terms says otherwise; else ``mismatch`` naming what
-        differs."""
-        claim = citation.sentence
-        for sentence in scanned:
-            if sentence.coverage >= self.contra_overlap:
-                paper = self.evidence.document_text(sentence)
-                names = sentence.passage.family_names
-                against = contradictions(claim, sentence.quote, paper, names)
-                if against:
-                    return CitationCheck(citation, "mismatch", sentence, differences=tuple(against))
-        best = candidates[0]
-        close = [s for s in candidates if s.score >= best.score - self.tie_margin]
-        first: tuple[Difference, ...] = ()
-        for support in close:
-            found = differences(
-                claim,
-                support.quote,
-                self.evidence.window(support),
-                self.evidence.document_text(support),
-                support.passage.family_names,
+        if verdict == "not-found":
+            return CitationCheck(citation, "not-found", support, self._others(citation))
+        return CitationCheck(citation, verdict, support, differences=judged.differences)
+
+    def _verdict(
+        self,
+        content: ClaimContent,
+        pages: Sequence[PageText],
+        paper: _Paper,
+        *,
+        shortlist: bool = False,
+    ) -> tuple[Judgement, Support | None]:
+        judged = self.judge_core.judge(content, pages, paper.short_forms, shortlist=shortlist)
+        if judged.alignment is None:
+            return judged, None
+        return judged, self._support(judged.alignment, paper)
+
+    def _support(self, alignment: Alignment, paper: _Paper) -> Support | None:
+        """The aligned span as evidence: quoted as stored, with the chunk that holds it."""
+        span = alignment.span
+        page = span.page
+        doc = next(
+            (d for (d, p), text in paper.pages.items() if p == page and span_in(span, text)), None
+        )
+        candidates = paper.passages.get((doc, page), []) if doc else []
+        if not candidates:
+            return None
+        first = normalise_text(span.sentences[0])
+        passage = next((p for p in candidates if first in normalise_text(p.text)), candidates[0])
+        return Support(
+            passage,
+            span.text,
+            page,
+            alignment.score,
+            alignment.similarity,
+            True,
+            alignment.terms,
+        )
+
+    def _paper(self, citekey: str, documents: Sequence[DocumentSummary]) -> _Paper:
+        """The cited paper's pages (blocks with kinds) and chunks, read once."""
+        if citekey in self._texts:
+            return self._texts[citekey]
+        pages: dict[tuple[str, int | None], PageText] = {}
+        passages: dict[tuple[str, int | None], list[Passage]] = {}
+        years: set[float] = set()
+        authors: set[str] = set()
+        for doc in documents:
+            filters = SearchFilter(self.query.project, doc_ids=(doc.doc_id,))
+            chunks = self.query.index.chunks(self.query.collection, filters, DOCUMENT_CHUNKS)
+            found = sorted(
+                (passage_from_payload(0, 0.0, i, p) for i, p in chunks.items()),
+                key=lambda p: (p.page_start or 0, p.chunk_id),
             )
-            if not found:
-                return CitationCheck(citation, agree, support)
-            first = first or tuple(found)
-        return CitationCheck(citation, "mismatch", best, differences=first)
+            found = [p for p in found if p.kind == "paper"]
+            for passage in found:
+                first = passage.page_start
+                last = passage.page_end or first
+                for page in [None] if first is None else range(first, (last or first) + 1):
+                    passages.setdefault((doc.doc_id, page), []).append(passage)
+                authors |= set(passage.family_names)
+                if passage.year:
+                    years.add(float(passage.year))
+            blocks = self.evidence.texts.page_blocks(doc.sha256)
+            if blocks is None:  # no stored conversion here: one-page chunks are their page
+                blocks = {}
+                for passage in found:
+                    if passage.page_start == passage.page_end:
+                        blocks.setdefault(passage.page_start, []).append(("text", passage.text))
+            for number, items in blocks.items():
+                pages[doc.doc_id, number] = PageText(number, tuple(items))
+        text = "\n".join(t for page in pages.values() for _, t in page.blocks)
+        paper = _Paper(
+            list(documents),
+            pages,
+            passages,
+            abbreviations(text),
+            tuple(authors),
+            frozenset(years),
+            f" {fold_for_match(text)} ",
+        )
+        self._texts[citekey] = paper
+        return paper
 
-    def _not_found(self, citation: DraftCitation, best: Support | None) -> CitationCheck:
-        others = [
-            s
-            for s in self._supports(citation.sentence, ())
-            if s.citekey != citation.citekey and s.score >= self.support
-        ]
-        return CitationCheck(citation, "not-found", best, tuple(others[: self.elsewhere]))
+    def _others(self, citation: DraftCitation) -> tuple[Support, ...]:
+        """Sentences of other papers of the project that state the claim."""
+        if self.elsewhere <= 0:
+            return ()
+        options = QueryOptions(top_k=self.passages, per_doc=1)
+        found = self.query.search(citation.sentence, options)
+        out: list[Support] = []
+        for passage in found.results:
+            if passage.citekey in (None, citation.citekey) or passage.kind != "paper":
+                continue
+            documents = self.papers().get(passage.citekey, [])
+            if not documents:
+                continue
+            paper = self._paper(passage.citekey, documents)
+            pages = [
+                text
+                for (doc, page), text in paper.pages.items()
+                if doc == passage.doc_id
+                and passage.page_start is not None
+                and (passage.page_start <= (page or 0) <= (passage.page_end or passage.page_start))
+            ]
+            content = self.judge_core.content(
+                citation.sentence, paper.authors, paper.years, paper.folded
+            )
+            judged, support = self._verdict(content, pages, paper)
+            new = support is not None and all(s.quote != support.quote for s in out)
+            if judged.outcome == "supported" and support is not None and new:
+                out.append(support)
+            if len(out) >= self.elsewhere:
+                break
+        return tuple(out)
 
-    def _supports(self, claim: str, citekeys: tuple[str, ...]) -> list[Support]:
-        options = QueryOptions(top_k=self.passages, citekeys=citekeys, per_doc=None)
-        found = self.query.search(claim, options)
-        return self.evidence.supports(claim, found.results, around=1, block_ends=True)
+
+def _outvoted(elsewhere: Judgement, cited: Judgement) -> bool:
+    """A support on another page is outvoted by a contradiction on the cited page that
+    states the claim better: the sentence aligned best with the claim decides."""
+    if cited.outcome != "mismatch" or cited.alignment is None or elsewhere.alignment is None:
+        return False
+    return cited.alignment.score > elsewhere.alignment.score
+
+
+def span_in(span: Span, page: PageText) -> bool:
+    """Whether the span was cut from this page's text."""
+    return any(span.sentences[0] in text for _, text in page.blocks)
+
+
+def _order(key: tuple[str, int | None]) -> tuple[str, int]:
+    return key[0], key[1] or 0
 
 
 def _cited_pages(
@@ -325,10 +414,3 @@ def _cited_pages(
             if page is not None:
                 cited.setdefault(doc.doc_id, set()).add(page)
     return cited
-
-
-def _one_per_page(supports: Sequence[Support]) -> list[Support]:
-    seen: dict[tuple[str, int | None], Support] = {}
-    for s in supports:
-        seen.setdefault((s.passage.doc_id, s.page), s)
-    return list(seen.values())

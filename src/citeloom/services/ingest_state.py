@@ -87,6 +87,8 @@ class StoredDocuments:
         self.project = project
         self._docs: dict[str, DocumentSummary] = {}
         self._by_path: dict[str, set[str]] = {}  # stored path -> doc ids (one lookup a file)
+        # library attachments the run found renamed or moved: new path -> the stored one
+        self.followed: dict[str, str] = {}
         self.reload()
 
     def reload(self) -> None:

@@ -26,7 +26,7 @@ class CachedDocumentText:
         self.cache = cache
         self.folder = cache_dir / "conversions"
         self.keep = keep
-        self._pages: OrderedDict[str, dict[int | None, str] | None] = OrderedDict()
+        self._pages: OrderedDict[str, dict[int | None, list[tuple[str, str]]]] = OrderedDict()
         self._lock = threading.Lock()
 
     def _entries(self, sha256: str) -> list[Path]:
@@ -47,19 +47,24 @@ class CachedDocumentText:
         return None
 
     def pages(self, sha256: str) -> dict[int | None, str] | None:
+        blocks = self.page_blocks(sha256)
+        if blocks is None:
+            return None
+        return {page: "\n".join(text for _, text in items) for page, items in blocks.items()}
+
+    def page_blocks(self, sha256: str) -> dict[int | None, list[tuple[str, str]]] | None:
         with self._lock:
             if sha256 in self._pages:
                 self._pages.move_to_end(sha256)
                 return self._pages[sha256]
         document = self._document(sha256) if sha256 else None
-        pages: dict[int | None, list[str]] = {}
-        for block in document.blocks if document else ():
-            pages.setdefault(block.page, []).append(block.text)
-        joined = {page: "\n".join(texts) for page, texts in pages.items()} if document else None
-        if joined is None:  # not converted on this machine yet: look again next time
+        if document is None:  # not converted on this machine yet: look again next time
             return None
+        pages: dict[int | None, list[tuple[str, str]]] = {}
+        for block in document.blocks:
+            pages.setdefault(block.page, []).append((str(block.kind), block.text))
         with self._lock:
-            self._pages[sha256] = joined
+            self._pages[sha256] = pages
             while len(self._pages) > self.keep:
                 self._pages.popitem(last=False)
-        return joined
+        return pages

@@ -1,0 +1,134 @@
+"""The judging core over fakes: which span states a claim, and the outcome it gives."""
+
+from __future__ import annotations
+
+import pytest
+
+from citeloom.domain.alignment import PageText, abbreviations, page_spans
+from citeloom.services.claim_judge import ClaimJudge
+from tests.fakes import FakeEmbedder
+
+BODY = (
+    "We tagged the corpus by hand. The training set holds 27 sentences in which 13 relations "
+    "were tagged exhaustively. Each relation was checked twice."
+)
+CAPTION = "Figure 8: Relations for the scoring domain with the number of training sentences."
+MASTER = (
+    "Our current implementation aborts the MapReduce computation if the master fails. "
+    "Clients can check for this condition and retry the MapReduce operation if they desire."
+)
+
+
+def judge() -> ClaimJudge:
+    return ClaimJudge(FakeEmbedder(dimensions=256), lambda claim: {})
+
+
+def outcome(claim: str, *pages: PageText) -> tuple[str, str | None, int | None]:
+    core = judge()
+    judged = core.judge(
+        core.content(claim), pages, abbreviations(" ".join(t for p in pages for _, t in p.blocks))
+    )
+    span = judged.alignment.span if judged.alignment else None
+    return judged.outcome, span.text if span else None, span.page if span else None
+
+
+def test_spans_are_sentences_and_runs_of_two_or_three_body_sentences_across_blocks():
+    page = PageText(
+        3,
+        (
+            ("text", "One two three four. Five six seven eight."),
+            ("text", "Nine ten eleven twelve."),
+            ("caption", CAPTION),
+            ("heading", "Results of the run"),
+        ),
+    )
+    texts = [(s.text, s.body) for s in page_spans(page)]
+    assert ("One two three four. Five six seven eight. Nine ten eleven twelve.", True) in texts
+    assert (CAPTION, False) in texts
+    assert all("Results of the run" not in t for t, _ in texts)  # a heading states nothing
+
+
+def test_the_sentence_stating_the_claim_is_evidence_not_the_caption_beside_it():
+    page = PageText(2, (("text", BODY), ("caption", CAPTION)))
+    got = outcome("The training set has 27 sentences with 13 relations tagged exhaustively.", page)
+    assert got[0] == "supported" and "27 sentences" in (got[1] or "")
+
+
+def test_a_caption_is_evidence_when_no_body_sentence_aligns():
+    page = PageText(2, (("text", "Unrelated prose about marsh sediment."), ("caption", CAPTION)))
+    got = outcome("Figure 8 gives the relations for the scoring domain.", page)
+    assert got[1] == CAPTION
+
+
+def test_a_range_is_stated_when_one_of_its_pages_states_it_and_that_page_is_named():
+    first = PageText(
+        3,
+        (
+            (
+                "text",
+                "The WMD of Hb concentrations from these seven studies was "
+                "12.88 g/l (95% CI 6.03 to 19.74 g/l, p<0.00001).",
+            ),
+        ),
+    )
+    second = PageText(4, (("text", "Serum ferritin rose in the intervention groups."),))
+    defined = PageText(
+        1, (("text", "Haemoglobin (Hb) and the weighted mean difference (WMD) were pooled."),)
+    )
+    core = judge()
+    forms = abbreviations(" ".join(t for p in (defined, first, second) for _, t in p.blocks))
+    right = core.judge(
+        core.content("The WMD of haemoglobin was 12.88 g/l."), [first, second], forms
+    )
+    assert right.outcome == "supported" and right.alignment and right.alignment.span.page == 3
+    wrong = core.judge(
+        core.content("The WMD of haemoglobin was 18.12 g/l."), [first, second], forms
+    )
+    assert wrong.outcome == "mismatch"
+    assert [(d.draft, d.page) for d in wrong.differences] == [("18.12 g/l", "12.88 g/l")]
+
+
+def test_a_claim_whose_distinctive_parts_are_absent_is_not_supported_by_its_topic():
+    page = PageText(5, (("text", MASTER),))
+    claim = (
+        "When the master fails, the library promotes a worker to master and resumes from the "
+        "last checkpoint."
+    )
+    assert outcome(claim, page)[0] in ("unconfirmed", "not-found")
+
+
+def test_a_negated_finding_pasted_as_it_stands_is_supported_and_its_opposite_is_not():
+    page = PageText(
+        1,
+        (
+            (
+                "text",
+                "There was no association between negative or positive life "
+                "events and dementia. Stress was measured at baseline.",
+            ),
+        ),
+    )
+    said = "There was no association between negative or positive life events and dementia."
+    assert outcome(said, page)[0] == "supported"
+    flipped = "There was an association between negative or positive life events and dementia."
+    assert outcome(flipped, page)[0] == "mismatch"
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "The training set holds 72 sentences in which 13 relations were tagged exhaustively.",
+        "The training set holds 27 sentences in which 13 relations were not tagged exhaustively.",
+        "The training set holds 27 sentences in which 31 relations were tagged exhaustively.",
+    ],
+)
+def test_a_changed_fact_of_the_stating_sentence_is_never_supported(claim):
+    page = PageText(2, (("text", BODY), ("caption", CAPTION)))
+    assert outcome(claim, page)[0] != "supported"
+
+
+def test_nothing_aligned_is_not_found():
+    page = PageText(1, (("text", BODY),))
+    assert outcome("Restored marshes accreted sediment faster than natural ones.", page)[0] == (
+        "not-found"
+    )
