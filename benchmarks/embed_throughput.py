@@ -123,9 +123,9 @@ class FastEmbedAsBefore:
 def measure_one(setting: str) -> dict[str, Any]:
     """One setting, in this (fresh) process: load, warm up on one text, embed everything."""
     model, feed, batch, threads, arena, spinning, papers = json.loads(setting)
-    from citeloom.adapters.embedding import onnx_embedder
+    from citeloom.adapters.embedding import onnx_embedder, sessions
 
-    default_options = onnx_embedder.session_options
+    default_options = sessions.session_options
 
     def options(threads: int | None) -> Any:
         chosen = default_options(threads)
@@ -133,7 +133,7 @@ def measure_one(setting: str) -> dict[str, Any]:
         chosen.add_session_config_entry("session.intra_op.allow_spinning", str(int(spinning)))
         return chosen
 
-    onnx_embedder.session_options = options  # type: ignore[assignment]
+    sessions.session_options = options  # type: ignore[assignment]
     docs = documents()[:papers]
     embedder: Any = (
         FastEmbedAsBefore()
