@@ -58,14 +58,11 @@ def _words(what: str, fix: str) -> AfterValidator:
     return AfterValidator(check)
 
 
+# an empty text is refused by ``_words`` too, with the fix (not pydantic's "at least 1 character")
 QueryText = Annotated[
-    str,
-    Field(min_length=1),
-    _words("query", f'say what you are looking for, e.g. "{EXAMPLE_QUERY}".'),
+    str, _words("query", f'say what you are looking for, e.g. "{EXAMPLE_QUERY}".')
 ]
-QuestionText = Annotated[
-    str, Field(min_length=1), _words("question", f'ask in words, e.g. "{EXAMPLE_QUERY}?".')
-]
+QuestionText = Annotated[str, _words("question", f'ask in words, e.g. "{EXAMPLE_QUERY}?".')]
 
 
 class Filters(BaseModel):
