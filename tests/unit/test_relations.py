@@ -21,7 +21,7 @@ from citeloom.domain.relations import (
     prefer_records,
     relation_graph,
 )
-from citeloom.entrypoints.schemas import RelationFlags, flag_fields
+from citeloom.services.responses import RelationFlags, flag_fields
 from tests.conftest import CSL_FIXTURES, DATA
 
 TRUTH = json.loads((DATA / "relations_truth.json").read_text(encoding="utf-8"))

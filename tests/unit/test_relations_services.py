@@ -13,12 +13,12 @@ from citeloom.domain.models import ConvertedDocument, MetadataMatch, Reference, 
 from citeloom.domain.record_check import record_problem
 from citeloom.domain.records import label_fields, passage_from_payload
 from citeloom.domain.relations import Relation, RelationGraph
-from citeloom.entrypoints.report_schemas import IngestResponse
-from citeloom.entrypoints.schemas import CitationCheckOut, PassageOut
 from citeloom.services.check import CheckService
 from citeloom.services.evidence import SentenceEvidence
 from citeloom.services.ingest import IngestService
 from citeloom.services.query import QueryOptions, QueryService
+from citeloom.services.report_responses import IngestResponse
+from citeloom.services.responses import CitationCheckOut, PassageOut
 from tests.fakes import (
     FakeChunker,
     FakeConverter,
@@ -169,8 +169,8 @@ def test_ingest_counts_the_relations_and_a_broken_relations_file_stops_it_first(
 
 def test_every_door_writes_the_relation_fields_of_one_model(two_versions):
     """The CLI's --json and HTTP validate against RelationFlags; MCP writes the same keys."""
-    from citeloom.entrypoints.mcp_tools import passage_json
-    from citeloom.entrypoints.schemas import CitationCheckOut, PassageOut, RelationFlags
+    from citeloom.entrypoints.mcp_views import passage_json
+    from citeloom.services.responses import CitationCheckOut, PassageOut, RelationFlags
 
     index, embedder, _ = two_versions
     report = query(index, embedder, FakeRelations(GRAPH)).search("restored marshes accreted")

@@ -20,6 +20,8 @@ if TYPE_CHECKING:  # each command imports only the service it runs
     from citeloom.services.inspection import InspectReport, RelationsReport
     from citeloom.services.notes import NoteSummary
     from citeloom.services.query import QueryReport
+    from citeloom.services.reindex import ReindexReport
+    from citeloom.services.report_responses import McpCheckResponse
     from citeloom.services.validate import ValidationReport
     from citeloom.services.watch import WatchEvent
 
@@ -444,6 +446,42 @@ def run_text(run: RunSummary) -> str:
     lines += [f"  OCR: {o}" for o in run.ocr]
     lines += [f"  relabelled {r['path']}: {r['old']} -> {r['new']}" for r in run.relabelled]
     lines += [f"  pruned: {p}" for p in run.pruned]
+    return "\n".join(lines)
+
+
+def reindex_text(report: ReindexReport, project: str, config: Path) -> str:
+    if report.switched and not report.embedded:
+        return (
+            f"rebuilt the BM25 vectors of {report.chunks} chunks ({report.documents} documents) "
+            f"for {', '.join(report.languages)} (was {', '.join(report.old_languages)}), "
+            f"without re-embedding; '{report.collection}' now uses them.\n"
+            f"correlation id: {report.correlation_id}"
+        )
+    if report.switched:
+        return (
+            f"reindexed {report.documents} documents ({report.chunks} chunks) with "
+            f"{report.new_model}; '{report.collection}' now uses it (was {report.old_model}).\n"
+            f'Now set embedding_model = "{report.new_model}" in [project."{project}"] of '
+            f"{config}.\ncorrelation id: {report.correlation_id}"
+        )
+    lines = [f"failed    {failure}" for failure in report.failures]
+    lines.append(
+        f"reindex not switched: {len(report.failures)} documents failed; "
+        f"'{report.collection}' still uses {report.old_model}."
+    )
+    return "\n".join(lines)
+
+
+def mcp_check_text(report: McpCheckResponse) -> str:
+    """``citeloom mcp --check``: the tools, the projects and how long each model took."""
+    lines = [f"tools ({len(report.tools)}): " + ", ".join(t.name for t in report.tools)]
+    for p in report.projects:
+        lines.append(
+            f"project {p.project}: {p.documents} documents, {p.chunks} chunks, "
+            f"model {p.embedding_model} (collection {p.collection})"
+        )
+    lines += [f"model {m.model}: loaded in {m.load_s:.2f} s" for m in report.models]
+    lines += [f"error: {e.dump()}" for e in report.errors]
     return "\n".join(lines)
 
 

@@ -184,6 +184,13 @@ class Index(IndexReader, IndexWriter, IndexAdmin, Protocol):
 
     def close(self) -> None: ...
 
+    def make_way(self, busy_timeout_s: float | None = None) -> bool:
+        """Between two units of a long-lived process's work: if another process waits for
+        what this index holds, release it now; the next use opens it again, waiting at most
+        ``busy_timeout_s`` (None: as before). False, and nothing released, when nobody waits
+        (a Qdrant server is shared: nobody ever does)."""
+        ...
+
     def __enter__(self) -> Self: ...
 
     def __exit__(self, *exc: object) -> None:

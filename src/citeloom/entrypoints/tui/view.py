@@ -20,7 +20,9 @@ from typing import TYPE_CHECKING, Any
 from rich.style import Style
 from rich.text import Text
 
+from citeloom.domain.errors import CiteloomError
 from citeloom.domain.text import trim
+from citeloom.entrypoints.outcomes import internal
 from citeloom.entrypoints.stdout import without_controls
 
 if TYPE_CHECKING:
@@ -272,3 +274,12 @@ def passage_page(found: PassageContext, quote: str | None = None) -> Text:
         _chunk(out, after, main=False, quote=None)
     out.rstrip()
     return out
+
+
+def said(error: BaseException) -> str:
+    """An error as the CLI would say it: the services' own message, or a bug named as one."""
+    if isinstance(error, CiteloomError):
+        return str(error)
+    return (
+        f"{internal(error)}. Try the same with citeloom answer -v for the traceback, and report it."
+    )
