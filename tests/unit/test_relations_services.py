@@ -13,6 +13,7 @@ from citeloom.domain.models import ConvertedDocument, MetadataMatch, Reference, 
 from citeloom.domain.record_check import record_problem
 from citeloom.domain.records import label_fields, passage_from_payload
 from citeloom.domain.relations import Relation, RelationGraph
+from citeloom.entrypoints.relation_words import note_message
 from citeloom.entrypoints.report_schemas import IngestResponse
 from citeloom.entrypoints.schemas import CitationCheckOut, PassageOut
 from citeloom.services.check import CheckService
@@ -102,7 +103,9 @@ def test_check_notes_the_version_to_cite_and_warns_of_a_retraction_verdicts_unch
     assert [c.verdict for c in report.checks] == [c.verdict for c in without.checks]
     assert report.ok == without.ok
     preprint, retracted, unknown = report.checks
-    ((severity, message, cite),) = [(n.severity, n.message, n.citekey) for n in preprint.notes]
+    ((severity, message, cite),) = [
+        (n.severity, note_message(n), n.citekey) for n in preprint.notes
+    ]
     assert (severity, cite) == ("note", "ardel2023marsh") and "cite @ardel2023marsh" in message
     assert [n.severity for n in retracted.notes] == ["warning"]
     assert CitationCheckOut.of(retracted).dump()["retracted"] is True

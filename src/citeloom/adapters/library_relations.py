@@ -18,10 +18,10 @@ from citeloom.adapters.csl_references import load_references, title_score
 from citeloom.adapters.relations_file import read_relations
 from citeloom.domain.errors import ReferencesError
 from citeloom.domain.models import Reference
-from citeloom.domain.relation_cycles import Cycle
 from citeloom.domain.relations import (
     INFERENCE_VERSION,
     PREPRINT,
+    Cycle,
     DocumentFacts,
     Relation,
     RelationGraph,

@@ -21,6 +21,7 @@ from citeloom.domain.query_syntax import DEFAULT_TOP_K, MAX_TOP_K
 from citeloom.domain.records import Passage
 from citeloom.domain.relations import CitationNote, WorkFlags
 from citeloom.domain.verdicts import DEFAULT_FAIL_ON, VERDICTS, Verdict
+from citeloom.entrypoints.relation_words import banner, note_message
 from citeloom.services.answer import AnswerReport
 from citeloom.services.check import CheckReport, CitationCheck
 from citeloom.services.evidence import Support
@@ -230,7 +231,7 @@ def flag_fields(flags: WorkFlags) -> dict[str, Any]:
             ConflictOut(citekey=c.citekey, reason=c.reason) for c in flags.conflicts_with
         ],
         "related": [RelatedOut.model_validate(r, from_attributes=True) for r in flags.related],
-        "banner": flags.banner,
+        "banner": banner(flags),
     }
 
 
@@ -537,7 +538,7 @@ class CheckNoteOut(_Response):
 
     @classmethod
     def of(cls, note: CitationNote) -> CheckNoteOut:
-        return cls(severity=note.severity, message=note.message, citekey=note.citekey)
+        return cls(severity=note.severity, message=note_message(note), citekey=note.citekey)
 
 
 class CitationCheckOut(RelationFlags):

@@ -20,7 +20,9 @@ from typing import TYPE_CHECKING, Any
 from rich.style import Style
 from rich.text import Text
 
+from citeloom.domain.relations import WorkFlags
 from citeloom.domain.text import trim
+from citeloom.entrypoints.relation_words import banner as flags_banner
 from citeloom.entrypoints.stdout import without_controls
 
 if TYPE_CHECKING:
@@ -112,7 +114,11 @@ def banner(passage: Any) -> str | None:
     for holder in (getattr(passage, "flags", None), passage):
         if holder is None:
             continue
-        told = getattr(holder, "banner", None)
+        told = (
+            flags_banner(holder)
+            if isinstance(holder, WorkFlags)
+            else getattr(holder, "banner", None)
+        )
         if isinstance(told, str) and told:
             return told
         retracted = getattr(holder, "retracted", None)
