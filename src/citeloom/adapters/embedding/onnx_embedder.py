@@ -93,10 +93,11 @@ class OnnxEmbedder:
         batch_size: int = BATCH_SIZE,
         sources: ModelSources | None = None,
     ) -> OnnxEmbedder:
-        """``sources``: where a model that is not built in may be (default: FastEmbed's
-        caches; nothing downloads unless ``sources.allow_download``)."""
+        """``sources``: where a model that is not built in may be, and this user's model
+        cache (default: ``cache_dir`` alone; nothing downloads unless
+        ``sources.allow_download``)."""
         spec = resolve_model(model_id, cache_dir, sources)
-        onnx_path = spec.onnx_file(cache_dir)
+        onnx_path = spec.onnx_file(cache_dir, sources.model_cache if sources else None)
         return cls(spec, onnx_path, cache_dir, threads=threads, batch_size=batch_size)
 
     @property
