@@ -22,8 +22,13 @@ pytestmark = pytest.mark.real
 QUESTION = "how fast do restored salt marshes accrete sediment"
 REFERENCES = EXAMPLES.parent.parent / "references" / "example.json"
 CLAIM = "Restored sites accreted 6.8 millimetres of sediment per year [@ardel2023marsh, p. 118]."
-# 2,000 citations: about a minute of checking on an idle 2-core machine, far more under load
-LONG_DRAFT = "\n".join([CLAIM] * 2000)
+# 2,000 different citations: about a minute of checking on an idle 2-core machine, far more
+# under load (the same sentence repeated is judged once, so each one states its own figure)
+LONG_DRAFT = "\n".join(
+    f"Restored sites accreted {6 + i / 1000:.3f} millimetres of sediment per year "
+    "[@ardel2023marsh, p. 118]."
+    for i in range(2000)
+)
 TOKEN = "CITELOOM_SERVE_TOKEN"
 MCP_LIST = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
 MCP_ACCEPT = {"accept": "application/json, text/event-stream"}
