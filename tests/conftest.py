@@ -93,13 +93,10 @@ def fp32_cache(cache_dir: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def fp32_embedder(fp32_cache: Path):
-    from citeloom.adapters.embedding.local_models import ModelSources
     from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
 
     return OnnxEmbedder.load(
-        "fastembed/all-MiniLM-L6-v2-fp32",
-        cache_dir=fp32_cache,
-        sources=ModelSources(model_cache=model_cache()),
+        "fastembed/all-MiniLM-L6-v2-fp32", cache_dir=fp32_cache, model_cache=model_cache()
     )
 
 

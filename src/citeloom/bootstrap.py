@@ -16,8 +16,8 @@ from citeloom.domain.models import chunk_token_limit
 
 if TYPE_CHECKING:
     from citeloom.adapters.conversion.cache import CachingConverter
+    from citeloom.adapters.embedding.loader import LoadedEmbedder
     from citeloom.adapters.embedding.local_models import ModelSources
-    from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
     from citeloom.ports import (
         AuditLog,
         Chunker,
@@ -151,13 +151,14 @@ def model_sources(settings: Settings, allow_download: bool = False) -> ModelSour
 
 def embedder(
     settings: Settings, project: ProjectConfig, allow_download: bool = False
-) -> OnnxEmbedder:
-    """onnxruntime and the tokenizer only (never FastEmbed, torch or PIL): queries start fast.
-    A model that is exported on first use (the fp32 MiniLM) is built here, once, into
-    ``cache_dir``; one that is not here is downloaded only with ``allow_download``."""
-    from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
+) -> LoadedEmbedder:
+    """A built-in model with onnxruntime and the tokenizer only (never FastEmbed, torch or
+    PIL): queries start fast; any other through FastEmbed. A model that is exported on first
+    use (the fp32 MiniLM) is built here, once; one that is not here is downloaded only with
+    ``allow_download``."""
+    from citeloom.adapters.embedding.loader import load_embedder
 
-    return OnnxEmbedder.load(
+    return load_embedder(
         project.embedding_model,
         cache_dir=settings.paths.cache_dir,
         sources=model_sources(settings, allow_download),
@@ -171,7 +172,7 @@ def available_models(settings: Settings) -> list[str]:
     return found(settings.paths.cache_dir, model_sources(settings))
 
 
-def chunker(settings: Settings, embedder: OnnxEmbedder) -> Chunker:
+def chunker(settings: Settings, embedder: LoadedEmbedder) -> Chunker:
     window = chunk_token_limit(embedder.max_tokens)
     if settings.chunking.max_tokens > window:
         raise ConfigError(
@@ -375,7 +376,7 @@ def browse_service(settings: Settings, project_name: str, index: Index) -> Brows
 
 
 def note_service(
-    settings: Settings, project_name: str, index: Index, warm: OnnxEmbedder | None = None
+    settings: Settings, project_name: str, index: Index, warm: LoadedEmbedder | None = None
 ) -> NoteService:
     """Notes go through the ingest pipeline's steps; they are kept in the index only."""
     from citeloom.services.notes import NoteService

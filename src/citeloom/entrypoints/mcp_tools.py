@@ -40,7 +40,7 @@ from citeloom.entrypoints.schemas import (
 from citeloom.entrypoints.time_limit import Deadline
 
 if TYPE_CHECKING:
-    from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
+    from citeloom.adapters.embedding.loader import LoadedEmbedder
     from citeloom.domain.records import Passage
     from citeloom.ports import Index
 
@@ -589,7 +589,7 @@ class ToolRuntime:
     def project(self, name: str) -> ProjectConfig:
         return self.runtime.project(name)
 
-    def embedder(self, project_name: str) -> OnnxEmbedder:
+    def embedder(self, project_name: str) -> LoadedEmbedder:
         return self.runtime.embedder(project_name)
 
     def index(self, deadline: Deadline) -> AbstractContextManager[Index]:

@@ -30,7 +30,7 @@ from citeloom.domain.errors import CiteloomError, IndexUnavailable, TimeLimitExc
 from citeloom.entrypoints.time_limit import Deadline, within
 
 if TYPE_CHECKING:
-    from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
+    from citeloom.adapters.embedding.loader import LoadedEmbedder
     from citeloom.config import ProjectConfig, Settings
     from citeloom.ports import DocumentText, Index
     from citeloom.services.answer import AnswerService
@@ -57,7 +57,7 @@ class Runtime:
         self.settings = settings
         self.stopping = stopping
         self.model_load_s: dict[str, float] = {}
-        self._models: dict[str, OnnxEmbedder] = {}
+        self._models: dict[str, LoadedEmbedder] = {}
         self._models_lock = threading.Lock()
         self._index_lock = threading.Lock()  # one call on the index at a time
         self._index: Index | None = None
@@ -75,7 +75,7 @@ class Runtime:
     def models_loaded(self) -> list[str]:
         return sorted(self._models)
 
-    def embedder(self, project: str) -> OnnxEmbedder:
+    def embedder(self, project: str) -> LoadedEmbedder:
         """The project's model, loaded once on first use and kept for the process's life."""
         config = self.project(project)
         with self._models_lock:

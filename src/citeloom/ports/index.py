@@ -50,11 +50,17 @@ class IndexReader(Protocol):
 
     def dense_search(
         self, collection: str, vector: Sequence[float], filters: SearchFilter, limit: int
-    ) -> list[ScoredPoint]: ...
+    ) -> list[ScoredPoint]:
+        """The ``limit`` nearest chunks, best first; equal scores in the order of their ids,
+        also where the limit cuts them, so that every engine returns the same chunks."""
+        ...
 
     def text_search(
         self, collection: str, text: str, filters: SearchFilter, limit: int
-    ) -> list[ScoredPoint]: ...
+    ) -> list[ScoredPoint]:
+        """The ``limit`` best BM25 matches, best first, ties as in ``dense_search``; none
+        when ``text`` holds no term (only stop words)."""
+        ...
 
     def term_weights(self, collection: str, text: str) -> dict[str, float]:
         """How ``text_search`` weighs each word of ``text`` here: the IDF the engine gives the
