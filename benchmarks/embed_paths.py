@@ -70,8 +70,10 @@ def fastembed_folders(model: str) -> None:
     ONNX file (``fastembed-*``: the package's, ``fastembed*-*``: the optimised graph)."""
     from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
     from citeloom.adapters.embedding.sessions import model_folder, optimised_path
+    from citeloom.config import Environment
 
-    own = OnnxEmbedder.load(MODELS[model], CACHE)  # builds the export / optimised graph once
+    # builds the export (into this user's model cache) and the optimised graph once
+    own = OnnxEmbedder.load(MODELS[model], CACHE, model_cache=Environment().model_cache)
     optimised = optimised_path(own.onnx_path, model_folder(CACHE, own.model_id))
     files = {"fastembed": own.onnx_path, "fastembed*": optimised}
     for path, onnx in files.items():
@@ -90,6 +92,7 @@ def load(path: str, model: str) -> Any:
     if path.startswith("citeloom"):
         from citeloom.adapters.embedding import sessions
         from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
+        from citeloom.config import Environment
 
         if path == "citeloom+spin":
             chosen = sessions.session_options
@@ -100,7 +103,7 @@ def load(path: str, model: str) -> Any:
                 return options
 
             sessions.session_options = spinning  # type: ignore[assignment]
-        return OnnxEmbedder.load(MODELS[model], CACHE)
+        return OnnxEmbedder.load(MODELS[model], CACHE, model_cache=Environment().model_cache)
     from fastembed import TextEmbedding
 
     folder = WORK / f"{path.removesuffix('+sorted')}-{model}"

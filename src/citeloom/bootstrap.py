@@ -127,15 +127,17 @@ def model_dimensions(settings: Settings, project: ProjectConfig) -> int | None:
 
 
 def model_sources(settings: Settings, allow_download: bool = False) -> ModelSources:
-    """Where models that are not built in are looked for ([embedding] in the config)."""
+    """Where models that are not built in are looked for ([embedding] in the config), and
+    this user's model cache."""
     from citeloom.adapters.embedding.local_models import ModelSources, default_fastembed_caches
 
     configured = settings.embedding.fastembed_cache
-    caches = default_fastembed_caches(settings.paths.cache_dir)
+    caches = default_fastembed_caches(settings.paths.cache_dir, settings.environment.fastembed_home)
     return ModelSources(
         model_path=settings.embedding.model_path,
         fastembed_caches=(configured,) if configured else caches,
         allow_download=allow_download,
+        model_cache=settings.environment.model_cache,
     )
 
 
@@ -200,6 +202,7 @@ def converter(settings: Settings) -> CachingConverter:
         max_pages=conversion.max_pages,
         layout=conversion.layout,
         artifacts_path=conversion.artifacts_path,
+        hub=settings.environment.hf_hub,
     )
     return CachingConverter(FormatRouter([docling, PlainTextConverter()]), settings.paths.cache_dir)
 
@@ -229,10 +232,15 @@ def metadata(settings: Settings, project: ProjectConfig) -> MetadataResolver:
 
 def relations(settings: Settings, project: ProjectConfig) -> RelationSource:
     """The library's relations (inferred, and declared in the project's relations file),
-    cached under cache_dir by the hash of both files."""
+    cached under cache_dir by the hash of both files, and in this process's memo."""
     from citeloom.adapters.library_relations import LibraryRelations
 
-    return LibraryRelations(project.references_json, project.relations, settings.paths.cache_dir)
+    return LibraryRelations(
+        project.references_json,
+        project.relations,
+        settings.paths.cache_dir,
+        memo=settings.relations_memo,
+    )
 
 
 def library_files(resolver: MetadataResolver) -> LibraryFiles | None:
@@ -491,7 +499,11 @@ def conversion_checks(settings: Settings) -> list[Check]:
     conversion = settings.conversion
     try:
         layout = Check(
-            "layout", True, describe_layout(conversion.layout, conversion.artifacts_path)
+            "layout",
+            True,
+            describe_layout(
+                conversion.layout, conversion.artifacts_path, settings.environment.hf_hub
+            ),
         )
     except CiteloomError as error:
         layout = Check("layout", False, str(error), 'set [conversion] layout = "auto"')

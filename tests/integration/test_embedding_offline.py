@@ -38,9 +38,13 @@ socket.getaddrinfo = refuse
 from citeloom.adapters.embedding.loader import load_embedder
 from citeloom.adapters.embedding.local_models import ModelSources
 from citeloom.adapters.embedding.models import available_models
+from citeloom.config import Environment
 
 model_id, cache, fastembed_cache = sys.argv[1:4]
-sources = ModelSources(fastembed_caches=(Path(fastembed_cache),))
+# this user's model cache, as the settings read it: the fp32 export made once a session
+sources = ModelSources(
+    fastembed_caches=(Path(fastembed_cache),), model_cache=Environment().model_cache
+)
 vector = load_embedder(model_id, Path(cache), sources).embed_query("salt marsh sediment")
 imported = "fastembed" in sys.modules
 listed = available_models(Path(cache), sources)

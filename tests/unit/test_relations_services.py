@@ -17,6 +17,7 @@ from citeloom.services.check import CheckService
 from citeloom.services.evidence import SentenceEvidence
 from citeloom.services.ingest import IngestService
 from citeloom.services.query import QueryOptions, QueryService
+from citeloom.services.relation_words import note_message
 from citeloom.services.report_responses import IngestResponse
 from citeloom.services.responses import CitationCheckOut, PassageOut
 from tests.fakes import (
@@ -102,7 +103,9 @@ def test_check_notes_the_version_to_cite_and_warns_of_a_retraction_verdicts_unch
     assert [c.verdict for c in report.checks] == [c.verdict for c in without.checks]
     assert report.ok == without.ok
     preprint, retracted, unknown = report.checks
-    ((severity, message, cite),) = [(n.severity, n.message, n.citekey) for n in preprint.notes]
+    ((severity, message, cite),) = [
+        (n.severity, note_message(n), n.citekey) for n in preprint.notes
+    ]
     assert (severity, cite) == ("note", "ardel2023marsh") and "cite @ardel2023marsh" in message
     assert [n.severity for n in retracted.notes] == ["warning"]
     assert CitationCheckOut.of(retracted).dump()["retracted"] is True

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from citeloom.domain.citekeys import no_usable_key_label
 from citeloom.domain.text import trim
 from citeloom.entrypoints.stdout import one_line
+from citeloom.services.relation_words import banner, note_message
 
 if TYPE_CHECKING:  # each command imports only the service it runs
     from citeloom.domain.records import Passage
@@ -170,8 +171,8 @@ def _no_confident_answer(report: QueryReport) -> str | None:
 def _banner(p: Passage, indent: str = "   ") -> list[str]:
     """The one-line banner of a result whose paper has versions, a retraction, errata or
     conflicts (``domain.relations``); nothing otherwise."""
-    banner = p.flags.banner
-    return [f"{indent}! {banner}"] if banner else []
+    line = banner(p.flags)
+    return [f"{indent}! {line}"] if line else []
 
 
 def query_text(report: QueryReport) -> str:
@@ -210,8 +211,8 @@ def query_markdown(report: QueryReport) -> str:
         out.append("")
         out.append(p.label)
         out.append("")
-        if p.flags.banner:
-            out += [f"*! {p.flags.banner}*", ""]
+        if line := banner(p.flags):
+            out += [f"*! {line}*", ""]
     return "\n".join(out).rstrip()
 
 
@@ -224,7 +225,7 @@ def query_context(report: QueryReport) -> str:
         out.append("[note: these passages may not answer the question]")
     for p in report.results:
         where = f" § {' > '.join(p.section_path)}" if p.section_path else ""
-        note = f"\n[note: {p.flags.banner}]" if p.flags.banner else ""
+        note = f"\n[note: {line}]" if (line := banner(p.flags)) else ""
         out.append(f"{p.label}{where}{note}\n{p.text}")
     return "\n\n".join(out)
 
@@ -273,7 +274,7 @@ def answer_markdown(report: AnswerReport) -> str:
         lines += [f"- {p.label} {trim(p.text, 200)}" for p in report.leads]
         return "\n".join(lines)
     return "\n\n".join(
-        f'> "{s.quote}" {s.label}' + (f"\n\n*! {b}*" if (b := s.passage.flags.banner) else "")
+        f'> "{s.quote}" {s.label}' + (f"\n\n*! {b}*" if (b := banner(s.passage.flags)) else "")
         for s in report.citations
     )
 
@@ -293,7 +294,7 @@ def check_text(report: CheckReport) -> str:
         if c.suggested_page is not None:
             head += f" -> p. {c.suggested_page}"
         out.append(head)
-        out += [f"   {n.severity}: {n.message}" for n in c.notes]
+        out += [f"   {n.severity}: {note_message(n)}" for n in c.notes]
         out.append(f"   claim: {trim(cite.sentence, 200)}")
         if c.message and c.verdict != "not-found":
             out.append(f"   {c.message}")

@@ -27,6 +27,7 @@ from citeloom.services.check import CheckReport, CitationCheck
 from citeloom.services.evidence import Support
 from citeloom.services.inspection import ProjectSummary
 from citeloom.services.query import QueryReport
+from citeloom.services.relation_words import banner, note_message
 
 _RENDERED = "The text the CLI prints, when the request asked for render."
 
@@ -98,7 +99,7 @@ def flag_fields(flags: WorkFlags) -> dict[str, Any]:
             ConflictOut(citekey=c.citekey, reason=c.reason) for c in flags.conflicts_with
         ],
         "related": [RelatedOut.model_validate(r, from_attributes=True) for r in flags.related],
-        "banner": flags.banner,
+        "banner": banner(flags),
     }
 
 
@@ -296,7 +297,7 @@ class CheckNoteOut(_Response):
 
     @classmethod
     def of(cls, note: CitationNote) -> CheckNoteOut:
-        return cls(severity=note.severity, message=note.message, citekey=note.citekey)
+        return cls(severity=note.severity, message=note_message(note), citekey=note.citekey)
 
 
 class CitationCheckOut(RelationFlags):

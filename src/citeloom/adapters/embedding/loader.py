@@ -21,9 +21,10 @@ def load_embedder(
     sources: ModelSources | None = None,
     threads: int | None = None,
 ) -> LoadedEmbedder:
-    """``sources``: where a model that is not built in may be (default: FastEmbed's caches;
-    nothing downloads unless ``sources.allow_download``)."""
+    """``sources``: where a model that is not built in may be, and this user's model cache
+    (default: ``cache_dir`` alone; nothing downloads unless ``sources.allow_download``)."""
     spec = resolve_model(model_id, cache_dir, sources)
     if isinstance(spec, FastEmbedModel):
         return FastEmbedEmbedder(spec, threads=threads)
-    return OnnxEmbedder(spec, spec.onnx_file(cache_dir), cache_dir, threads=threads)
+    model_cache = sources.model_cache if sources else None
+    return OnnxEmbedder(spec, spec.onnx_file(cache_dir, model_cache), cache_dir, threads=threads)

@@ -11,8 +11,6 @@ FastEmbed or downloads.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -31,15 +29,18 @@ class ModelSources:
     model_path: Path | None = None
     fastembed_caches: tuple[Path, ...] = ()
     allow_download: bool = False
+    # this user's model cache, where a built-in model exported on first use (the fp32 MiniLM)
+    # is kept for every project (None: in the project's cache_dir)
+    model_cache: Path | None = None
 
 
-def default_fastembed_caches(cache_dir: Path) -> tuple[Path, ...]:
-    """FastEmbed's own cache (``FASTEMBED_CACHE_PATH``, else its folder under the system's
-    temporary folder), after citeloom's ``cache_dir/fastembed``, where downloads go."""
-    fastembed_default = Path(
-        os.environ.get("FASTEMBED_CACHE_PATH") or Path(tempfile.gettempdir()) / "fastembed_cache"
-    )
-    return tuple(dict.fromkeys([cache_dir / "fastembed", fastembed_default]))
+def default_fastembed_caches(
+    cache_dir: Path, fastembed_home: Path | None = None
+) -> tuple[Path, ...]:
+    """FastEmbed's own cache (``fastembed_home``: the settings read ``FASTEMBED_CACHE_PATH``),
+    after citeloom's ``cache_dir/fastembed``, where downloads go."""
+    homes = [] if fastembed_home is None else [fastembed_home]
+    return tuple(dict.fromkeys([cache_dir / "fastembed", *homes]))
 
 
 def onnx_file(folder: Path, preferred: str | None = None) -> Path | None:

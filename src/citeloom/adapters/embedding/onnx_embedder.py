@@ -78,10 +78,12 @@ class OnnxEmbedder(ModelTokens):
         cache_dir: Path,
         threads: int | None = None,
         batch_size: int = BATCH_SIZE,
+        model_cache: Path | None = None,
     ) -> OnnxEmbedder:
-        """A built-in model (``loader.load_embedder`` loads any)."""
+        """A built-in model (``loader.load_embedder`` loads any); ``model_cache``: this
+        user's model cache, where the fp32 export is kept (default: ``cache_dir`` alone)."""
         spec = model_spec(model_id)
-        onnx_path = spec.onnx_file(cache_dir)
+        onnx_path = spec.onnx_file(cache_dir, model_cache)
         return cls(spec, onnx_path, cache_dir, threads=threads, batch_size=batch_size)
 
     def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
