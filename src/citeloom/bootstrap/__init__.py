@@ -6,9 +6,9 @@ it uses: ``citeloom query`` never imports Docling, and ``--help`` imports no ada
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, TypedDict
 
 from citeloom.config import ProjectConfig, Settings, load_settings
 from citeloom.domain.errors import ConfigError
@@ -29,7 +29,6 @@ if TYPE_CHECKING:
         RelationSource,
     )
     from citeloom.services.answer import AnswerService
-    from citeloom.services.application import Citeloom
     from citeloom.services.browse import BrowseService
     from citeloom.services.check import CheckService
     from citeloom.services.evidence import SentenceEvidence, WarmEvidence
@@ -264,33 +263,48 @@ def audit_log(settings: Settings) -> AuditLog:
     return JsonlAuditLog(settings.paths.audit_dir)
 
 
+class Pipeline(TypedDict):
+    """The ports ingest and reindex both run on, typed so mypy checks each service's
+    keywords when they are splatted in."""
+
+    project: str
+    collection: str
+    converter: CachingConverter
+    chunker: Chunker
+    metadata: MetadataResolver
+    library_files: LibraryFiles | None
+    embedder: LoadedEmbedder
+    index: Index
+    audit: AuditLog
+    languages: tuple[str, ...]
+
+
 def _pipeline(
     settings: Settings,
     project_name: str,
     index: Index,
     embedding_model: str | None = None,
     allow_download: bool = False,
-) -> dict[str, Any]:
-    """The ports ingest and reindex both run on (``embedding_model``: another than the
-    project's, for a reindex)."""
+) -> Pipeline:
+    """``embedding_model``: another than the project's, for a reindex."""
     project = settings.get_project(project_name)
     resolver = metadata(settings, project)
     resolver.references()  # a broken references file stops the run before anything else
     if embedding_model is not None:
         project = project.model_copy(update={"embedding_model": embedding_model})
     emb = embedder(settings, project, allow_download)
-    return {
-        "project": project_name,
-        "collection": project.collection,
-        "converter": converter(settings),
-        "chunker": chunker(settings, emb),
-        "metadata": resolver,
-        "library_files": library_files(resolver),
-        "embedder": emb,
-        "index": index,
-        "audit": audit_log(settings),
-        "languages": tuple(project.languages),
-    }
+    return Pipeline(
+        project=project_name,
+        collection=project.collection,
+        converter=converter(settings),
+        chunker=chunker(settings, emb),
+        metadata=resolver,
+        library_files=library_files(resolver),
+        embedder=emb,
+        index=index,
+        audit=audit_log(settings),
+        languages=tuple(project.languages),
+    )
 
 
 def ingest_service(settings: Settings, project_name: str, index: Index) -> IngestService:
@@ -580,133 +594,6 @@ def watch_service(
     )
 
 
-class Wiring:
-    """``services.wiring.Wiring`` over these settings: what the application object builds,
-    each through the builders above."""
+from citeloom.bootstrap.wiring import Wiring, application  # noqa: E402  (uses the builders above)
 
-    def __init__(self, settings: Settings) -> None:
-        self.settings = settings
-
-    @property
-    def projects(self) -> Mapping[str, ProjectConfig]:
-        return self.settings.project
-
-    def project(self, name: str) -> ProjectConfig:
-        return self.settings.get_project(name)
-
-    @property
-    def raw_dir(self) -> Path:
-        return self.settings.paths.raw_dir
-
-    @property
-    def index_location(self) -> str:
-        return self.settings.qdrant.url or str(self.settings.paths.index_dir)
-
-    @property
-    def busy_timeout_s(self) -> float:
-        return self.settings.qdrant.busy_timeout_s
-
-    @property
-    def per_doc(self) -> int:
-        return self.settings.query.per_doc
-
-    def index(
-        self, on_wait: Callable[[str], None] | None = None, busy_timeout_s: float | None = None
-    ) -> Index:
-        return index(self.settings, on_wait, busy_timeout_s)
-
-    def embedder(self, project: str, allow_download: bool = False) -> LoadedEmbedder:
-        return embedder(self.settings, self.project(project), allow_download)
-
-    def document_text(self) -> DocumentText:
-        return document_text(self.settings)
-
-    def relations(self, project: str) -> RelationSource:
-        return relations(self.settings, self.project(project))
-
-    def tokenizer_id(self, model_id: str) -> str | None:
-        return tokenizer_id(self.settings, model_id)
-
-    def model_dimensions(self, project: str) -> int | None:
-        return model_dimensions(self.settings, self.project(project))
-
-    def audit_run(self, correlation_id: str) -> tuple[str, list[dict[str, Any]]]:
-        from citeloom.adapters.jsonl_audit import find_audit, read_audit
-
-        path = find_audit(self.settings.paths.audit_dir, correlation_id)
-        return path.stem, read_audit(path)
-
-    def audit_runs(self) -> list[tuple[str, list[dict[str, Any]]]]:
-        from citeloom.adapters.jsonl_audit import list_audits, read_audit
-
-        return [(p.stem, read_audit(p)) for p in list_audits(self.settings.paths.audit_dir)]
-
-    def query_service(self, project: str, index: Index, embedder: Embedder) -> QueryService:
-        return query_service(self.settings, project, index, embedder)
-
-    def answer_service(
-        self, project: str, index: Index, embedder: Embedder, evidence: WarmEvidence
-    ) -> AnswerService:
-        return answer_service(self.settings, project, index, embedder, evidence)
-
-    def check_service(
-        self, project: str, index: Index, embedder: Embedder, evidence: WarmEvidence
-    ) -> CheckService:
-        return check_service(self.settings, project, index, embedder, evidence)
-
-    def browse_service(self, project: str, index: Index) -> BrowseService:
-        return browse_service(self.settings, project, index)
-
-    def note_service(self, project: str, index: Index, embedder: Embedder) -> NoteService:
-        # the model ``embedder()`` loaded: its tokenizer's files make the chunker
-        return note_service(self.settings, project, index, cast("LoadedEmbedder", embedder))
-
-    def note_book(self, project: str, index: Index) -> NoteBook:
-        return note_book(self.settings, project, index)
-
-    def ingest_service(self, project: str, index: Index) -> IngestService:
-        return ingest_service(self.settings, project, index)
-
-    def reindex_service(
-        self, project: str, index: Index, embedding_model: str | None, allow_download: bool
-    ) -> ReindexService | TermsReindex:
-        return reindex_service(self.settings, project, index, embedding_model, allow_download)
-
-    def watch_service(
-        self,
-        project: str,
-        paths: Sequence[Path],
-        prune: bool,
-        on_wait: Callable[[str], None] | None,
-        settle_s: float,
-    ) -> WatchService:
-        return watch_service(self.settings, project, list(paths), prune, on_wait, settle_s)
-
-    def conversion_checks(self) -> list[Check]:
-        return conversion_checks(self.settings)
-
-    def available_models(self) -> list[str]:
-        return available_models(self.settings)
-
-    def project_components(self, project: str, allow_download: bool) -> ProjectComponents:
-        return project_components(self.settings, project, allow_download)
-
-    def with_zotero(self, project: str, data_dir: Path) -> Wiring:
-        return Wiring(with_zotero(self.settings, project, data_dir))
-
-    def with_server(self, url: str) -> Wiring:
-        return Wiring(with_server(self.settings, url))
-
-
-def application(
-    settings: Settings,
-    long_lived: bool = False,
-    on_wait: Callable[[str], None] | None = None,
-    stopping: Callable[[], bool] = lambda: False,
-) -> Citeloom:
-    """The use cases over these settings (``services.application``). ``long_lived``: a server
-    or the TUI, which keeps the index open and models loaded between calls; else each use case
-    opens the index and closes it after (``on_wait``: told while another process holds it)."""
-    from citeloom.services.application import Citeloom
-
-    return Citeloom(Wiring(settings), long_lived=long_lived, on_wait=on_wait, stopping=stopping)
+__all__ = ["Wiring", "application"]

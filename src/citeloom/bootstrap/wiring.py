@@ -1,0 +1,159 @@
+"""What the application object is built from (``services.wiring.Wiring``), over one set of
+settings, each part made by a builder of ``citeloom.bootstrap``; and ``application``, the use
+cases every door calls. Kept apart from the builders so each module stays one concern."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+from citeloom import bootstrap as b
+from citeloom.config import ProjectConfig, Settings
+
+if TYPE_CHECKING:
+    from citeloom.adapters.embedding.loader import LoadedEmbedder
+    from citeloom.ports import DocumentText, Embedder, Index, RelationSource
+    from citeloom.services.answer import AnswerService
+    from citeloom.services.application import Citeloom
+    from citeloom.services.browse import BrowseService
+    from citeloom.services.check import CheckService
+    from citeloom.services.evidence import WarmEvidence
+    from citeloom.services.ingest import IngestService
+    from citeloom.services.notes import NoteBook, NoteService
+    from citeloom.services.query import QueryService
+    from citeloom.services.reindex import ReindexService, TermsReindex
+    from citeloom.services.validate import Check, ProjectComponents
+    from citeloom.services.watch import WatchService
+
+
+class Wiring:
+    """``services.wiring.Wiring`` over these settings: what the application object builds,
+    each through the builders above."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+
+    @property
+    def projects(self) -> Mapping[str, ProjectConfig]:
+        return self.settings.project
+
+    def project(self, name: str) -> ProjectConfig:
+        return self.settings.get_project(name)
+
+    @property
+    def raw_dir(self) -> Path:
+        return self.settings.paths.raw_dir
+
+    @property
+    def index_location(self) -> str:
+        return self.settings.qdrant.url or str(self.settings.paths.index_dir)
+
+    @property
+    def busy_timeout_s(self) -> float:
+        return self.settings.qdrant.busy_timeout_s
+
+    @property
+    def per_doc(self) -> int:
+        return self.settings.query.per_doc
+
+    def index(
+        self, on_wait: Callable[[str], None] | None = None, busy_timeout_s: float | None = None
+    ) -> Index:
+        return b.index(self.settings, on_wait, busy_timeout_s)
+
+    def embedder(self, project: str, allow_download: bool = False) -> LoadedEmbedder:
+        return b.embedder(self.settings, self.project(project), allow_download)
+
+    def document_text(self) -> DocumentText:
+        return b.document_text(self.settings)
+
+    def relations(self, project: str) -> RelationSource:
+        return b.relations(self.settings, self.project(project))
+
+    def tokenizer_id(self, model_id: str) -> str | None:
+        return b.tokenizer_id(self.settings, model_id)
+
+    def model_dimensions(self, project: str) -> int | None:
+        return b.model_dimensions(self.settings, self.project(project))
+
+    def audit_run(self, correlation_id: str) -> tuple[str, list[dict[str, Any]]]:
+        from citeloom.adapters.jsonl_audit import find_audit, read_audit
+
+        path = find_audit(self.settings.paths.audit_dir, correlation_id)
+        return path.stem, read_audit(path)
+
+    def audit_runs(self) -> list[tuple[str, list[dict[str, Any]]]]:
+        from citeloom.adapters.jsonl_audit import list_audits, read_audit
+
+        return [(p.stem, read_audit(p)) for p in list_audits(self.settings.paths.audit_dir)]
+
+    def query_service(self, project: str, index: Index, embedder: Embedder) -> QueryService:
+        return b.query_service(self.settings, project, index, embedder)
+
+    def answer_service(
+        self, project: str, index: Index, embedder: Embedder, evidence: WarmEvidence
+    ) -> AnswerService:
+        return b.answer_service(self.settings, project, index, embedder, evidence)
+
+    def check_service(
+        self, project: str, index: Index, embedder: Embedder, evidence: WarmEvidence
+    ) -> CheckService:
+        return b.check_service(self.settings, project, index, embedder, evidence)
+
+    def browse_service(self, project: str, index: Index) -> BrowseService:
+        return b.browse_service(self.settings, project, index)
+
+    def note_service(self, project: str, index: Index, embedder: Embedder) -> NoteService:
+        # the model ``embedder()`` loaded: its tokenizer's files make the chunker
+        return b.note_service(self.settings, project, index, cast("LoadedEmbedder", embedder))
+
+    def note_book(self, project: str, index: Index) -> NoteBook:
+        return b.note_book(self.settings, project, index)
+
+    def ingest_service(self, project: str, index: Index) -> IngestService:
+        return b.ingest_service(self.settings, project, index)
+
+    def reindex_service(
+        self, project: str, index: Index, embedding_model: str | None, allow_download: bool
+    ) -> ReindexService | TermsReindex:
+        return b.reindex_service(self.settings, project, index, embedding_model, allow_download)
+
+    def watch_service(
+        self,
+        project: str,
+        paths: Sequence[Path],
+        prune: bool,
+        on_wait: Callable[[str], None] | None,
+        settle_s: float,
+    ) -> WatchService:
+        return b.watch_service(self.settings, project, list(paths), prune, on_wait, settle_s)
+
+    def conversion_checks(self) -> list[Check]:
+        return b.conversion_checks(self.settings)
+
+    def available_models(self) -> list[str]:
+        return b.available_models(self.settings)
+
+    def project_components(self, project: str, allow_download: bool) -> ProjectComponents:
+        return b.project_components(self.settings, project, allow_download)
+
+    def with_zotero(self, project: str, data_dir: Path) -> Wiring:
+        return Wiring(b.with_zotero(self.settings, project, data_dir))
+
+    def with_server(self, url: str) -> Wiring:
+        return Wiring(b.with_server(self.settings, url))
+
+
+def application(
+    settings: Settings,
+    long_lived: bool = False,
+    on_wait: Callable[[str], None] | None = None,
+    stopping: Callable[[], bool] = lambda: False,
+) -> Citeloom:
+    """The use cases over these settings (``services.application``). ``long_lived``: a server
+    or the TUI, which keeps the index open and models loaded between calls; else each use case
+    opens the index and closes it after (``on_wait``: told while another process holds it)."""
+    from citeloom.services.application import Citeloom
+
+    return Citeloom(Wiring(settings), long_lived=long_lived, on_wait=on_wait, stopping=stopping)
