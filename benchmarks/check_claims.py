@@ -47,7 +47,7 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import corpora  # noqa: E402
-from benchmarks.library import WORK, joined_library, write_config  # noqa: E402
+from benchmarks.library import WORK, CachedEmbedder, joined_library, write_config  # noqa: E402
 from benchmarks.perturb import paper_names, perturb  # noqa: E402
 from citeloom import bootstrap  # noqa: E402
 from citeloom.domain.abstention import idf  # noqa: E402
@@ -545,9 +545,15 @@ def main() -> None:
     keys = halves(authors)
     labels = printed_labels()
     index = bootstrap.index(settings)
+    cached: CachedEmbedder | None = None
     try:
         service = bootstrap.check_service(settings, "checks", index)
         service.elsewhere = 0  # the other papers listed beside not-found are not scored
+        # sentence vectors kept on disk between runs (the claims' own are always embedded)
+        cached = CachedEmbedder(
+            service.judge_core.embedder, settings.paths.cache_dir / "vectors", autosave=False
+        )
+        service.judge_core.embedder = cached
         ingested = set(service.papers())
         missing = sorted(set(labels) - ingested)
         if missing:  # a PDF the library match did not place: its claims cannot be judged
@@ -599,6 +605,8 @@ def main() -> None:
         print(f"\n[check] {shown}{' (chosen on the tuning halves)' if args.sweep else ''}")
         report(results, args.show)
     finally:
+        if cached is not None:
+            cached.save()
         index.close()
 
 

@@ -28,9 +28,9 @@ from typing import Literal
 from citeloom.domain.abstention import STOPWORDS, stem, text_stems
 from citeloom.domain.claims import FRAMING_WORDS, Difference, Facts, compare_facts
 from citeloom.domain.names import names
-from citeloom.domain.quantities import Quantity, find_number
+from citeloom.domain.quantities import Quantity, distinctive, find_number, same_quantity
 from citeloom.domain.sentences import split_sentences
-from citeloom.domain.text import comparable_words, fold_for_match
+from citeloom.domain.text import comparable_words, fold_for_match, normalise_text
 
 BODY_KINDS = frozenset({"text", "list_item"})
 NO_EVIDENCE_KINDS = frozenset({"heading"})  # a heading names a topic, it states nothing
@@ -192,7 +192,9 @@ def claim_content(
     top = max(weights.values(), default=1.0) or 1.0
     weighed = {t: weights.get(t, top) or top for t in terms}
     numbers = tuple(claim_numbers(claim, ignore_numbers))
-    return ClaimContent(claim, weighed, numbers, frozenset(ignore_names), frozenset(ignore_numbers))
+    return ClaimContent(
+        claim, weighed, numbers, frozenset(ignore_names), frozenset(ignore_numbers), paper
+    )
 
 
 def covered(content: ClaimContent, text: str, short_forms: ShortForms = NO_SHORT_FORMS) -> set[str]:
@@ -357,10 +359,9 @@ def facts_of(
         content.ignore_numbers,
         tuple(_known_names(content, alignment.span.text, short_forms)),
     )
-    if not facts.contradictions:
-        swapped = _swapped_names(content, alignment)
-        if swapped:
-            facts = Facts(facts.contradictions, facts.missing + swapped)
+    swapped = _swapped_names(content, alignment)
+    if swapped:  # another method or dataset in its place: the sentence says otherwise
+        facts = Facts(facts.contradictions + swapped, facts.missing)
     return facts
 
 
@@ -408,15 +409,36 @@ def _swapped_names(content: ClaimContent, alignment: Alignment) -> tuple[Differe
     something the claim does not: another method in its place."""
     mine = names(content.text, content.ignore_names)
     theirs = names(alignment.core, content.ignore_names)
-    core = fold_for_match(alignment.core)
-    absent = [n for n in mine if f" {fold_for_match(n)} " not in f" {core} "]
-    claim = fold_for_match(content.text)
-    other = [n for n in theirs if f" {fold_for_match(n)} " not in f" {claim} "]
+    core, claim = alignment.core, content.text
+    # counted: "95% SD ... 95% CI" against "95% CI ... 95% CI" swaps one of two
+    absent = [n for n in mine if _count(n, claim) > _count(n, core)]
+    other = [n for n in theirs if _count(n, core) > _count(n, claim)]
     for name in absent:
         rival = next((n for n in other if _shape(n) == _shape(name)), None)
         if rival is not None:
             return (Difference("term", name, rival),)
     return ()
+
+
+def _count(name: str, text: str) -> int:
+    """How often a text writes a name, however it spells it ("C29" and "C-29"); an acronym
+    only where it is not a plain word: the acronym "AND" is not the word "and"."""
+    if name.isalpha() and name.isupper():
+        pattern = re.compile(rf"(?<![^\W_]){re.escape(name)}(?![^\W_])", re.I)
+        return sum(1 for m in pattern.finditer(normalise_text(text)) if not m[0].islower())
+    folded = f" {fold_for_match(text)} "
+    return sum(folded.count(f" {form} ") for form in _spellings(name))
+
+
+_LETTER_DIGIT = re.compile(r"(?<=[^\W\d_])(?=\d)|(?<=\d)(?=[^\W\d_])")
+
+
+def _spellings(name: str) -> set[str]:
+    """A name folded, with its parts run together and with its letters and digits apart:
+    "C-29" is written "c 29", "c29"."""
+    key = fold_for_match(name)
+    joined = key.replace(" ", "")
+    return {key, joined, _LETTER_DIGIT.sub(" ", joined)}
 
 
 def _shape(name: str) -> str:
@@ -480,11 +502,12 @@ def _numbers_stated(content: ClaimContent, spans: Sequence[Alignment]) -> set[st
     of a like quantity elsewhere ("11.77 g/l for children" beside "12.88 g/l") is then no
     contradiction of the claim's own."""
     out = set()
+    singles = [a.span.text for a in spans if len(a.span.sentences) == 1]
     for q in content.numbers:
-        if any(
-            find_number(q, a.span.text).stated is not None
-            for a in spans
-            if len(a.span.sentences) == 1
-        ):
-            out.add(q.text)
+        for text in singles:
+            found = find_number(q, text).stated
+            # "2" is stated somewhere on any page: only the same quantity counts then
+            if found is not None and (distinctive(q) or same_quantity(q, found)):
+                out.add(q.text)
+                break
     return out

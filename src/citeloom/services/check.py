@@ -65,7 +65,9 @@ class CitationCheck:
     citation: DraftCitation
     verdict: Verdict
     evidence: Support | None = None  # the paper's sentence the verdict rests on, if any
-    elsewhere: tuple[Support, ...] = ()  # not-found: other papers' supporting sentences
+    # not-found: other papers' supporting sentences; unconfirmed: the sentence of another
+    # page of the paper that states the claim (a hint: the cited page may say it in other words)
+    elsewhere: tuple[Support, ...] = ()
     differences: tuple[Difference, ...] = ()  # mismatch: what the page says otherwise
     printed_range: str | None = None  # no-such-page: the pages the paper is printed on
     # about the cited paper, not the claim: its versions, retraction, errata, conflicts
@@ -87,7 +89,9 @@ class CitationCheck:
             return "; ".join(d.describe(page) for d in self.differences)
         if self.verdict == "unconfirmed":
             where = f"p. {page}" if page else "the paper"
-            return f"{where} discusses this, but citeloom cannot confirm it states it"
+            said = f"{where} discusses this, but citeloom cannot confirm it states it"
+            hint = next((s.page_label for s in self.elsewhere if s.page_label), None)
+            return f"{said}; p. {hint} states it" if hint else said
         if self.verdict == "no-such-page":
             printed = f"pp. {self.printed_range}" if self.printed_range else "no numbered pages"
             hint = f"; the claim is on p. {page}" if page else ""
@@ -246,7 +250,14 @@ class CheckService:
         if judged.outcome == "supported":
             return self._outcome(citation, "supported", judged, support)
         elsewhere, other = self._verdict(content, rest, paper, shortlist=True)
-        if elsewhere.outcome == "supported" and not _outvoted(elsewhere, judged):
+        stated = elsewhere.outcome == "supported" and not _outvoted(elsewhere, judged)
+        if stated and judged.outcome == "unconfirmed" and other is not None:
+            # the cited page discusses the claim in its own words (a results page beside an
+            # abstract that states it verbatim): the reader's page, which citeloom cannot
+            # confirm; the page stating it is named as a hint
+            check = self._outcome(citation, "unconfirmed", judged, support)
+            return replace(check, elsewhere=(other,))
+        if stated:
             return self._outcome(citation, "other-page", elsewhere, other)
         if judged.outcome in ("mismatch", "unconfirmed"):
             return self._outcome(citation, judged.outcome, judged, support)
