@@ -54,7 +54,7 @@ from citeloom.domain.abstention import idf  # noqa: E402
 from citeloom.domain.alignment import PageText, Thresholds  # noqa: E402
 from citeloom.domain.ids import sha256_of_file  # noqa: E402
 from citeloom.domain.sentences import looks_whole, split_sentences  # noqa: E402
-from citeloom.domain.text import comparable_words, fold_for_match  # noqa: E402
+from citeloom.domain.text import comparable_words, fold  # noqa: E402
 from citeloom.services.check import CheckService  # noqa: E402
 from citeloom.services.claim_judge import ClaimJudge  # noqa: E402
 
@@ -384,7 +384,7 @@ def corpus_weights(documents: dict[str, list[PageText]]):
 def judge_abstracts(judge: ClaimJudge, cases: list[Case], documents) -> list[tuple[Case, str]]:
     rows = []
     folded = {
-        doc: f" {fold_for_match(' '.join(t for p in pages for _, t in p.blocks))} "
+        doc: fold(" ".join(t for p in pages for _, t in p.blocks))
         for doc, pages in documents.items()
     }
     for case in cases:

@@ -5,11 +5,13 @@ step by step, the 18,521 abstracts of ../shared/corpus/haystack and cranfield (N
 CISI, Cranfield, MEDLINE; in a fixed shuffled order) as distractor documents, written through
 the project's own chunker, embedder and index. At each size it runs the judged paper queries
 (benchmarks/data/paper_queries.json) through the query service and prints hit@1/hit@5 per
-kind and abstention, for the tuning and the test half, next to a page-level BM25 baseline over
-the same library (paper pages plus the abstracts, one "page" each). Embeddings of the
-abstracts are cached under benchmarks/.work/cache/vectors. Run:
+kind and abstention, for the tuning and the test half: the hybrid, dense alone and BM25 alone,
+next to a page-level BM25 baseline over the same library (paper pages plus the abstracts, one
+"page" each); ``--sweep`` adds the fusion policies measured against the default
+(benchmarks/fusions.py, docs/adr/0016). Embeddings of the abstracts are cached under
+benchmarks/.work/cache/vectors. Run:
 
-    .venv/bin/python benchmarks/eval_haystack.py [--levels 0,2000,6000,all] [--variants]
+    .venv/bin/python benchmarks/eval_haystack.py [--levels 0,2000,6000,all] [--sweep]
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ WORK = ROOT / "benchmarks" / ".work" / "haystack"
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 
-from benchmarks import corpora, paper_queries  # noqa: E402
+from benchmarks import corpora, fusions, paper_queries  # noqa: E402
 from benchmarks.eval_papers import (  # noqa: E402
     PAPERS,
     PageBM25,
@@ -35,7 +37,7 @@ from benchmarks.eval_papers import (  # noqa: E402
     page_texts,
     service_search,
 )
-from benchmarks.library import CachedEmbedder, add_records, write_config  # noqa: E402
+from benchmarks.library import CachedEmbedder, add_records, remembered, write_config  # noqa: E402
 from benchmarks.paper_queries import HALVES, half, header, row, run  # noqa: E402
 from citeloom import bootstrap  # noqa: E402
 from citeloom.services.query import QueryOptions, QueryService  # noqa: E402
@@ -51,7 +53,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--levels", default="0,2000,6000,all", help="distractor counts")
     parser.add_argument(
-        "--variants", action="store_true", help="also BM25 alone and dense alone at each size"
+        "--sweep", action="store_true", help="also the other fusion policies at each size"
     )
     args = parser.parse_args()
     logging.getLogger("docling").setLevel(logging.ERROR)
@@ -94,19 +96,27 @@ def main() -> None:
             distractor_pages = [(None, 1, f"{r.title} {r.text}") for r in records[:size]]
             baseline = baseline_search(PageBM25(pages + distractor_pages))
             rows = [(f"{size:>6} page-level BM25", run(queries, baseline))]
-            variants = [("hybrid (default)", {})]
-            if args.variants:
-                variants += [("bm25 chunks", {"signals": "bm25"}), ("dense", {"signals": "dense"})]
-            for name, params in variants:
+            variants: list[tuple[str, dict, fusions.Fusion | None]] = [
+                ("hybrid (default)", {}, None),
+                ("dense", {"signals": "dense"}, None),
+                ("bm25 chunks", {"signals": "bm25"}, None),
+            ]
+            if args.sweep:
+                variants += fusions.sweep()
+            # every variant ranks the same engine answers at this size: each search runs once
+            reader, queries_embedder = remembered(index, embedder)
+            for name, params, policy in variants:
                 service = QueryService(
                     project=PROJECT,
                     collection=COLLECTION,
-                    embedder=embedder,
-                    index=index,
+                    embedder=queries_embedder,
+                    index=reader,
                     candidates=settings.query.candidates,
                     min_confidence=settings.query.min_confidence,
                     **params,
                 )
+                if policy is not None:
+                    service.fuse = policy
                 per_doc = QueryOptions().per_doc
                 rows.append((f"{size:>6} {name}", run(queries, service_search(service, per_doc))))
             results[size] = rows

@@ -8,9 +8,11 @@ OCR-only text, unanswerable) and prints, for the tuning half and the test half o
 a hit is a result with the expected citekey whose page span touches an expected page. A
 page-level BM25 baseline (whole pages, no chunks, no vectors) runs alongside. For abstention
 it prints how many answerable queries were wrongly marked not confident, and how many
-unanswerable ones rightly so. Tune on the tuning half only. Run:
+unanswerable ones rightly so. Tune on the tuning half only. ``--sweep`` adds the fusion
+policies measured against the default (benchmarks/fusions.py, docs/adr/0016); ``--train``
+fits the learned one on the tuning half and prints its coefficients. Run:
 
-    .venv/bin/python benchmarks/eval_papers.py [--sweep]
+    .venv/bin/python benchmarks/eval_papers.py [--sweep] [--train]
 """
 
 from __future__ import annotations
@@ -31,13 +33,14 @@ WORK = ROOT / "benchmarks" / ".work" / "papers"
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 
-from benchmarks import paper_queries  # noqa: E402
-from benchmarks.library import write_config  # noqa: E402
+from benchmarks import fusions, paper_queries  # noqa: E402
+from benchmarks.library import remembered, write_config  # noqa: E402
 from benchmarks.paper_queries import HALVES, Outcome, half, header, row, run  # noqa: E402
 from citeloom import bootstrap  # noqa: E402
 from citeloom.domain.abstention import STOPWORDS  # noqa: E402
 from citeloom.domain.fusion import DEFAULT_FUSION, DEFAULT_WEIGHTS  # noqa: E402
 from citeloom.domain.ids import doc_id_from_sha256, sha256_of_file  # noqa: E402
+from citeloom.domain.records import passage_from_payload  # noqa: E402
 from citeloom.domain.text import fold_for_match  # noqa: E402
 from citeloom.services.query import QueryOptions, QueryService  # noqa: E402
 
@@ -137,32 +140,46 @@ def print_halves(rows: list[tuple[str, list[Outcome]]]) -> None:
             print(row(variant, [o for o in outcomes if half(o.query) == name]))
 
 
-def variants(sweep: bool) -> list[tuple[str, dict, int | None]]:
+def variants(sweep: bool) -> list[tuple[str, dict, int | None, fusions.Fusion | None]]:
+    """(row name, QueryService arguments, per_doc, fusion policy or None for the service's)."""
     per_doc = QueryOptions().per_doc
     dense_w, bm25_w = DEFAULT_WEIGHTS[DEFAULT_FUSION]
-    chosen = [
-        ("bm25 chunks", {"signals": "bm25"}, per_doc),
-        ("dense chunks", {"signals": "dense"}, per_doc),
-        (f"hybrid {DEFAULT_FUSION} {dense_w:g}:{bm25_w:g} (default)", {}, per_doc),
+    chosen: list[tuple[str, dict, int | None, fusions.Fusion | None]] = [
+        ("bm25 chunks", {"signals": "bm25"}, per_doc, None),
+        ("dense chunks", {"signals": "dense"}, per_doc, None),
+        (f"hybrid {DEFAULT_FUSION} {dense_w:g}:{bm25_w:g} (default)", {}, per_doc, None),
     ]
     if sweep:
         chosen += [
-            ("  ... no per-doc limit", {}, None),
-            ("  ... per-doc 1", {}, 1),
-            ("hybrid rrf 1:1", {"fusion": "rrf", "weights": (1.0, 1.0)}, per_doc),
-            ("hybrid dbsf 1:1", {"fusion": "dbsf", "weights": (1.0, 1.0)}, per_doc),
-        ]
-        chosen += [
-            (f"hybrid linear {w:g}:{1 - w:g}", {"fusion": "linear", "weights": (w, 1 - w)}, per_doc)
-            for w in (0.3, 0.4, 0.5, 0.7, 0.8)
-            if w != dense_w
+            ("  ... no per-doc limit", {}, None, None),
+            ("  ... per-doc 1", {}, 1, None),
+            *[(name, params, per_doc, policy) for name, params, policy in fusions.sweep()],
         ]
     return chosen
+
+
+def train(service: QueryService, queries: list[dict]) -> list[float]:
+    """The learned policy's coefficients, fitted on the answerable queries of the tuning half."""
+    recorder = fusions.Recorder()
+    service.fuse = recorder
+    tuning = [q for q in queries if q["citekey"] is not None and half(q) == "tune"]
+    samples = []
+    for query in tuning:
+        service.search(query["query"], QueryOptions(top_k=10))
+        lists = recorder.lists[-1]
+        right = set()
+        for point in (p for ranked in lists for p in ranked if p.payload):
+            passage = passage_from_payload(0, 0.0, point.id, point.payload or {})
+            if paper_queries.is_hit(passage.citekey, passage.page_start, passage.page_end, query):
+                right.add(point.id)
+        samples.append((lists, right))
+    return fusions.train(samples)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sweep", action="store_true", help="also other fusions and limits")
+    parser.add_argument("--train", action="store_true", help="fit the learned fusion")
     args = parser.parse_args()
     logging.getLogger("docling").setLevel(logging.ERROR)
     config = prepare()
@@ -174,10 +191,11 @@ def main() -> None:
     rows = [
         ("page-level BM25 baseline", run(queries, baseline_search(PageBM25(page_texts(config)))))
     ]
-    index = bootstrap.index(settings)
-    embedder = bootstrap.embedder(settings, project)
+    engine = bootstrap.index(settings)
+    # every variant ranks the same engine answers: each search is run once
+    index, embedder = remembered(engine, bootstrap.embedder(settings, project))
     try:
-        for name, params, per_doc in variants(args.sweep):
+        for name, params, per_doc, policy in variants(args.sweep):
             service = QueryService(
                 project="papers",
                 collection=project.collection,
@@ -185,9 +203,17 @@ def main() -> None:
                 index=index,
                 **params,
             )
+            if policy is not None:
+                service.fuse = policy
             rows.append((name, run(queries, service_search(service, per_doc))))
+        if args.train:
+            service = QueryService(
+                project="papers", collection=project.collection, embedder=embedder, index=index
+            )
+            coefficients = train(service, queries)
+            print("learned coefficients (" + ", ".join(fusions.FEATURES) + "):", coefficients)
     finally:
-        index.close()
+        engine.close()
     print_halves(rows)
     print(
         "\n(hit@1/hit@5 per kind; false abst: answerable queries marked not confident; "

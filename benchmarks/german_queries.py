@@ -9,10 +9,12 @@ ingest, once for a project with ``languages = ["english"]`` and once for one wit
 German queries, and a few English ones aimed at the English abstracts of the German papers.
 A hit is a passage of the expected paper holding one of the expected phrases (after case,
 accent and punctuation folding). The queries are split into a tuning half and a test half
-(odd and even ids); choices were made on the first. Printed per half: hit@1 and hit@5 of the
-default hybrid search and of BM25 alone. Run:
+(odd and even ids); choices were made on the first. A query is of the kind "question" when it
+ends with a question mark, "keyword" otherwise. Printed per half and kind: hit@1 and hit@5 of
+the default hybrid search, of dense alone and of BM25 alone; ``--sweep`` adds the fusion
+policies measured against the default (benchmarks/fusions.py, docs/adr/0016). Run:
 
-    .venv/bin/python benchmarks/german_queries.py [--choice max-df|min-df|first|all]
+    .venv/bin/python benchmarks/german_queries.py [--choice max-df|min-df|first|all] [--sweep]
 
 ``--choice`` swaps how a multi-language query keeps a word's stem variants (the tuning
 experiment; ``max-df`` is what citeloom does, ``all`` keeps every variant at weight 1).
@@ -34,16 +36,20 @@ sys.path.insert(0, str(ROOT))
 
 from tests import german_library  # noqa: E402
 
+from benchmarks import fusions  # noqa: E402
 from benchmarks.library import WORK as SHARED_WORK  # noqa: E402
+from benchmarks.library import remembered  # noqa: E402
 from benchmarks.metrics import hit_at  # noqa: E402
 from citeloom import bootstrap  # noqa: E402
 from citeloom.adapters import bm25  # noqa: E402
+from citeloom.domain.fusion import FUSIONS  # noqa: E402
 from citeloom.domain.text import fold_for_match  # noqa: E402
 from citeloom.services.query import QueryOptions  # noqa: E402
 
 QUERIES = ROOT / "benchmarks" / "data" / "german_queries.json"
 PROJECTS = {"english": ["english"], "german+english": ["german", "english"]}
 HALVES = ("tune", "test")
+KINDS = ("keyword", "question")
 
 
 def load() -> list[dict]:
@@ -81,19 +87,41 @@ def is_hit(passage, query: dict) -> bool:
     return passage.citekey == query["citekey"] and any(w in text for w in wanted)
 
 
-def evaluate(config: Path, project: str, signals: str, queries: list[dict]) -> list[list[bool]]:
+def kind(query: dict) -> str:
+    return "question" if query["query"].rstrip().endswith("?") else "keyword"
+
+
+def evaluate(
+    config: Path, project: str, variants: list[tuple[str, dict, fusions.Fusion | None]], queries
+) -> dict[str, list[list[bool]]]:
+    """Per variant, each query's hits among its five passages."""
     settings = bootstrap.settings(config)
     index = bootstrap.index(settings)
     try:
         service = bootstrap.query_service(settings, project, index)
-        service.signals = signals  # type: ignore[assignment]
-        hits = []
-        for query in queries:
-            report = service.search(query["query"], QueryOptions(top_k=5))
-            hits.append([is_hit(p, query) for p in report.results])
-        return hits
+        default_fuse, default_weights = service.fuse, service.weights
+        # every variant ranks the same engine answers: each search runs once
+        service.index, service.embedder = remembered(index, service.embedder)
+        out = {}
+        for name, params, policy in variants:
+            service.signals = params.get("signals", "hybrid")
+            service.weights = list(params.get("weights", default_weights))
+            service.fuse = policy or FUSIONS.get(params.get("fusion", ""), default_fuse)
+            out[name] = [
+                [is_hit(p, q) for p in service.search(q["query"], QueryOptions(top_k=5)).results]
+                for q in queries
+            ]
+        return out
     finally:
         index.close()
+
+
+def cells(hits: list[list[bool]]) -> str:
+    if not hits:
+        return f"{'-':>10}"
+    one = statistics.mean(hit_at(h, 1) for h in hits)
+    five = statistics.mean(hit_at(h, 5) for h in hits)
+    return f"{f'{one:.2f}/{five:.2f}':>10}"
 
 
 def choose_by(rule: str):
@@ -114,6 +142,7 @@ def choose_by(rule: str):
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--choice", choices=["max-df", "min-df", "first", "all"])
+    parser.add_argument("--sweep", action="store_true", help="also the other fusion policies")
     args = parser.parse_args()
     logging.disable(logging.WARNING)
     if args.choice and args.choice != "max-df":
@@ -123,24 +152,29 @@ def main() -> None:
     config = write_config(references)
     ingest(config, papers)
     queries = load()
-    groups = {
-        (name, lang): [q for q in queries if q["half"] == name and q["lang"] == lang]
-        for name in HALVES
-        for lang in ("de", "en")
-    }
-    cells = "  ".join(f"{f'{h} {lang} ({len(g)})':>16}" for (h, lang), g in groups.items())
-    print(f"\n{'hit@1/hit@5':34} {cells}")
-    for signals in ("hybrid", "bm25"):
-        for project in PROJECTS:
-            hits = evaluate(config, project, signals, queries)
-            by_id = {q["id"]: h for q, h in zip(queries, hits, strict=True)}
-            row = []
-            for group in groups.values():
-                one = statistics.mean(hit_at(by_id[q["id"]], 1) for q in group)
-                five = statistics.mean(hit_at(by_id[q["id"]], 5) for q in group)
-                row.append(f"{one:.2f}/{five:.2f}")
-            name = f"{signals}, languages {project}"
-            print(f"{name:34} " + "  ".join(f"{c:>16}" for c in row))
+    variants: list[tuple[str, dict, fusions.Fusion | None]] = [
+        ("hybrid", {}, None),
+        ("dense", {"signals": "dense"}, None),
+        ("bm25", {"signals": "bm25"}, None),
+    ]
+    rows: list[tuple[str, list[list[bool]]]] = []
+    for project in reversed(PROJECTS):  # the German project first: what a German library uses
+        first = not rows
+        swept = variants + (fusions.sweep() if args.sweep and first else [])
+        for name, hits in evaluate(config, project, swept, queries).items():
+            if name == "dense" and not first:
+                continue  # the vectors do not depend on the BM25 languages
+            rows.append((name if name == "dense" else f"{name} ({project})", hits))
+    for name in HALVES:
+        chosen = [i for i, q in enumerate(queries) if q["half"] == name]
+        groups = {k: [i for i in chosen if kind(queries[i]) == k] for k in KINDS}
+        sizes = ", ".join(f"{k} {len(g)}" for k, g in groups.items())
+        print(f"\n{name} half ({len(chosen)} queries: {sizes})")
+        print(f"{'hit@1/hit@5':42} " + "  ".join(f"{k:>10}" for k in [*KINDS, "all"]))
+        for label, hits in rows:
+            line = [cells([hits[i] for i in g]) for g in groups.values()]
+            line.append(cells([hits[i] for i in chosen]))
+            print(f"{label:42} " + "  ".join(line))
 
 
 if __name__ == "__main__":

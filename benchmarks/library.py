@@ -13,8 +13,9 @@ import hashlib
 import json
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -129,6 +130,41 @@ class CachedEmbedder:
 
     def count_tokens(self, text: str) -> int:
         return self.inner.count_tokens(text)
+
+
+class Remembered:
+    """A proxy that answers each distinct call of ``methods`` once (a copy of the first answer
+    after that): every fusion variant of a sweep ranks the same engine answers, so only the
+    first one pays for the searches and the query embeddings."""
+
+    def __init__(self, inner: Any, methods: Iterable[str]) -> None:
+        self._inner = inner
+        self._methods = set(methods)
+        self._answers: dict[tuple, Any] = {}
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self._inner, name)
+        if name not in self._methods:
+            return attr
+        return self._remembering(name, attr)
+
+    def _remembering(self, name: str, call: Callable[..., Any]) -> Callable[..., Any]:
+        def remembered(*args: Any) -> Any:
+            key = (name, *(tuple(a) if isinstance(a, list) else a for a in args))
+            if key not in self._answers:
+                self._answers[key] = call(*args)
+            answer = self._answers[key]
+            return list(answer) if isinstance(answer, list) else answer
+
+        return remembered
+
+
+READS = ("collection_info", "term_weights", "dense_search", "text_search", "payloads", "count")
+
+
+def remembered(index: Index, embedder: Embedder) -> tuple[Any, Any]:
+    """The index's reads and the embedder's query vectors, each answered once."""
+    return Remembered(index, READS), Remembered(embedder, ("embed_query",))
 
 
 def record_document(record: Record) -> ConvertedDocument:

@@ -12,6 +12,11 @@ converter's margin rows and the sampled-document rule came after that run. It pr
 file, the rule that gave the labels and the pages labelled wrong, then for each set:
 
 - accuracy: the share of pages labelled as printed (target >= 99%);
+- accuracy as cited: the same, except that a file whose library range disagrees with the
+  numbers it prints and fits its pages is expected to carry the library's range (the version
+  the user cites, issue 28);
+- the disagreements found, against those the truth implies (no printed number of the file
+  inside the library's range);
 - wrong labels where the rule fell back to the PDF page (target 0);
 - the same figures without the library's page ranges (rule 3 off), to show what the PDF
   alone gives.
@@ -40,7 +45,12 @@ from citeloom.adapters.conversion.cache import CachingConverter  # noqa: E402
 from citeloom.adapters.conversion.docling_converter import DoclingConverter  # noqa: E402
 from citeloom.adapters.csl_references import load_references  # noqa: E402
 from citeloom.domain.ids import sha256_of_file  # noqa: E402
-from citeloom.domain.page_labels import PageLabels, decide_labels  # noqa: E402
+from citeloom.domain.page_labels import (  # noqa: E402
+    PageLabels,
+    decide_labels,
+    library_labels,
+    library_range,
+)
 
 DATA = ROOT / "benchmarks" / "data"
 SETS = {"tuned": DATA / "page_labels_truth.json", "held out": DATA / "page_labels_heldout.json"}
@@ -57,6 +67,9 @@ class FileScore:
     pages: int
     right: int = 0
     wrong: list[str] = field(default_factory=list)  # "PDF p. 3: got 3, printed 274"
+    right_as_cited: int = 0
+    disagree: str | None = None  # what labelling said: "library 205-218, printed 1-14"
+    truth_disagrees: bool = False  # no printed number of the file is inside the library range
 
 
 def library_pages(folder: str) -> dict[str, str | None]:
@@ -76,7 +89,9 @@ def library_pages(folder: str) -> dict[str, str | None]:
     }
 
 
-def score(name: str, labels: PageLabels, truth: list[str | None]) -> FileScore:
+def score(
+    name: str, labels: PageLabels, truth: list[str | None], library_page: str | None
+) -> FileScore:
     got = labels.labels()
     result = FileScore(name, labels.source, len(truth))
     for page, (mine, printed) in enumerate(zip(got, truth, strict=True), start=1):
@@ -84,6 +99,18 @@ def score(name: str, labels: PageLabels, truth: list[str | None]) -> FileScore:
             result.right += 1
         else:
             result.wrong.append(f"PDF p. {page}: got {mine}, printed {printed}")
+    if labels.disagree is not None:
+        d = labels.disagree
+        result.disagree = f"library {d.library}, printed {d.printed}, cited: {d.used}"
+    bounds = library_range(library_page)
+    numbers = [int(n) for label in truth if label for n in label.split("-") if n.isdigit()]
+    result.truth_disagrees = bool(bounds and numbers) and not any(
+        bounds[0].number <= n <= bounds[1].number
+        for n in numbers  # type: ignore[index]
+    )
+    cited = library_labels(len(truth), library_page) if result.truth_disagrees else []
+    expected = cited or truth
+    result.right_as_cited = sum(a == b for a, b in zip(got, expected, strict=True))
     return result
 
 
@@ -116,7 +143,7 @@ def main() -> None:
             labels = decide_labels(
                 document.page_count, document.page_marks, library_page, document.ocr_pages
             )
-            scores.append(score(key, labels, expected["labels"]))
+            scores.append(score(key, labels, expected["labels"], library_page))
             if args.show:
                 print(f"{key}: {labels.source} {labels.labels()}")
     print(f"load average {os.getloadavg()[0]:.2f}; {time.perf_counter() - started:.1f} s")
@@ -124,16 +151,22 @@ def main() -> None:
     for scores in results.values():
         for s in scores:
             print(f"{s.name:<58} {s.source:<10} {s.pages:>5} {s.right:>5}")
+            if s.disagree:
+                print(f"    disagreement: {s.disagree}")
             for line in s.wrong:
                 print(f"    {line}")
     for name, scores in results.items():
         total = sum(s.pages for s in scores)
         right = sum(s.right for s in scores)
+        cited = sum(s.right_as_cited for s in scores)
         fallback_wrong = sum(len(s.wrong) for s in scores if s.source == "pdf-page")
+        found = {s.name for s in scores if s.disagree}
+        implied = {s.name for s in scores if s.truth_disagrees}
         print(
             f"{name:<9} {len(scores):>2} files, {total:>4} pages: labelled as printed "
-            f"{right / total:.1%} ({total - right} wrong); wrong where the PDF page was the "
-            f"fallback: {fallback_wrong}"
+            f"{right / total:.1%} ({total - right} wrong), as cited {cited / total:.1%}; "
+            f"disagreements found {len(found)} of {len(implied)} (extra: {len(found - implied)}); "
+            f"wrong where the PDF page was the fallback: {fallback_wrong}"
         )
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Self
 
 from citeloom.adapters import bm25
+from citeloom.domain.citekeys import LibraryProblem
 from citeloom.domain.errors import DocumentError, EmbeddingModelMismatch, LanguagesMismatch
 from citeloom.domain.languages import DEFAULT_LANGUAGES, same_languages
 from citeloom.domain.models import (
@@ -100,6 +101,9 @@ class FakeMetadata:
             if document.title and ref.title.lower() == document.title.lower():
                 return MetadataMatch(ref, "title", 1.0)
         return MetadataMatch(None, None, problem="MetadataMissing")
+
+    def problems(self) -> list[LibraryProblem]:
+        return []
 
 
 class FakeEmbedder:
@@ -254,7 +258,7 @@ class FakeIndex:
                 and (filters.year_to is None or (year is not None and year <= filters.year_to))
                 and all(words(w) in section for w in filters.sections)
                 and all(words(ph) in text for ph in filters.phrases)
-                and all(words(t) in text for t in filters.terms)
+                and all(f" {w} " in text for t in filters.terms for w in words(t).split())
                 and (not filters.point_ids or p.id in filters.point_ids)
                 and (not filters.doc_ids or p.payload["doc_id"] in filters.doc_ids)
                 and (
@@ -320,6 +324,17 @@ class FakeIndex:
             score = sum(w for word, w in weights.items() if terms & set(words[word]))
             scored.append(ScoredPoint(p.id, score, p.payload))
         return sorted((s for s in scored if s.score > 0), key=lambda s: -s.score)[:limit]
+
+    def field_values(self, collection: str, key: str, filters: SearchFilter) -> list[str]:
+        if self.physical(collection) not in self.collections:
+            return []
+        found: set[str] = set()
+        for point in self._visible(collection, filters):
+            value: Any = point.payload
+            for part in key.split("."):
+                value = value.get(part) if isinstance(value, dict) else None
+            found.update(value if isinstance(value, list) else [value] if value else [])
+        return sorted(found)
 
     def payloads(self, collection: str, ids: Sequence[str]) -> dict[str, dict]:
         points = self.collections[self.physical(collection)]["points"]

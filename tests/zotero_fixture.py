@@ -10,6 +10,8 @@ field (Zotero 7), a ``Citation Key:`` line in ``extra``, and Better BibTeX's key
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -115,8 +117,23 @@ class ZoteroFixture:
         """Zotero itself, writing to its database (the test plays the user)."""
         return sqlite3.connect(self.database)
 
+    @contextmanager
+    def edit(self) -> Iterator[ZoteroWriter]:
+        """Zotero adding items, as the user does after the library was built."""
+        db = self.connect()
+        writer = ZoteroWriter(db, self.data_dir)
+        writer.next_id = db.execute("SELECT max(itemID) FROM items").fetchone()[0] + 1
+        try:
+            yield writer
+            db.commit()
+            self.item_ids = {
+                key: item_id for item_id, key in db.execute("SELECT itemID, key FROM items")
+            }
+        finally:
+            db.close()
 
-class _Writer:
+
+class ZoteroWriter:
     def __init__(self, db: sqlite3.Connection, data_dir: Path) -> None:
         self.db = db
         self.data_dir = data_dir
@@ -239,7 +256,7 @@ def build_zotero(folder: Path) -> ZoteroFixture:
     db.executemany(
         "INSERT INTO creatorTypes VALUES (?, ?)", [(v, k) for k, v in CREATOR_TYPES.items()]
     )
-    w = _Writer(db, data_dir)
+    w = ZoteroWriter(db, data_dir)
 
     # citationKey field (Zotero 7); a stored PDF, a web snapshot, a collection, a tag
     bosons = w.item(

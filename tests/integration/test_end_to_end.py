@@ -19,6 +19,7 @@ SUBSET = [
     "grobid_test_Grobid_1_05452615.pdf",  # DOI printed, IEEE two-column
     "grobid_Wang-paperAVE2008.pdf",  # title only
     "paperqa_pasa.pdf",  # title only, arXiv stamp in the margin
+    "grobid_1001._0908.0054.pdf",  # "collisionless Boltzmann (or Vlasov) equation", p. 2
     "paperqa_duplicate_media.pdf",  # a template with no reference entry
 ]
 
@@ -224,6 +225,34 @@ def test_a_question_the_library_cannot_answer_is_flagged_not_hidden(project):
     assert code == 0 and out.startswith("No confident answer in project 'papers'")
     answered = query_json(project, "Buchert averaging of the Einstein equations")
     assert answered["answerable"] is True and answered["confidence"] >= 0.5
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize(
+    "question",
+    [
+        # the text layer of paperqa_pasa.pdf reads "RealScholarQuery"
+        "How many queries does the Real Scholar Query benchmark hold?",
+        # page 2 of the bosons paper names Boltzmann and Vlasov apart: "Boltzmann (or Vlasov)"
+        "How is the collisionless Boltzmann Vlasov equation of the ultra light bosons solved?",
+    ],
+)
+def test_answer_finds_a_name_spelled_as_the_pdf_spells_it(project, question):
+    code, out = run("answer", question, "-p", "papers", "-c", str(project["config"]), "--json")
+    assert code == 0, out
+    data = json.loads(out)
+    assert not data.get("absent"), data.get("reason")
+    assert "Nothing in this library mentions" not in (data.get("reason") or "")
+
+
+@pytest.mark.shared
+def test_a_name_whose_words_are_only_ordinary_words_there_is_still_absent(project):
+    # PaSa names "Google Scholar" and semantic things, never "Semantic Scholar"
+    question = "How many papers does PaSa fetch from the Semantic Scholar API for each query?"
+    code, out = run("answer", question, "-p", "papers", "-c", str(project["config"]), "--json")
+    assert code == 0, out
+    data = json.loads(out)
+    assert data["fallback"] and "Semantic Scholar" in data["absent"]
 
 
 @pytest.mark.shared

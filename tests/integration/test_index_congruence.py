@@ -178,6 +178,27 @@ def test_filters_by_citekey_and_year(index):
     assert [h.payload["zotero"]["citekey"] for h in hits] == ["old1999"]
 
 
+def test_field_values_list_a_projects_tags_and_collections(index):
+    name = collection()
+    assert index.field_values(name, "zotero.tags", SearchFilter("p")) == []  # no collection yet
+    index.ensure_collection(name, "m", 4)
+    a = Reference("a2020", "A", tags=("to-read", "soil"), collections=("Thesis/Chapter 2",))
+    b = Reference("b2021", "B", tags=("soil",), collections=("Thesis\\/Chapter 2",))
+    index.replace_document(
+        name, "d1", "a.pdf", points("d1", "a.pdf", ["x", "y"], [vec(1)] * 2, ref=a)
+    )
+    index.replace_document(name, "d2", "b.pdf", points("d2", "b.pdf", ["z"], [vec(1)], ref=b))
+    index.replace_document(
+        name, "d3", "c.pdf", points("d3", "c.pdf", ["w"], [vec(1)], project="q", ref=b)
+    )
+    assert index.field_values(name, "zotero.tags", SearchFilter("p")) == ["soil", "to-read"]
+    assert index.field_values(name, "zotero.collections", SearchFilter("p")) == [
+        "Thesis/Chapter 2",
+        "Thesis\\/Chapter 2",
+    ]
+    assert index.field_values(name, "zotero.tags", SearchFilter("q")) == ["soil"]
+
+
 def test_payloads_and_documents(index):
     name = collection()
     assert index.collection_info(name) is None
@@ -221,7 +242,10 @@ def test_unreachable_server_is_index_unavailable():
 def test_phrase_section_and_term_filters_and_counts(index):
     name = collection()
     index.ensure_collection(name, "m", 4)
-    texts = ["the state-of-the-art method accreted sediment", "sediment accretion in marshes"]
+    texts = [
+        "the state-of-the-art method accreted sediment",
+        "sediment accretion in marshes, with Threading-BuildingBlocks",
+    ]
     pts = points("d1", "a.pdf", texts, [vec(1), vec(0, 1)])
     index.replace_document(name, "d1", "a.pdf", pts)
     phrase = SearchFilter(project="p", phrases=("state of the art method",))
@@ -236,6 +260,13 @@ def test_phrase_section_and_term_filters_and_counts(index):
     assert index.count(name, SearchFilter("p", terms=("sediment",))) == 2
     assert index.count(name, SearchFilter("p", terms=("marshes",))) == 1
     assert index.count(name, SearchFilter("other", terms=("sediment",))) == 0
+    # terms: every word somewhere in the chunk, in any order
+    assert index.count(name, SearchFilter("p", terms=("marshes sediment",))) == 1
+    # a hyphen parts words, glued words stay one: answer asks for each spelling of a name
+    # (domain.text.spellings) as a phrase
+    glued = SearchFilter("p", phrases=("threading buildingblocks",))
+    assert index.count(name, glued) == 1
+    assert index.count(name, SearchFilter("p", phrases=("threading building blocks",))) == 0
     intro = SearchFilter("p", sections=("intro",))
     assert len(index.dense_search(name, vec(1), intro, 10)) == 2
     assert index.dense_search(name, vec(1), SearchFilter("p", sections=("methods",)), 10) == []

@@ -271,6 +271,67 @@ def test_bad_files_each_fail_with_the_fix_and_the_batch_goes_on(project):
     assert len(failed) == 6
 
 
+def test_a_pipe_or_a_device_given_by_name_is_refused_at_once_and_the_batch_goes_on(project):
+    """A named pipe waits for a writer for ever and /dev/zero never ends: named on the command
+    line, each is refused in one line before the index is opened, the other files go in, and
+    the exit code is the one of a batch with failed documents. A timeout turns a hang into a
+    failure."""
+    inbox = project["dir"] / "inbox"
+    good = notes(inbox, 1)[0]
+    fifo = inbox / "fifo.pdf"
+    os.mkfifo(fifo)
+    zero = inbox / "zero.pdf"
+    zero.symlink_to("/dev/zero")
+    command = [CITELOOM, "ingest", "-p", "papers", "-c", project["config"]]
+    done = subprocess.run(
+        [*command, str(fifo), str(zero), str(good), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr
+    refusals = [line for line in done.stderr.splitlines() if line.startswith("error: ")]
+    assert refusals == [
+        f"error: {fifo}: a named pipe (FIFO), not a document file, so it was not read "
+        "(citeloom reads regular files only). Save the document to a regular file and pass that.",
+        f"error: {zero}: a link to /dev/zero, a character device, not a document file, so it "
+        "was not read (citeloom reads regular files only). Save the document to a regular file "
+        "and pass that.",
+    ]
+    report = json.loads(done.stdout)
+    statuses = {Path(d["path"]).name: d["status"] for d in report["documents"]}
+    assert statuses == {"note00.txt": "ingested", "fifo.pdf": "failed", "zero.pdf": "failed"}
+    audit = project["dir"] / "var" / "audit" / f"{report['correlation_id']}.jsonl"
+    events = [e for e in map(json.loads, audit.read_text().splitlines()) if e.get("status")]
+    assert sorted(Path(e["path"]).name for e in events if e["status"] == "failed") == [
+        "fifo.pdf",
+        "zero.pdf",
+    ]
+    # named alone while another process holds the index: refused at once, never "busy"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(project["dir"] / "var" / "qdrant")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "holding"
+        alone = subprocess.run(
+            [*command, str(fifo)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env={**os.environ, "CITELOOM_QDRANT__BUSY_TIMEOUT_S": "30"},
+            check=False,
+        )
+        assert alone.returncode == 1 and alone.stdout == ""
+        assert alone.stderr.strip() == refusals[0]
+    finally:
+        holder.stdin.close()
+        holder.wait(timeout=60)
+
+
 def test_each_document_line_names_its_file_once_and_what_changed_besides(project):
     folder = project["dir"] / "notes"
     first, second, third = notes(folder, 3)

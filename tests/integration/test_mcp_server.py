@@ -249,6 +249,17 @@ def test_each_error_code_names_a_fix(library):
                 client, "query_hybrid", project="papers", query="interruptions", filters=text
             )
             assert not failed and [r["citekey"] for r in found["results"]] == ["lindqvist2021quiet"]
+            # a tag the library has not is an error naming those it has; case does not count
+            answer, failed = await call(
+                client, "query_hybrid", project="papers", query="x", filters={"tags": ["ofices"]}
+            )
+            assert failed and code(answer) == "INVALID_INPUT"
+            assert 'tag "ofices" is not one of' in answer["error"]["message"]
+            assert '"offices"' in answer["error"]["message"]
+            found, failed = await call(
+                client, "query_hybrid", project="papers", query="x", filters={"tags": ["Offices"]}
+            )
+            assert not failed and {r["citekey"] for r in found["results"]} == {"lindqvist2021quiet"}
             answer, failed = await call(
                 client, "query_hybrid", project="papers", query="x", filters="tags=offices"
             )
@@ -339,8 +350,16 @@ def test_index_unavailable_and_busy(library, tmp_path):
 
 
 def test_a_call_over_the_time_limit_times_out_and_writes_nothing(tmp_path):
-    config = write_config(tmp_path, extra="\n[mcp]\ntimeout_s = 1\n")
-    many = [{"text": f"Note {i} on sediment accretion in marsh {i}. " * 20} for i in range(200)]
+    # The limit must cover loading the model on a busy machine, and the work must outlast it
+    # on a fast one: 200 notes of 50,000 characters are thousands of chunks to embed.
+    config = write_config(tmp_path, extra="\n[mcp]\ntimeout_s = 10\n")
+
+    def note(i: int) -> str:
+        return " ".join(
+            f"Core {i} sample {k} shows sediment accretion in the marsh." for k in range(900)
+        )
+
+    many = [{"text": note(i)} for i in range(200)]
 
     async def run() -> None:
         async with session(config) as client:

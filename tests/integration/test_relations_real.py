@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 from pathlib import Path
 
 import anyio
@@ -19,7 +20,7 @@ from typer.testing import CliRunner
 
 from citeloom.entrypoints.cli import app
 from citeloom.entrypoints.schemas import PassageOut, RelationFlags
-from tests.conftest import EXAMPLES, PAPERS, ROOT
+from tests.conftest import CITELOOM, EXAMPLES, PAPERS, ROOT
 
 pytestmark = pytest.mark.real
 
@@ -318,3 +319,53 @@ def test_the_arxiv_copy_of_a_journal_entry_is_flagged_as_a_preprint(arxiv_paper,
     draft.write_text("Dark matter changes the CMB [@montoya2010journal].\n", encoding="utf-8")
     code, out = run("check", str(draft), "-p", "journal", "-c", str(arxiv_paper), "--local")
     assert "note: the stored PDF of @montoya2010journal is a preprint" in out
+
+
+def test_a_supersession_cycle_is_named_validate_fails_and_no_paper_is_shown_superseded(
+    project, tmp_path
+):
+    """The issue's case: two papers declared to supersede each other were both shown
+    "superseded by" the other, and validate passed."""
+    relations = project.parent / "relations.toml"
+    before = relations.read_text(encoding="utf-8")
+    cycle = "".join(
+        f'\n[[supersedes]]\nnew = "{new}"\nold = "{old}"\nreason = "newer"\n'
+        for new, old in (
+            ("tanabe2022notebooks", "lindqvist2021quiet"),
+            ("lindqvist2021quiet", "tanabe2022notebooks"),
+        )
+    )
+    named = (
+        f"{relations}: a cycle of supersession: @lindqvist2021quiet supersedes "
+        "@tanabe2022notebooks (file), @tanabe2022notebooks supersedes @lindqvist2021quiet (file)"
+    )
+    try:
+        relations.write_text(before + cycle, encoding="utf-8")
+        code, out = run("validate", "-p", "papers", "-c", str(project))
+        assert code == 2 and named in out, out
+        code, out = run("inspect", "--relations", "-p", "papers", "-c", str(project))
+        assert f"problem   {named}" in out and "supersedes" not in out.replace(named, "")
+        for key, question in (
+            ("lindqvist2021quiet", "quiet hours interruptions"),
+            ("tanabe2022notebooks", "field notebooks"),
+        ):
+            result = subprocess.run(
+                [CITELOOM, "query", question, "-p", "papers", "-c", str(project), "--json",
+                 "--local", "--citekey", key],
+                capture_output=True, text=True, timeout=300, check=False,
+            )  # fmt: skip
+            assert result.returncode == 0, result.stderr
+            first = json.loads(result.stdout)["results"][0]
+            assert first["citekey"] == key and first["superseded_by"] is None
+            assert "superseded" not in (first["banner"] or "")
+            assert f"relations not applied: {named}" in result.stderr  # each command warns
+        draft = tmp_path / "draft.md"
+        draft.write_text(DRAFT, encoding="utf-8")
+        checked = CliRunner().invoke(app, ["check", str(draft), "-p", "papers", "-c",
+                                           str(project), "--json", "--local"])  # fmt: skip
+        data = json.loads(checked.stdout)
+        quiet = data["citations"][1]
+        assert quiet["retracted"] is True and quiet["superseded_by"] is None
+        assert [n["severity"] for n in quiet["notes"]] == ["warning"]  # the retraction only
+    finally:
+        relations.write_text(before, encoding="utf-8")

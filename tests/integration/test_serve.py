@@ -22,8 +22,13 @@ pytestmark = pytest.mark.real
 QUESTION = "how fast do restored salt marshes accrete sediment"
 REFERENCES = EXAMPLES.parent.parent / "references" / "example.json"
 CLAIM = "Restored sites accreted 6.8 millimetres of sediment per year [@ardel2023marsh, p. 118]."
-# 2,000 citations: about a minute of checking on an idle 2-core machine, far more under load
-LONG_DRAFT = "\n".join([CLAIM] * 2000)
+# 2,000 different citations: about a minute of checking on an idle 2-core machine, far more
+# under load (the same sentence repeated is judged once, so each one states its own figure)
+LONG_DRAFT = "\n".join(
+    f"Restored sites accreted {6 + i / 1000:.3f} millimetres of sediment per year "
+    "[@ardel2023marsh, p. 118]."
+    for i in range(2000)
+)
 TOKEN = "CITELOOM_SERVE_TOKEN"
 MCP_LIST = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
 MCP_ACCEPT = {"accept": "application/json, text/event-stream"}
@@ -180,6 +185,10 @@ def test_bad_requests_get_a_4xx_json_error_naming_the_field(served):
     assert extra.status_code == 422 and extra.json()["field"] == "qestion"
     unknown = httpx.post(f"{url}/answer", json={"project": "nope", "question": "marshes"})
     assert unknown.status_code == 404 and "unknown project 'nope'" in unknown.json()["error"]
+    body = {"project": "papers", "query": "marshes", "collections": ["Thesis"]}
+    no_such = httpx.post(f"{url}/query", json=body)  # the CLI's message, a 4xx
+    assert no_such.status_code == 400
+    assert 'collection "Thesis" is not one of the project\'s collections' in no_such.json()["error"]
     broken = httpx.post(
         f"{url}/check", content=b"{not json", headers={"content-type": "application/json"}
     )
@@ -472,3 +481,34 @@ def test_a_stopped_server_takes_its_announcement_with_it(served):
     assert not announcement(config).exists()
     after = cli("query", QUESTION, "-p", "papers", "-c", str(config))
     assert after.returncode == 0 and HANDED not in after.stderr
+
+
+def test_a_port_taken_over_after_kill_9_gets_nothing_and_its_results_are_not_printed(served):
+    """The issue's attack: a server killed with -9 leaves its announcement, its pid is alive
+    again (here: this test's own), and someone else listens on the port it freed, recording
+    what arrives and answering forged results. The CLI prints its own results."""
+    from citeloom.entrypoints.handoff import announcement
+    from tests.impostor import FORGED, listening
+
+    _, config = served
+    path = announcement(config)
+    kept = path.read_bytes() if path.exists() else None  # the module's server's, put back
+    dead, url = start(config)
+    dead.kill()  # no clean-up: the announcement stays
+    dead.communicate(timeout=30)
+    record = json.loads(path.read_text())
+    assert record["pid"] == dead.pid
+    path.write_text(json.dumps({**record, "pid": os.getpid()}))  # the pid reused
+    try:
+        with listening(int(url.rsplit(":", 1)[1])) as impostor:
+            done = cli("query", QUESTION, "-p", "papers", "-c", str(config), env={TOKEN: "t0ken"})
+        assert done.returncode == 0, done.stderr
+        assert FORGED not in done.stdout and "[@ardel2023marsh" in done.stdout
+        assert HANDED not in done.stderr
+        assert not impostor.saw(QUESTION) and not impostor.saw("marshes")
+        assert not impostor.saw("t0ken")
+    finally:
+        if kept is None:
+            path.unlink()
+        else:
+            path.write_bytes(kept)

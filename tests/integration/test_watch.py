@@ -13,6 +13,7 @@ import shutil
 import signal
 import subprocess
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -206,3 +207,71 @@ def test_watch_follows_a_zotero_library(tmp_path, cache_dir):
         run = watch.next_run(changed("zotero.sqlite"))
         assert [Path(p).name for p in run["pruned"]] == ["draft.pdf"]
         assert run["annotations"]["stored"] == 1 and run["totals"]["ingested"] == 0
+
+
+def audit_events(folder: Path) -> list[list[dict]]:
+    return [
+        [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        for path in sorted((folder / "var" / "audit").glob("*.jsonl"))
+    ]
+
+
+def test_sigterm_ends_watch_as_ctrl_c_does(tmp_path, cache_dir):
+    """A service manager (or kill) stops watch with SIGTERM: the document in hand is stored,
+    the run's audit ends with its end record, the stopped event is said (JSON and text),
+    and the exit code is watch's own on Ctrl-C (0). Before, SIGTERM killed it: exit 143, no
+    stopped event, an audit without an end."""
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    names = ["grobid_submission_363.pdf", "grobid_ZFN-A-054-0304-0272.pdf",
+             "grobid_two_pages.pdf", "grobid_submission_161.pdf"]  # fmt: skip
+    for name in names:
+        shutil.copyfile(PAPERS / name, inbox / name)
+    config = write_config(tmp_path, cache_dir, 'references_json = "refs.json"')
+    (tmp_path / "refs.json").write_text("[]", encoding="utf-8")
+
+    with watching(config, "papers", inbox) as watch:
+        deadline = time.monotonic() + WAIT_S
+        while not any(e.get("event") == "document" for run in audit_events(tmp_path) for e in run):
+            assert time.monotonic() < deadline and watch.process.poll() is None
+            time.sleep(0.2)
+        watch.process.send_signal(signal.SIGTERM)  # mid-run: a document is in hand
+        assert watch.process.wait(timeout=WAIT_S) == 0
+        run = watch.next_run()
+        events = [e["event"] for e in watch.seen]
+        while not watch.events.empty():
+            events.append(watch.events.get()["event"])
+        assert events[-1] == "stopped"
+        assert run["totals"]["documents"] + run["interrupted"] == len(names)
+        stderr = watch.process.stderr.read() if watch.process.stderr else ""
+        assert "stopping after the current document" in stderr and "Traceback" not in stderr
+    (audit,) = audit_events(tmp_path)
+    assert audit[-1]["event"] == "run_finished"
+    documents = [e for e in audit if e.get("event") == "document"]
+    assert sorted(Path(e["path"]).name for e in documents) == sorted(names)  # each said once
+    if run["interrupted"]:
+        assert "run_interrupted" in {e["event"] for e in audit}
+
+    # idle between runs, in text: the next watch takes in what was left, then stops the same way
+    process = subprocess.Popen(
+        [CITELOOM, "watch", str(inbox), "-p", "papers", "--config", str(config), "--settle",
+         "0.3"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert process.stderr is not None
+        lines = []
+        for line in process.stderr:
+            lines.append(line.rstrip("\n"))
+            if line.startswith("run "):
+                break
+        assert "0 failed" in lines[-1], lines
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=WAIT_S) == 0
+        assert process.stderr.read().splitlines()[-1] == "stopped after 1 run"
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert all(run[-1]["event"] == "run_finished" for run in audit_events(tmp_path))
+    stored = citeloom("inspect", "-p", "papers", "--config", str(config))
+    assert len(stored["documents"]) == len(names)

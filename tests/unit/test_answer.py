@@ -188,3 +188,20 @@ def test_an_answer_within_filters_quotes_only_the_papers_they_let_through(librar
     assert all(s.citekey == "lee2019quiet" for s in only_quiet.citations)
     only_marsh = service(*library).answer(question, QueryOptions(citekeys=("ardel2023marsh",)))
     assert not only_marsh.fallback and only_marsh.citations[0].citekey == "ardel2023marsh"
+
+
+def test_a_name_is_looked_for_in_every_spelling_across_the_project(library):
+    """The only chunk naming the library is in a paper the filters leave out: the project's
+    index is asked for each spelling, and the glued one is there."""
+    from citeloom.services.query import QueryOptions
+
+    index, embedder, texts = library
+    text = "The simulations ran on Threading-BuildingBlocks, the task library of Intel."
+    store(index, embedder, "c" * 64, "kim2020tbb", [(text, ("2 Methods",), 1, 1)])
+    question = "Did the marsh surveys use Threading Building Blocks for their models?"
+    within = QueryOptions(citekeys=("ardel2023marsh",))
+    report = service(index, embedder, texts).answer(question, within)
+    assert report.absent == []
+    unknown = "Did the marsh surveys use Grand Central Dispatch for their models?"
+    report = service(index, embedder, texts).answer(unknown, within)
+    assert report.absent == ["Grand Central Dispatch"] and report.fallback

@@ -3,8 +3,9 @@
 import pytest
 
 from citeloom.domain.claims import compare_facts, negated_words
-from citeloom.domain.names import names
+from citeloom.domain.names import mentioned, names
 from citeloom.domain.questions import asked_kind, missing_focus, wants_number
+from citeloom.domain.text import spellings
 
 PAGE = "The structure consists of a 240 nm wide parabolic well modulated by ten quantum wells."
 HB = (
@@ -156,6 +157,50 @@ def test_names_are_acronyms_alphanumerics_camel_case_and_capitalised_runs(text, 
     assert names(text) == expected
 
 
+@pytest.mark.parametrize(
+    ("page", "name"),
+    [
+        ("We parallelise with Threading-BuildingBlocks (TBB).", "Threading Building Blocks"),
+        ("tasks of the Threading Build-\ning Blocks library", "ThreadingBuildingBlocks"),
+        ("the RealScholarQuery benchmark", "Real Scholar Query"),
+        ("the Real Scholar Query benchmark", "RealScholarQuery"),
+        ("as in ResNet50 and VGG", "ResNet-50"),
+        ("a Ti:sapphire amplifier", "Ti sapphire"),
+        ("the collisionless Boltzmann (or Vlasov) equation", "Boltzmann Vlasov"),
+        ("offices in Chicago, the state of Ohio, and Illinois", "Chicago Ohio Illinois"),
+    ],
+)  # fmt: skip
+def test_a_name_is_mentioned_in_any_spelling_a_text_layer_gives_it(page, name):
+    assert mentioned(page, name)
+
+
+@pytest.mark.parametrize(
+    ("page", "name"),
+    [
+        # its words are there, but as ordinary words or inside another name
+        ("Google Scholar, and semantic search over it", "Semantic Scholar"),
+        ("an expert makes a choice between two requirements", "Expert Choice"),
+        ("offices in Chicago and the state of Ohio", "Chicago Ohio Illinois"),
+        ("the Threading library and its building blocks", "Threading Building Blocks"),
+        ("the VarPro algorithm", "Var"),
+    ],
+)  # fmt: skip
+def test_a_name_is_absent_when_no_spelling_of_it_is_there(page, name):
+    assert not mentioned(page, name)
+
+
+def test_spellings_glue_neighbouring_parts_and_stay_few():
+    assert spellings("Threading-BuildingBlocks") == [
+        ("threading", "building", "blocks"),
+        ("threadingbuilding", "blocks"),
+        ("threading", "buildingblocks"),
+        ("threadingbuildingblocks",),
+    ]
+    assert spellings("PaSa") == [("pasa",)]  # humps of fewer than three letters stay whole
+    long = "Greedy Parameter Stateless Routing Minimum Cost Forwarding"
+    assert len(spellings(long)) == 2  # apart, and all glued: not 64
+
+
 def test_a_questions_focus_is_a_number_or_the_asked_for_kind():
     assert wants_number("How many sites were sampled?")
     assert wants_number("What value of the ratio fits the data?")
@@ -169,3 +214,12 @@ def test_a_questions_focus_is_a_number_or_the_asked_for_kind():
     assert missing_focus("Which database trained the model?", "The model was trained well.") == [
         "database"
     ]
+
+
+def test_a_hyphenated_option_the_question_names_carries_its_focus():
+    question = "Which isotopes, lead-210 or caesium-137, were used to date the sediment?"
+    page = "In reference marshes we dated sediment with lead-210 and checked the profiles."
+    assert missing_focus(question, page) == []
+    assert missing_focus(question, "In reference marshes we dated sediment cores.") == ["isotopes"]
+    # every part must be there: "lead" alone is another word
+    assert missing_focus(question, "Cores were taken with lead weights.") == ["isotopes"]

@@ -416,3 +416,88 @@ def test_citekey_in_the_file_name(resolver, stem, key):
     assert match.citekey == key
     if key:
         assert match.kind == "hint"
+
+
+def test_a_key_two_entries_claim_labels_neither(tmp_path):
+    """Issue 28: a document matching either of two entries with one id took that id."""
+    library = tmp_path / "lib.json"
+    library.write_text(
+        json.dumps(
+            [
+                {"id": "ardel2023marsh", "title": "Restored marshes", "DOI": "10.5555/A"},
+                {"id": "ardel2023marsh", "title": "Another paper", "DOI": "10.5555/B"},
+                {"id": "chen2022quiet", "title": "Quiet hours", "DOI": "10.5555/C"},
+            ]
+        )
+    )
+    resolver = CslMetadataResolver(library)
+    assert [r.citekey for r in resolver.references()] == ["chen2022quiet"]
+    [problem] = resolver.problems()
+    assert problem.fails and "entry #1 of lib.json" in problem.detail
+    assert 'entry #2 of lib.json "Another paper"' in problem.detail
+    match = resolver.resolve(page(None, "doi:10.5555/B"))
+    assert match.reference is None
+    assert resolver.resolve(page(None, "doi:10.5555/C")).citekey == "chen2022quiet"
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("DOI", "10.48550/arXiv.hep-ph/9412269"),
+        ("number", "hep-ph/9412269"),
+        ("URL", "http://arxiv.org/abs/hep-ph/9412269v1"),
+    ],
+)
+def test_a_bare_old_style_arxiv_id_on_page_one_matches(tmp_path, field, value):
+    """Issue 28: a 1994 preprint printing "hep-ph/9412269 09 Dec 94" was left unmatched."""
+    library = tmp_path / "lib.json"
+    library.write_text(json.dumps([{"id": "zeng1994heavy", "title": "Heavy Mesons", field: value}]))
+    match = CslMetadataResolver(library).resolve(page(None, "hep-ph/9412269 09 Dec 94"))
+    assert (match.citekey, match.kind) == ("zeng1994heavy", "arxiv")
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("DOI", "10.48550/arXiv.2101.01234"), ("number", "2101.01234"), ("eprint", "2101.01234")],
+)
+def test_a_bare_new_style_arxiv_id_on_page_one_matches_but_not_a_number_like_it(
+    tmp_path, field, value
+):
+    library = tmp_path / "lib.json"
+    library.write_text(json.dumps([{"id": "a2021", "title": "A Paper", field: value}]))
+    resolver = CslMetadataResolver(library)
+    match = resolver.resolve(page(None, "Preprint 2101.01234v2, January 2021"))
+    assert (match.citekey, match.kind) == ("a2021", "arxiv")
+    # a number arXiv could not have issued, another id, or one printed past page 1
+    for text in ("Phone 2101.012345", "2101.01235", "1.2101.01234"):
+        assert resolver.resolve(page(None, text)).reference is None
+    later = ConvertedDocument(
+        "x.pdf",
+        "0" * 64,
+        None,
+        2,
+        (Block(FILLER, BlockKind.TEXT, 1), Block("see 2101.01234", BlockKind.TEXT, 2)),
+        "t",
+    )
+    assert resolver.resolve(later).reference is None
+
+
+def test_the_title_is_found_past_a_cover_page(resolver):
+    """Issue 28: a cover sheet's big type was taken for the title, and the paper was left
+    unmatched although its title and authors are printed on page 2."""
+    blocks = (
+        Block("Institutional Repository", BlockKind.TITLE, 1),
+        Block(
+            "This is the author's version of a work deposited in the archive.", BlockKind.TEXT, 1
+        ),
+        Block("Tidal Pumping of Carbon in Mangrove Creeks", BlockKind.HEADING, 2, 1),
+        Block("Ken Ito, Marine Institute", BlockKind.TEXT, 2),
+        Block(FILLER, BlockKind.TEXT, 2),
+    )
+    covered = ConvertedDocument("x.pdf", "0" * 64, "Institutional Repository", 9, blocks, "t")
+    match = resolver.resolve(covered)
+    assert (match.citekey, match.kind) == ("ito2023tides", "title")
+    # the same cover before a paper the library does not hold: no guess
+    other = (*blocks[:2], Block("Carbon in Estuaries", BlockKind.HEADING, 2, 1), blocks[4])
+    unknown = ConvertedDocument("x.pdf", "0" * 64, "Institutional Repository", 9, other, "t")
+    assert resolver.resolve(unknown).reference is None

@@ -10,6 +10,7 @@ from citeloom.domain.page_labels import (
     from_labels,
     library_range,
     page_tokens,
+    pages_choice,
     split_label,
 )
 
@@ -38,8 +39,36 @@ def test_numbers_of_figure_axes_and_years_at_the_edges_are_outvoted():
     lines = {p: [f"{p} Running head of the paper"] for p in range(1, 11)}
     lines[4] += ["0", "50", "100", "150"]  # a plot's axis at the bottom edge
     lines[7] += ["Proceedings of the Workshop 2010"]
-    labels = decide_labels(10, marks(lines, 10), "500-509")  # printed wins over the library
+    labels = decide_labels(10, marks(lines, 10), "1-10")
     assert labels.source == "printed" and labels.labels() == [str(p) for p in range(1, 11)]
+    assert labels.disagree is None  # the library's range agrees
+
+
+def test_the_librarys_range_wins_over_other_printed_numbers_and_both_are_named():
+    """Issue 28: the library said pp. 205-218, the PDF (another printing) printed 1-14, and
+    the printed numbers won silently."""
+    lines = {p: [f"To appear in OSDI 2006 {p}"] for p in range(1, 15)}
+    labels = decide_labels(14, marks(lines, 14), "205-218")
+    assert labels.source == "library" and labels.span() == "205-218"
+    assert labels.disagree is not None and not labels.disagree.chosen
+    assert (labels.disagree.library, labels.disagree.printed) == ("205-218", "1-14")
+    assert "the library says pp. 205-218, the PDF prints pp. 1-14: cited as pp. 205-218" in str(
+        labels.disagree
+    )
+    assert "citeloom-pages: printed" in str(labels.disagree)  # how to choose the other
+    chosen = decide_labels(14, marks(lines, 14), "205-218", choice="printed")
+    assert (chosen.source, chosen.span()) == ("printed", "1-14")
+    assert chosen.disagree is not None and chosen.disagree.chosen
+    # a range that does not fit the pages cannot label them: the printed numbers, said so
+    longer = decide_labels(14, marks(lines, 14), "205-230")
+    assert (longer.source, longer.span()) == ("printed", "1-14")
+    assert longer.disagree is not None and "does not fit" in str(longer.disagree)
+
+
+def test_an_entrys_choice_is_a_line_in_its_extra_field():
+    assert pages_choice("Citation Key: x\nciteloom-pages: printed\n") == "printed"
+    assert pages_choice("CITELOOM PAGES: Library") == "library"
+    assert pages_choice("pages printed") is None and pages_choice(None) is None
 
 
 def test_a_two_up_scan_gets_both_printed_pages_on_each_pdf_page():
@@ -173,4 +202,10 @@ def test_a_citation_names_printed_pages_and_spans():
     assert citation_label("hong1999exact", "273", "273") == "[@hong1999exact, p. 273]"
     assert citation_label("k", None, None) == "[@k]"
     assert citation_label("k", "2", "2", note=True) == "[note on @k, p. 2]"
+    # an entry without a usable citekey is cited by its Zotero item, never by a key
+    assert (
+        citation_label(None, "3", "3", item="TWIN0001")
+        == "[no citekey: Zotero item TWIN0001, p. 3]"
+    )
+    assert citation_label(None, "3", "3") == "[no reference match, p. 3]"
     assert split_label("xii").number == 12 and split_label("XII").style == "R"

@@ -66,6 +66,7 @@ def test_every_kind_of_declared_relation_is_read_with_its_reason(tmp_path: Path)
         ('[[retracted]]\ncitekey = "a"\nwhy = "x"\nreason = "x"', "unknown key 'why'"),
         ('[[version_of]]\nversion = "a"\nreason = "x"', "'record' is missing"),
         ('[[version_of]]\nversion = "a"\nrecord = "a"\nreason = "x"', "are both 'a'"),
+        ('[[retracted]]\ncitekey = "a"\nnotice = "a"\nreason = "x"', "notice are both 'a'"),
         ('[[distinct]]\ncitekeys = ["a"]\nreason = "x"', "must list two citekeys"),
         ('[[conflicts_with]]\ncitekeys = ["a", 3]\nreason = "x"', "must be a citekey"),
         ('version_of = "a"', "not an array of tables"),

@@ -5,6 +5,7 @@ answer waits). The real index, model and example papers: tests/integration/test_
 from __future__ import annotations
 
 import asyncio
+import html
 import threading
 from dataclasses import dataclass
 from typing import Any, cast
@@ -189,5 +190,55 @@ def test_the_screen_answers_keys_while_a_question_is_worked_on_and_drops_a_late_
             prompts = [str(o.prompt) for o in app.query_one("#results").options]
             assert any("the lead for fast" in p for p in prompts)
             assert not any("the lead for slow" in p for p in prompts)
+
+    asyncio.run(go())
+
+
+# ---------------------------------------------------------------------- what is copied
+# a passage as a hostile PDF or MCP client may leave it: a clipboard write (OSC 52), a colour,
+# a right-to-left override; and a citekey holding a sequence of its own
+HOSTILE = (
+    "Restored sites \x1b]52;c;Zm9yZ2VkIGNsaXBib2FyZA==\x07accreted \u202e6.8 mm\u202c a "
+    "\x1b[31myear\x1b[0m.\x9b2J"
+)
+UNSEEN = ("\x1b", "\x07", "\u202e", "\u202c", "\x9b", "]52;", "Zm9y", "[31m", "2J")
+
+
+def test_what_is_copied_is_what_is_shown_without_escapes_or_bidi_controls():
+    item = Item.of_passage(passage(HOSTILE, citekey="ardel\x1b[8m2023marsh"))
+    row = passage_row(item)
+    for text in (item.quoted, item.cited, row.plain):
+        assert not any(unseen in text for unseen in UNSEEN), repr(text)
+    assert item.quoted == '"Restored sites accreted 6.8 mm a year." [@ardel2023marsh, p. 118]'
+    assert item.cited in row.plain and "Restored sites accreted 6.8 mm a year." in row.plain
+    # the row keeps its styles: the citation is still drawn bold cyan
+    at = row.plain.index(item.cited)
+    assert any(s.start <= at and s.end >= at + len(item.cited) and "cyan" in str(s.style)
+               for s in row.spans)  # fmt: skip
+
+
+class HostileSession(WaitingSession):
+    def ask(self, project: str, question: str, filters: Filters) -> AnswerReport:
+        return AnswerReport(question, project, leads=[passage(HOSTILE)], reason="Not covered.")
+
+
+def test_the_app_neither_draws_nor_copies_what_a_terminal_would_act_on():
+    from citeloom.entrypoints.tui.app import CiteloomTui
+
+    async def go() -> None:
+        app = CiteloomTui(cast(Any, HostileSession()), "p")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press(*"marsh", "enter")
+            await pilot.pause(0.2)
+            await pilot.press("y")
+            assert app.clipboard == (
+                '"Restored sites accreted 6.8 mm a year." [@ardel2023marsh, p. 118]'
+            )
+            await pilot.press("c")
+            assert app.clipboard == "[@ardel2023marsh, p. 118]"
+            # what Textual hands the terminal, as its screenshot records it
+            screen = html.unescape(app.export_screenshot()).replace("\xa0", " ")
+            assert "Restored sites accreted 6.8 mm a year" in screen
+            assert not any(unseen in screen for unseen in UNSEEN)
 
     asyncio.run(go())

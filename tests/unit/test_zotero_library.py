@@ -13,6 +13,7 @@ from citeloom.adapters.zotero.database import read_library
 from citeloom.adapters.zotero.resolver import ZoteroMetadataResolver
 from citeloom.domain.errors import ReferencesError
 from citeloom.domain.models import ConvertedDocument
+from tests.conftest import PAPERS
 from tests.zotero_fixture import ZoteroFixture, build_zotero
 
 
@@ -156,3 +157,34 @@ def test_a_linked_file_relative_to_the_base_directory(zotero, tmp_path):
     assert "zotero_base_dir" in (unset.skipped or "")
     found = {a.item_key: a for a in read_library(zotero.data_dir, base).attachments}["PDFHONG1"]
     assert (found.path, found.skipped) == (str(base / "hong.pdf"), None)
+
+
+@pytest.mark.shared  # the fixture library holds PDFs of the shared corpus
+def test_a_key_two_items_claim_is_neither_ones(zotero):
+    """Issue 28: two items with one citation key labelled each other's passages."""
+    with zotero.edit() as w:
+        twin = w.item("TWINKEY1", "journalArticle", title="Another paper", date="2010")
+        _, twin_pdf = w.stored(twin, "PDFTWIN1", PAPERS / "grobid_submission_161.pdf", "t.pdf")
+    bbt = sqlite3.connect(zotero.data_dir / "better-bibtex.sqlite")
+    with bbt:  # Better BibTeX gives it the key BOSONS01 holds in its citationKey field
+        bbt.execute(
+            "INSERT INTO citationkey VALUES (?, 'TWINKEY1', 1, 'rodriguezmontoya2009ultra', 0)",
+            (zotero.item_ids["TWINKEY1"],),
+        )
+    bbt.close()
+    library = read_library(zotero.data_dir)
+    assert "rodriguezmontoya2009ultra" not in {r.citekey for r in library.references}
+    [problem] = [p for p in library.problems if p.kind == "shared-key"]
+    assert problem.fails
+    assert 'Zotero item BOSONS01 "Ultra light bosonic dark matter and CMB" (citationKey field)' in (
+        problem.detail
+    )
+    assert 'Zotero item TWINKEY1 "Another paper" (Better BibTeX)' in problem.detail
+    resolver = ZoteroMetadataResolver(zotero.data_dir)
+    bosons_pdf = next(p for p, key in zotero.attachments.items() if key and "rodriguez" in key)
+    for path, other in ((bosons_pdf, "TWINKEY1"), (str(twin_pdf), "BOSONS01")):
+        match = resolver.resolve(_document(path))
+        assert match.reference is None and match.item is not None
+        assert other in (match.detail or "")  # names the item it shares the key with
+    twin_match = resolver.resolve(_document(str(twin_pdf)))
+    assert twin_match.item is not None and twin_match.item.item_key == "TWINKEY1"

@@ -16,12 +16,15 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
+from citeloom.domain.citekeys import KeyClaim, LibraryProblem, shared_key_problem, shared_keys
 from citeloom.domain.errors import ReferencesError
 from citeloom.domain.matching import (
     TitleCandidate,
     arxiv_id_of_doi,
+    arxiv_id_of_field,
     decide_title_match,
     find_arxiv_ids,
+    find_bare_arxiv_ids,
     find_dois,
     normalise_doi,
 )
@@ -34,6 +37,7 @@ from citeloom.domain.models import (
     Reference,
     Resemblance,
 )
+from citeloom.domain.page_labels import pages_choice
 from citeloom.domain.relations import DOCUMENT_TITLE
 from citeloom.domain.text import fold_for_match
 
@@ -96,11 +100,11 @@ def _arxiv(entry: dict[str, Any]) -> str | None:
     for key in ("arXiv", "eprint", "number", "URL", "note", "archive_location"):
         value = entry.get(key)
         if isinstance(value, str):
-            ids = find_arxiv_ids(value)
-            if not ids and key in ("arXiv", "eprint") and value.strip():
-                ids = find_arxiv_ids(f"arXiv:{value.strip()}")
-            if ids:
-                return ids[0]
+            found = arxiv_id_of_field(value)
+            if found is None and key in ("arXiv", "eprint") and value.strip():
+                found = next(iter(find_arxiv_ids(f"arXiv:{value.strip()}")), None)
+            if found:
+                return found
     return None
 
 
@@ -166,6 +170,7 @@ def parse_entry(entry: Any, where: str) -> Reference:
         status=_text(entry, "status"),
         edition=_text(entry, "edition"),
         arxiv_version=_arxiv_version(entry),
+        pages_choice=pages_choice(_text(entry, "note")),
     )
 
 
@@ -251,7 +256,8 @@ _REFERENCES = {"references", "bibliography", "literature", "literature cited", "
 _REFERENCE_ENTRY = re.compile(r"^\s*(\[\d+\]|\d+\.\s+[A-Z][a-z]+,)")
 
 
-def _text_before_references(document: ConvertedDocument, pages: int) -> str:
+def _lines_before_references(document: ConvertedDocument, pages: int) -> list[str]:
+    """The text blocks of the first ``pages`` pages, up to a reference list."""
     parts = []
     for block in document.blocks:
         if block.page is not None and block.page > pages:
@@ -261,7 +267,28 @@ def _text_before_references(document: ConvertedDocument, pages: int) -> str:
             break
         if not _REFERENCE_ENTRY.match(block.text):
             parts.append(block.text)
-    return "\n".join(parts)
+    return parts
+
+
+def _text_before_references(document: ConvertedDocument, pages: int) -> str:
+    return "\n".join(_lines_before_references(document, pages))
+
+
+# a block longer than this is a paragraph, never a title
+_TITLE_CHARS = 400
+
+
+def printed_title_score(title: str, lines: list[str], text: str) -> float:
+    """How well an entry's title is printed somewhere in the first pages: as a block of its
+    own (past a cover page, the title is the first page's heading, not page 1's), or, for a
+    title of six words or more, anywhere in their text (a scan with no title block)."""
+    best = max(
+        (page_title_score(line, title) for line in lines if len(line) <= _TITLE_CHARS),
+        default=0.0,
+    )
+    if len(title.split()) >= 6:
+        best = max(best, fuzz.partial_ratio(fold_for_match(title), text) / 100.0)
+    return best
 
 
 def _names_on_page(ref: Reference, page: str) -> float:
@@ -279,12 +306,35 @@ class CslMetadataResolver:
         self.margin = margin
         self._refs: list[Reference] | None = None
         self._fingerprint: str | None = None
+        self._problems: list[LibraryProblem] = []
 
     def references(self) -> list[Reference]:
+        """The entries with a key of their own; those claiming a key another entry claims
+        too are left out (``problems`` names them): none of them owns it."""
         if self._refs is None:
-            self._refs = load_references(self.path)
+            refs = load_references(self.path)
+            claims = [
+                KeyClaim(r.citekey, f"entry #{n} of {self.path.name}", r.title, self.path.name)
+                for n, r in enumerate(refs, start=1)
+            ]
+            shared = shared_keys(claims)
+            self._problems = [
+                shared_key_problem(
+                    key,
+                    found,
+                    f"give each entry its own key in your reference manager and export "
+                    f"{self.path.name} again",
+                )
+                for key, found in sorted(shared.items())
+            ]
+            self._refs = [r for r in refs if r.citekey not in shared]
             self._fingerprint = hashlib.sha256(self.path.read_bytes()).hexdigest()[:16]
         return self._refs
+
+    def problems(self) -> list[LibraryProblem]:
+        """What is wrong with the file's citation keys (keys several entries claim)."""
+        self.references()
+        return list(self._problems)
 
     @property
     def fingerprint(self) -> str:
@@ -337,7 +387,10 @@ class CslMetadataResolver:
         document: ConvertedDocument, refs: list[Reference]
     ) -> list[tuple[Reference, MatchKind]]:
         """Library entries whose DOI or arXiv id the first two pages print (outside their
-        reference list: a cited paper is not this one), their margins, or the PDF metadata."""
+        reference list: a cited paper is not this one), their running heads, footers and
+        margins (with the words the layout put inside a picture there, as a DOI beside a
+        publisher's logo), or the PDF metadata; and arXiv ids page 1 prints bare
+        (``hep-ph/9412269`` as an old preprint's stamp)."""
         text = "\n".join(
             [
                 _text_before_references(document, pages=2),
@@ -345,13 +398,14 @@ class CslMetadataResolver:
                 *document.pdf_metadata.values(),
             ]
         )
+        page_one = "\n".join([_text_before_references(document, pages=1), document.margin_text])
         by_doi = {r.doi: r for r in refs if r.doi}
         by_arxiv = {r.arxiv_id: r for r in refs if r.arxiv_id}
         found: dict[str, tuple[Reference, MatchKind]] = {}
         for doi in find_dois(text):
             if doi in by_doi:
                 found.setdefault(by_doi[doi].citekey, (by_doi[doi], "doi"))
-        for arxiv_id in find_arxiv_ids(text):
+        for arxiv_id in [*find_arxiv_ids(text), *find_bare_arxiv_ids(page_one)]:
             if arxiv_id in by_arxiv:
                 found.setdefault(by_arxiv[arxiv_id].citekey, (by_arxiv[arxiv_id], "arxiv"))
         return list(found.values())
@@ -374,19 +428,29 @@ class CslMetadataResolver:
     def _by_title(
         self, document: ConvertedDocument, refs: list[Reference], by_key: dict[str, Reference]
     ) -> MetadataMatch:
-        page = fold_for_match(document.front_text(pages=1))
-        years = set(re.findall(r"(?<!\d)(1[6-9]\d\d|20\d\d)(?!\d)", page))
+        """The page-1 title block against every entry's title; when there is none, or it
+        names no entry (a cover page, a repository's sheet, a preprint series' front page
+        before the paper), the entry titles printed on the first two pages instead, never in
+        a reference list, with the authors and year looked for on those pages."""
+        block = None
         if document.title:
             scores = [(r, page_title_score(document.title, r.title)) for r in refs if r.title]
-        else:
-            # no title block found (a scan, a cover page): look for a long entry title in the
-            # text of the first pages instead, but never in a reference list
-            text = fold_for_match(_text_before_references(document, pages=2))
-            scores = [
-                (r, fuzz.partial_ratio(fold_for_match(r.title), text) / 100.0)
-                for r in refs
-                if len(r.title.split()) >= 6
-            ]
+            block = self._decide(scores, document.front_text(pages=1), by_key)
+            if block.reference is not None or block.problem == "MetadataAmbiguous":
+                return block
+        lines = _lines_before_references(document, pages=2)
+        text = fold_for_match("\n".join(lines))
+        scores = [(r, printed_title_score(r.title, lines, text)) for r in refs if r.title]
+        printed = self._decide(scores, "\n".join([*lines, document.margin_text]), by_key)
+        return printed if block is None or printed.reference is not None else block
+
+    def _decide(
+        self, scores: list[tuple[Reference, float]], front: str, by_key: dict[str, Reference]
+    ) -> MetadataMatch:
+        """Title scores with the page evidence of ``front`` (authors, year): a title match,
+        or none with the best candidates (``domain.matching.decide_title_match``)."""
+        page = fold_for_match(front)
+        years = set(re.findall(r"(?<!\d)(1[6-9]\d\d|20\d\d)(?!\d)", page))
         ranked = sorted(
             (
                 TitleCandidate(

@@ -18,6 +18,7 @@ from citeloom.adapters.csl_references import load_references, title_score
 from citeloom.adapters.relations_file import read_relations
 from citeloom.domain.errors import ReferencesError
 from citeloom.domain.models import Reference
+from citeloom.domain.relation_cycles import Cycle
 from citeloom.domain.relations import (
     INFERENCE_VERSION,
     PREPRINT,
@@ -69,7 +70,18 @@ class LibraryRelations:
         return self._build()[0]
 
     def problems(self) -> list[str]:
-        return list(self._build()[1])
+        graph, problems = self._build()
+        return [*problems, *(self._cycle_line(c) for c in graph.cycles)]
+
+    def _cycle_line(self, cycle: Cycle) -> str:
+        """A cycle, named with the file its declared relations come from."""
+        declared = any(r.origin == "file" for r in cycle.relations)
+        where = self.relations_path if declared else self.references_path
+        return (
+            f"{where or 'the library'}: {cycle.describe()}: they cannot all hold, so none of "
+            "them is applied; remove or correct the wrong one (citeloom inspect --relations "
+            "shows the evidence of each)"
+        )
 
     def with_documents(self, documents: Sequence[DocumentFacts]) -> RelationGraph:
         graph = self.graph()
@@ -98,6 +110,8 @@ class LibraryRelations:
             # no library to infer from (validate and ingest say so): the declared relations
             # still apply, query and answer work as before
             self._built = (relation_graph([], declared), [])
+            for cycle in self._built[0].cycles:
+                log.warning("relations not applied: %s", self._cycle_line(cycle))
             return self._built
         parts = (
             str(INFERENCE_VERSION).encode(),
@@ -109,6 +123,8 @@ class LibraryRelations:
             self._built = _MEMO[key]
             return self._built
         built = self._cached(key) or self._infer(key, declared)
+        for cycle in built[0].cycles:  # once per library and process: a query says it too
+            log.warning("relations not applied: %s", self._cycle_line(cycle))
         _MEMO[key] = built
         self._built = built
         return built

@@ -108,6 +108,8 @@ def _relations(path: Path, kind: str, number: int, table: Any) -> list[Relation]
         key = _citekey(path, where, "citekey", table["citekey"])
         notice = table.get("notice")
         target = _citekey(path, where, "notice", notice) if notice is not None else None
+        if target == key:
+            raise _fail(path, where, f"citekey and notice are both {key!r}", "Fix one")
         return [Relation("retracted", key, target, reason, "certain", "file")]
     source, target = (_citekey(path, where, k, table[k]) for k in keys)
     if source == target:

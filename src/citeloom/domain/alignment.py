@@ -27,10 +27,17 @@ from typing import Literal
 
 from citeloom.domain.abstention import STOPWORDS, stem, text_stems
 from citeloom.domain.claims import FRAMING_WORDS, Difference, Facts, compare_facts
-from citeloom.domain.names import names
+from citeloom.domain.names import mentioned, names
 from citeloom.domain.quantities import Quantity, distinctive, find_number, same_quantity
 from citeloom.domain.sentences import split_sentences
-from citeloom.domain.text import comparable_words, fold_for_match, normalise_text
+from citeloom.domain.text import (
+    NO_TEXT,
+    Folded,
+    comparable_words,
+    fold_for_match,
+    normalise_text,
+    spellings,
+)
 
 BODY_KINDS = frozenset({"text", "list_item"})
 NO_EVIDENCE_KINDS = frozenset({"heading"})  # a heading names a topic, it states nothing
@@ -149,7 +156,7 @@ class ClaimContent:
     ignore_numbers: frozenset[float] = frozenset()  # the cited paper's year
     # the cited paper's whole text, folded: a name of the claim it mentions somewhere is a
     # name of its own (the sentence stating the claim may call it "it" or "our method")
-    paper: str = ""
+    paper: Folded = NO_TEXT
 
     @property
     def total(self) -> float:
@@ -182,7 +189,7 @@ def claim_content(
     weights: Mapping[str, float],
     ignore_names: Collection[str] = (),
     ignore_numbers: Collection[float] = (),
-    paper: str = "",
+    paper: Folded = NO_TEXT,
 ) -> ClaimContent:
     """``weights``: how rare each term is in the library (IDF); a term it lacks weighs as the
     rarest."""
@@ -317,7 +324,7 @@ def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
 # ------------------------------------------------------------------ judgement
 @dataclass(frozen=True)
 class Thresholds:
-    """Chosen by benchmarks/check_claims.py on the tuning halves (docs/adr/0015)."""
+    """Chosen by benchmarks/check_claims.py on the tuning halves (docs/adr/0018)."""
 
     # the weight share of the claim's terms that alone makes a span state it (all numbers,
     # names and negations there too)
@@ -391,7 +398,7 @@ def _known_names(content: ClaimContent, text: str, short_forms: ShortForms) -> l
     words = word_set(text)
     out = []
     for name in names(content.text):
-        if content.paper and f" {fold_for_match(name)} " in content.paper:
+        if content.paper and mentioned(content.paper, name):
             out.append(name)
             continue
         key = fold_for_match(name)
@@ -421,24 +428,14 @@ def _swapped_names(content: ClaimContent, alignment: Alignment) -> tuple[Differe
 
 
 def _count(name: str, text: str) -> int:
-    """How often a text writes a name, however it spells it ("C29" and "C-29"); an acronym
-    only where it is not a plain word: the acronym "AND" is not the word "and"."""
+    """How often a text writes a name, in any of its spellings ("C29", "C-29", ``domain.text
+    .spellings``); an acronym only where it is not a plain word: the acronym "AND" is not
+    the word "and"."""
     if name.isalpha() and name.isupper():
         pattern = re.compile(rf"(?<![^\W_]){re.escape(name)}(?![^\W_])", re.I)
         return sum(1 for m in pattern.finditer(normalise_text(text)) if not m[0].islower())
     folded = f" {fold_for_match(text)} "
-    return sum(folded.count(f" {form} ") for form in _spellings(name))
-
-
-_LETTER_DIGIT = re.compile(r"(?<=[^\W\d_])(?=\d)|(?<=\d)(?=[^\W\d_])")
-
-
-def _spellings(name: str) -> set[str]:
-    """A name folded, with its parts run together and with its letters and digits apart:
-    "C-29" is written "c 29", "c29"."""
-    key = fold_for_match(name)
-    joined = key.replace(" ", "")
-    return {key, joined, _LETTER_DIGIT.sub(" ", joined)}
+    return sum(folded.count(f" {' '.join(words)} ") for words in spellings(name))
 
 
 def _shape(name: str) -> str:

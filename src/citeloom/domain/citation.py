@@ -7,6 +7,8 @@ labelled as a note on the paper, so it is never mistaken for the paper's own wor
 
 from __future__ import annotations
 
+from citeloom.domain.citekeys import no_usable_key_label
+
 
 def page_locator(start: str | None, end: str | None) -> str | None:
     """``p. 273``; ``pp. 272-273`` for a span; None when neither page is numbered."""
@@ -23,14 +25,19 @@ def citation_label(
     *,
     note: bool = False,
     annotation: bool = False,
+    item: str | None = None,
 ) -> str:
     """``[@key, p. 12]``; a document without a reference match is marked, never guessed;
     a note reads ``[note on @key, p. 2]`` (``[note]`` when it names no paper), a Zotero
-    annotation ``[annotation on @key, p. 2]``."""
+    annotation ``[annotation on @key, p. 2]``. A Zotero attachment whose entry (``item``)
+    has no usable citekey is cited by the entry: ``[no citekey: Zotero item ABCD2345, p. 3]``
+    (``domain.citekeys``)."""
     pages = page_locator(label_start, label_end)
     if note or annotation:
         what = "annotation" if annotation else "note"
         key = f"{what} on @{citekey}" if citekey else what
+    elif citekey:
+        key = f"@{citekey}"
     else:
-        key = f"@{citekey}" if citekey else "no reference match"
+        key = no_usable_key_label(item) if item else "no reference match"
     return f"[{key}, {pages}]" if pages else f"[{key}]"

@@ -26,7 +26,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Literal
 
-from citeloom.domain.names import names
+from citeloom.domain.names import mentioned, names
 from citeloom.domain.quantities import Quantity, find_numbers, quantities
 from citeloom.domain.text import comparable_text, fold_for_match
 
@@ -357,7 +357,7 @@ def _word_of(text: str, pattern: re.Pattern[str]) -> str:
 
 # ------------------------------------------------------------------ names
 def _contains(text: str, term: str) -> bool:
-    return f" {fold_for_match(term)} " in f" {fold_for_match(text)} "
+    return mentioned(text, term)
 
 
 def name_facts(claim: str, passage: str, ignore: Collection[str] = ()) -> list[Difference]:

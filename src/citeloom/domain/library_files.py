@@ -2,6 +2,10 @@
 
 A library that holds the files itself needs no guessing: each attachment names its entry.
 What cannot be ingested is said, per attachment, so that nothing is dropped in silence.
+
+An attachment is known by its library and its own key (``1/ABCD2345``), never by its file
+name: Zotero renames and moves attachment files by itself (Zotero 7's automatic renaming), and
+a renamed file is the same attachment of the same entry.
 """
 
 from __future__ import annotations
@@ -11,16 +15,36 @@ from typing import Any
 
 
 @dataclass(frozen=True)
+class LibraryItem:
+    """Where a stored document sits in the library: the attachment it was ingested from and
+    the entry that attachment belongs to."""
+
+    attachment: str  # the attachment's identity: "<library id>/<key>", e.g. "1/PDFKEY01"
+    item_key: str  # its parent entry's key; the attachment's own for a standalone file
+
+
+@dataclass(frozen=True)
 class LibraryAttachment:
     """One file attachment of the library."""
 
     path: str  # absolute: under the data directory's storage/, or a linked file anywhere
     item_key: str  # the attachment's own key in the library ("ABCD2345")
     parent_key: str | None  # the entry it is attached to; None for a standalone file
-    citekey: str | None  # the entry's citation key; None when the entry has none
+    citekey: str | None  # the entry's citation key; None when it has no usable one
     content_type: str | None
     # why it is not ingested ("the file is missing", "not a PDF (text/html)"); None: it is
     skipped: str | None = None
+    library_id: int = 1  # Zotero's libraryID: 1 is the user's own library, groups follow
+    # why the entry has no usable citation key (none at all, or one another entry claims too)
+    no_key: str | None = None
+
+    @property
+    def identity(self) -> str:
+        return f"{self.library_id}/{self.item_key}"
+
+    @property
+    def item(self) -> LibraryItem:
+        return LibraryItem(self.identity, self.parent_key or self.item_key)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -30,4 +54,6 @@ class LibraryAttachment:
             "citekey": self.citekey,
             "content_type": self.content_type,
             "skipped": self.skipped,
+            "library_id": self.library_id,
+            "no_key": self.no_key,
         }

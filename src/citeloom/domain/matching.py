@@ -79,6 +79,52 @@ def find_arxiv_ids(text: str) -> list[str]:
     return list(found)
 
 
+# arXiv's archives before April 2007, whose ids read archive/YYMMNNN ("hep-ph/9412269")
+_OLD_ARCHIVES = (
+    "acc-phys|adap-org|alg-geom|ao-sci|astro-ph|atom-ph|bayes-an|chao-dyn|chem-ph|cmp-lg|"
+    "comp-gas|cond-mat|cs|dg-ga|funct-an|gr-qc|hep-ex|hep-lat|hep-ph|hep-th|math|math-ph|"
+    "mtrl-th|nlin|nucl-ex|nucl-th|patt-sol|physics|plasm-ph|q-alg|q-bio|quant-ph|solv-int|"
+    "supr-con"
+)
+_BARE_OLD = re.compile(
+    rf"(?<![\w\-/.])((?:{_OLD_ARCHIVES})(?:\.[A-Z]{{2}})?/(?:9[1-9]|0[0-7])(?:0[1-9]|1[0-2])\d{{3}})"
+    r"(?:v\d+)?(?![\w/])"
+)
+# YYMM.NNNN from April 2007 to 2014, YYMM.NNNNN since 2015
+_BARE_NEW = re.compile(r"(?<![\w.\-/])(\d{2}(?:0[1-9]|1[0-2])\.\d{4,5})(?:v\d+)?(?![\w.\-/]|\.\d)")
+
+
+def _new_style_valid(arxiv_id: str) -> bool:
+    month, number = arxiv_id.split(".")
+    if len(number) == 4:
+        return "0704" <= month <= "1412"
+    return month >= "1501"
+
+
+def find_bare_arxiv_ids(text: str) -> list[str]:
+    """arXiv ids printed without "arXiv:" (``hep-ph/9412269 09 Dec 94``, a preprint number
+    ``2101.01234``), without version, in order of appearance. Only ids arXiv could have
+    issued: a known old archive with a year and month, or a new-style number of its era;
+    matched against the library's arXiv ids only, never taken on their own."""
+    found: dict[str, None] = {}
+    for match in _BARE_OLD.finditer(text):
+        found[match[1].lower()] = None
+    for match in _BARE_NEW.finditer(text):
+        if _new_style_valid(match[1]):
+            found[match[1]] = None
+    return list(found)
+
+
+def arxiv_id_of_field(value: str) -> str | None:
+    """The arXiv id a library field holds: printed with its prefix or as a URL anywhere in
+    it, or the whole field a bare id (a ``number`` or ``eprint`` of ``hep-ph/9412269``)."""
+    ids = find_arxiv_ids(value)
+    if ids:
+        return ids[0]
+    bare = find_bare_arxiv_ids(value.strip())
+    return bare[0] if len(bare) == 1 and value.strip().lower().startswith(bare[0].lower()) else None
+
+
 @dataclass(frozen=True)
 class TitleCandidate:
     """An entry scored against the document: title similarity and page-1 evidence."""

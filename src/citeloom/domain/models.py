@@ -11,7 +11,8 @@ from enum import StrEnum
 from typing import Any, Literal
 
 from citeloom.domain.languages import DEFAULT_LANGUAGES
-from citeloom.domain.page_labels import PageLabels, PageMarks
+from citeloom.domain.library_files import LibraryItem
+from citeloom.domain.page_labels import PageLabels, PageMarks, PagesChoice
 
 
 class BlockKind(StrEnum):
@@ -126,6 +127,9 @@ class Reference:
     edition: str | None = None
     arxiv_version: int | None = None  # 2 for "arXiv:2501.10120v2"
     item_type: str | None = None  # Zotero's item type ("journalArticle"); None from CSL-JSON
+    # which pages to cite when the PDF prints other numbers than ``page``: "printed" or
+    # "library", from a "citeloom-pages: ..." line in Extra (``domain.page_labels``)
+    pages_choice: PagesChoice | None = None
 
     @property
     def family_names(self) -> tuple[str, ...]:
@@ -178,6 +182,9 @@ class MetadataMatch:
     # why there is no match, when the library knows it ("Zotero item ABCD2345 has no
     # citation key"): shown instead of the candidates
     detail: str | None = None
+    # the library attachment the document is (a Zotero PDF): known by it whatever its file
+    # is called, and cited by its entry when the entry has no usable citation key
+    item: LibraryItem | None = None
 
     @property
     def citekey(self) -> str | None:
@@ -261,6 +268,12 @@ class DocumentSummary:
     # what ingest recorded for relations: arXiv's stamp on page 1, other entries page 1 fits
     arxiv_stamp: str | None = None
     also_fits: tuple[Resemblance, ...] = ()
+    # the library attachment it was ingested from ("1/PDFKEY01") and that attachment's entry
+    # ("ABCD2345"): how a renamed attachment file is recognised, and how a document whose
+    # entry has no usable citation key is cited
+    attachment: str | None = None
+    item: str | None = None
+    detail: str | None = None  # why it has no citekey, when the library says ("shares ...")
 
     @property
     def complete(self) -> bool:

@@ -6,6 +6,10 @@ tool. A claim that names one the cited paper never mentions is about something e
 (``domain.claims``); a question that names one no document of the library mentions cannot be
 answered from it (``services.answer``). Ordinary words are never names: a paraphrase may use
 words the library does not hold. In a German sentence capitalised words are nouns, not names.
+
+Whether a text mentions a name is read as the PDF has it (``mentioned``): in any spelling of
+its parts, glued or hyphenated, and for a run of capitalised words also each word named on
+its own.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ import re
 from collections.abc import Collection
 
 from citeloom.domain.languages import looks_german
-from citeloom.domain.text import fold_for_match, normalise_text
+from citeloom.domain.text import Folded, fold_for_match, holds_spelling, normalise_text
 
 _NAME = re.compile(
     r"\b(?:[A-Z]{2,}[A-Za-z0-9]*s?|[A-Za-z]+[0-9][A-Za-z0-9]*|[a-z]+[A-Z][A-Za-z0-9]*|"
@@ -59,3 +63,21 @@ def names(text: str, ignore: Collection[str] = ()) -> list[str]:
             found.append(" ".join(words))
     # an author's name in capitals is an acronym the claim uses, not a reference to them
     return [n for n in dict.fromkeys(found) if fold_for_match(n) not in skip or n.isupper()]
+
+
+def mentioned(text: str, name: str) -> bool:
+    """Whether ``text`` mentions ``name`` as a reader would find it: one of its spellings
+    ("Threading-BuildingBlocks" for "Threading Building Blocks", ``domain.text.spellings``),
+    or, for a run of capitalised words, each word as a name of its own ("Chicago Ohio
+    Illinois" on a page naming Chicago, Ohio and Illinois apart). A word inside another name
+    does not count: a page on "Google Scholar" and "semantic" search does not mention
+    "Semantic Scholar"."""
+    if holds_spelling(text, name):
+        return True
+    if isinstance(text, Folded):  # its capitals are gone: no name of its own can be read
+        return False
+    words = name.split()
+    if len(words) < 2 or not all(w[:1].isupper() for w in words):
+        return False
+    named = {fold_for_match(n) for n in names(text)}
+    return all(fold_for_match(w) in named for w in words)

@@ -10,6 +10,12 @@ per document from the best evidence there is, in this order (``decide_labels``):
    download-stamp page is detected and left unnumbered);
 4. otherwise the PDF page itself.
 
+When the library's range and the numbers the PDF gives (rules 1-2) disagree (the entry says
+pp. 205-218, the PDF in hand, another printing, prints 1-14), the library's range wins when
+its length fits: it names the version the user cites. The entry may choose otherwise with a
+``citeloom-pages: printed`` line in its Zotero Extra field (a CSL-JSON ``note``), and the
+disagreement is recorded, naming both (``PagesDisagree``).
+
 Labels are held as ranges, the way PDF page labels are (first page, numbering style, prefix,
 start number): "i-x, then 1-300" is two ranges, not 310 strings, so every chunk of a book can
 carry its document's labels, and a library change relabels without re-embedding.
@@ -20,76 +26,16 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
+
+from citeloom.domain.page_numerals import LabelParts, Style, from_roman, render_label, split_label
 
 LabelSource = Literal["pdf-labels", "printed", "library", "pdf-page", "none"]
 # Bump when the rules below change what a document is labelled: stored documents labelled by
 # older rules (or before labels existed) are labelled again by the next ingest, from their
 # cached conversion, without re-embedding.
-LABEL_RULES = "1"
-Style = Literal["D", "r", "R", ""]  # arabic, lower roman, upper roman, prefix only
-
-# ------------------------------------------------------------------ numbers and numerals
-_ROMAN_VALUES = (
-    (1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"),
-    (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i"),
-)  # fmt: skip
-_ROMAN = re.compile(r"^(?=[mdclxvi])m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})$")
-
-
-def to_roman(number: int) -> str:
-    out = []
-    for value, numeral in _ROMAN_VALUES:
-        count, number = divmod(number, value)
-        out.append(numeral * count)
-    return "".join(out)
-
-
-def from_roman(text: str) -> int | None:
-    """``xii`` -> 12; None for anything that is not a well-formed numeral."""
-    lower = text.lower()
-    if not lower or not _ROMAN.match(lower):
-        return None
-    total, rest = 0, lower
-    for value, numeral in _ROMAN_VALUES:
-        while rest.startswith(numeral):
-            total += value
-            rest = rest[len(numeral) :]
-    return total
-
-
-@dataclass(frozen=True)
-class LabelParts:
-    """A label split as PDF page labels are: ``S3`` is prefix S, arabic 3."""
-
-    prefix: str
-    style: Style
-    number: int  # 0 for a prefix-only label
-
-    def render(self) -> str:
-        return render_label(self.prefix, self.style, self.number)
-
-
-def render_label(prefix: str, style: Style, number: int) -> str:
-    if style == "D":
-        return f"{prefix}{number}"
-    if style in ("r", "R"):
-        numeral = to_roman(number)
-        return f"{prefix}{numeral.upper() if style == 'R' else numeral}"
-    return prefix
-
-
-def split_label(label: str) -> LabelParts:
-    """``273`` -> arabic 273; ``xii`` -> roman 12; ``S3``, ``013001-3`` -> a prefix and an
-    arabic number; anything else is a prefix-only label (it numbers one page)."""
-    label = label.strip()
-    roman = from_roman(label)
-    if roman is not None and (label.islower() or label.isupper()):
-        return LabelParts("", "r" if label.islower() else "R", roman)
-    if match := re.fullmatch(r"(.*?)(\d+)", label):
-        return LabelParts(match[1], "D", int(match[2]))
-    return LabelParts(label, "", 0)
+LABEL_RULES = "2"  # 2: the library's range wins over other printed numbers when it fits
 
 
 # ------------------------------------------------------------------ the labels of a document
@@ -117,12 +63,65 @@ class LabelRange:
 
 
 @dataclass(frozen=True)
+class PagesDisagree:
+    """The library's page range and the numbers the PDF gives, when they disagree: both, the
+    one the labels follow, and why."""
+
+    library: str  # "205-218"
+    printed: str  # "1-14"
+    used: LabelSource  # "library", or the PDF's own: "printed", "pdf-labels"
+    chosen: bool  # the entry chose (citeloom-pages), rather than the rule
+
+    def __str__(self) -> str:
+        if self.used == "library":
+            why = (
+                "as the entry chooses (citeloom-pages: library)"
+                if self.chosen
+                else "the library's range, which names the version you cite; to cite the "
+                "printed pages instead, add the line 'citeloom-pages: printed' to the "
+                "entry's Extra field in Zotero (note in CSL-JSON)"
+            )
+            cited = self.library
+        else:
+            why = (
+                "as the entry chooses (citeloom-pages: printed)"
+                if self.chosen
+                else "the printed pages: the library's range does not fit the PDF's pages"
+            )
+            cited = self.printed
+        return (
+            f"the library says pp. {self.library}, the PDF prints pp. {self.printed}: cited as "
+            f"pp. {cited}, {why}"
+        )
+
+    def to_json(self) -> dict[str, str | bool]:
+        return {
+            "library": self.library,
+            "printed": self.printed,
+            "used": self.used,
+            "chosen": self.chosen,
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> PagesDisagree | None:
+        if not isinstance(data, dict) or data.get("used") not in _SOURCES_SET:
+            return None
+        library, printed = data.get("library"), data.get("printed")
+        if not (isinstance(library, str) and isinstance(printed, str)):
+            return None
+        return cls(library, printed, data["used"], bool(data.get("chosen")))
+
+
+@dataclass(frozen=True)
 class PageLabels:
     """A document's printed page labels and the rule that gave them."""
 
     ranges: tuple[LabelRange, ...]
     page_count: int
     source: LabelSource
+    # the library's range and the PDF's own numbers, when they disagree (not stored in the
+    # labels' JSON: the payload keeps it beside them)
+    disagree: PagesDisagree | None = None
 
     def printed(self, page: int | None) -> list[str]:
         """The printed labels on a PDF page: [] for an unnumbered page, two for a two-up."""
@@ -190,6 +189,7 @@ class PageLabels:
 
 
 _SOURCES = ("pdf-labels", "printed", "library", "pdf-page", "none")
+_SOURCES_SET = frozenset(_SOURCES)
 _TWO_UP = re.compile(r"(\d+)-(\d+)")
 
 
@@ -564,13 +564,27 @@ def informative_pdf_labels(
     return [] if disagree > agree else given
 
 
+PagesChoice = Literal["printed", "library"]
+_CHOICE = re.compile(r"^\s*citeloom[- ]?pages\s*:\s*(printed|library)\s*$", re.I | re.M)
+
+
+def pages_choice(text: str | None) -> PagesChoice | None:
+    """What an entry chooses when its range and the PDF's numbers disagree: a line
+    ``citeloom-pages: printed`` (or ``library``) in its Extra field or CSL ``note``."""
+    match = _CHOICE.search(text or "")
+    return "printed" if match and match[1].lower() == "printed" else "library" if match else None
+
+
 def decide_labels(
     page_count: int | None,
     marks: PageMarks,
     library_page: str | None,
     ocr_pages: Iterable[int] = (),
+    choice: PagesChoice | None = None,
 ) -> PageLabels:
-    """A document's labels by the first rule that applies (see the module's docstring)."""
+    """A document's labels by the first rule that applies (see the module's docstring); the
+    library's range first when the PDF's own numbers disagree with it and it fits, unless the
+    entry's ``choice`` is the printed pages."""
     if not page_count:
         return PageLabels((), 0, "none")
     covers = cover_pages(marks, ocr_pages)
@@ -580,12 +594,46 @@ def decide_labels(
         "printed": printed,
         "library": library_labels(page_count, library_page, covers),
     }
+    own: tuple[LabelSource, list[str | None]] | None = next(
+        ((s, rules[s]) for s in ("pdf-labels", "printed") if rules[s]), None
+    )
+    disagree = None
+    if own is not None and (shown := _disagreeing(library_page, own[1])) is not None:
+        library_first = bool(rules["library"]) and choice != "printed"
+        used: LabelSource = "library" if library_first else own[0]
+        disagree = PagesDisagree(shown, _span(own[1]), used, choice is not None)
+        if library_first:
+            rules = {"library": rules["library"]}
     for source, labels in rules.items():
         if labels:
-            return from_labels(labels, source)
+            return replace(from_labels(labels, source), disagree=disagree)
     return from_labels(
         [None if p in covers else str(p) for p in range(1, page_count + 1)], "pdf-page"
     )
+
+
+def _disagreeing(library_page: str | None, labels: Sequence[str | None]) -> str | None:
+    """The library's range as written ("205-218") when fewer than half of the numbers the
+    PDF gives in its numbering (two-up pages count both) fall inside it; else None."""
+    bounds = library_range(library_page)
+    if bounds is None:
+        return None
+    first, last = bounds
+    numbers = []
+    for label in labels:
+        for part in label.split("-") if label and _TWO_UP.fullmatch(label) else [label or ""]:
+            parts = split_label(part)
+            if part and (parts.style, parts.prefix) == (first.style, first.prefix):
+                numbers.append(parts.number)
+    inside = sum(first.number <= n <= last.number for n in numbers)
+    if not numbers or 2 * inside >= len(numbers):
+        return None
+    return f"{first.render()}-{last.render()}"
+
+
+def _span(labels: Sequence[str | None]) -> str:
+    shown = [label for label in labels if label]
+    return f"{shown[0]}-{shown[-1]}" if len(shown) > 1 else (shown[0] if shown else "")
 
 
 def pdf_pages(page_count: int) -> PageLabels:

@@ -58,6 +58,13 @@ def missing_focus(question: str, context: str) -> list[str]:
     if wants_number(question) and not quantities(context):
         missing.append("a number")
     kind = asked_kind(question)
-    if kind and not covered_terms([fold_for_match(w) for w in kind], [context]):
+    if kind and not any(_carries(word, context) for word in kind):
         missing.append(kind[0])
     return missing
+
+
+def _carries(word: str, context: str) -> bool:
+    """A kind word is in the context when each of its parts is: "lead-210" in "dated with
+    lead-210", "hard-to-reach" only where hard, to and reach all are."""
+    parts = fold_for_match(word).split()
+    return bool(parts) and covered_terms(parts, [context]) == set(parts)

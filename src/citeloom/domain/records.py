@@ -13,7 +13,7 @@ beside it: only a paper's own text is ever quoted as its words.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal, cast
 
 from citeloom.domain.citation import citation_label
@@ -29,7 +29,7 @@ from citeloom.domain.models import (
     Resemblance,
 )
 from citeloom.domain.notes import ANNOTATION, NOTE_FIELD, NoteItem, is_note_path
-from citeloom.domain.page_labels import PageLabels, decide_labels
+from citeloom.domain.page_labels import PageLabels, PagesDisagree, decide_labels
 from citeloom.domain.relations import NO_FLAGS, DocumentFacts, WorkFlags
 
 PAYLOAD_VERSION = 1
@@ -40,14 +40,17 @@ Kind = Literal["paper", "note"]
 # every chunk of a note mirrored from a Zotero annotation says so ("annotation"): its label
 NOTE_KIND_FIELD = "note_kind"
 
+# The library's tags and collections (paths from the top) of a chunk's paper
+TAGS_FIELD = "zotero.tags"
+COLLECTIONS_FIELD = "zotero.collections"
 # Payload keys the index adapters build keyword indexes on (filters stay fast).
 INDEXED_KEYWORDS = (
     "project",
     "doc_id",
     "source.path",
     "zotero.citekey",
-    "zotero.tags",
-    "zotero.collections",
+    TAGS_FIELD,
+    COLLECTIONS_FIELD,
 )
 INDEXED_INTEGERS = ("doc.year", "doc.page_start", "doc.page_end")
 # Full-text indexes: phrases and words in the chunk text, words of the section path.
@@ -67,7 +70,11 @@ def label_fields(
     fingerprint, so the next run labels the document again."""
     ref = match.reference
     labels = decide_labels(
-        document.page_count, document.page_marks, ref.page if ref else None, document.ocr_pages
+        document.page_count,
+        document.page_marks,
+        ref.page if ref else None,
+        document.ocr_pages,
+        ref.pages_choice if ref else None,
     )
     return {
         "doc": {
@@ -78,6 +85,8 @@ def label_fields(
             "url": ref.url if ref else None,
             "page_labels": labels.to_json(),
             "page_label_source": labels.source,
+            # the library's range and the PDF's numbers, when they disagree: both
+            "page_disagreement": labels.disagree.to_json() if labels.disagree else None,
             # arXiv's watermark: this PDF is the arXiv copy (domain.relations)
             "arxiv_stamp": None if note else arxiv_stamp(document.front_text(pages=1)),
         },
@@ -91,6 +100,11 @@ def label_fields(
             "collections": list(ref.collections) if ref else [],
             "library": library,
             "also_fits": [r.to_json() for r in match.also],
+            # the Zotero attachment it is, and its entry: identity and, without a usable
+            # citekey, the label
+            "attachment": match.item.attachment if match.item else None,
+            "item": match.item.item_key if match.item else None,
+            "detail": match.detail,
         },
     }
 
@@ -204,6 +218,8 @@ class Passage:
     also_fits: tuple[Resemblance, ...] = ()
     flags: WorkFlags = NO_FLAGS
     annotation: bool = False  # a note mirrored from a Zotero PDF annotation
+    # the Zotero entry of a document without a usable citekey: what its passages are cited by
+    item: str | None = None
 
     def page_label(self, page: int | None) -> str | None:
         """The printed label of a PDF page of this passage's document."""
@@ -219,7 +235,12 @@ class Passage:
         """The citation of one page of this passage (a quoted sentence is on one page)."""
         label = self.page_label(page)
         return citation_label(
-            self.citekey, label, label, note=self.kind == "note", annotation=self.annotation
+            self.citekey,
+            label,
+            label,
+            note=self.kind == "note",
+            annotation=self.annotation,
+            item=self.item,
         )
 
     @property
@@ -230,6 +251,7 @@ class Passage:
             self.page_label_end,
             note=self.kind == "note",
             annotation=self.annotation,
+            item=self.item,
         )
 
     @property
@@ -287,7 +309,12 @@ def passage_from_payload(
         arxiv_stamp=_stamp(doc),
         also_fits=_also_fits(zotero),
         annotation=payload.get(NOTE_KIND_FIELD) == ANNOTATION,
+        item=_text(zotero.get("item")),
     )
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
 
 
 def _stamp(doc: dict[str, Any]) -> str | None:
@@ -304,9 +331,11 @@ def _also_fits(zotero: dict[str, Any]) -> tuple[Resemblance, ...]:
 def stored_labels(doc: dict[str, Any]) -> PageLabels | None:
     """The printed labels a payload's ``doc`` holds; None for a document stored before
     labels existed (its PDF pages stand in) or one without pages."""
-    return PageLabels.from_json(
+    labels = PageLabels.from_json(
         doc.get("page_labels"), doc.get("page_count"), doc.get("page_label_source")
     )
+    disagree = PagesDisagree.from_json(doc.get("page_disagreement"))
+    return replace(labels, disagree=disagree) if labels and disagree else labels
 
 
 def _page_number(value: Any) -> int | None:
@@ -370,6 +399,9 @@ def summarise_documents(payloads: Iterable[dict[str, Any]]) -> list[DocumentSumm
                 kind=payload_kind(payload),
                 arxiv_stamp=_stamp(doc),
                 also_fits=_also_fits(zotero),
+                attachment=_text(zotero.get("attachment")),
+                item=_text(zotero.get("item")),
+                detail=_text(zotero.get("detail")),
             )
         )
     return sorted(summaries, key=lambda s: (s.path, s.doc_id))

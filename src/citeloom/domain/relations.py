@@ -31,6 +31,7 @@ from typing import Any, Literal
 
 from citeloom.domain.matching import find_dois
 from citeloom.domain.models import Reference, Resemblance
+from citeloom.domain.relation_cycles import find_cycles, on_cycles
 from citeloom.domain.text import fold_for_match, trim
 
 RelationKind = Literal[
@@ -720,6 +721,15 @@ class RelationGraph:
         # entries that are preprints themselves: their PDFs carrying arXiv's stamp are no news
         self.preprints = frozenset(preprints)
         certain = [r for r in self.relations if r.certainty == "certain"]
+        # relations going round in a circle are set aside, not applied; a retraction on one
+        # keeps applying without its notice (a missed retraction costs more than a wrong one)
+        self.cycles = tuple(find_cycles(certain))
+        self.set_aside = on_cycles(self.cycles)
+        certain = [
+            r if r not in self.set_aside else replace(r, target=None)
+            for r in certain
+            if r not in self.set_aside or r.kind == "retracted"
+        ]
         self._certain = certain
         # the certain relations touching each citekey: flags look up a handful, not all
         self._touching: dict[str, list[Relation]] = {}

@@ -36,6 +36,66 @@ def fold_for_match(text: str) -> str:
     return _WS.sub(" ", text).strip()
 
 
+# ------------------------------------------------------------------ names as a PDF spells them
+# A reader sees one name in "Threading Building Blocks", "Threading-BuildingBlocks" and
+# "ThreadingBuildingBlocks"; a text layer holds whichever the typesetter chose. A name's parts
+# are its words, split further at hyphens and other punctuation and at a capital inside a word
+# ("BuildingBlocks": "Building" "Blocks", when both sides have three letters or more, so that
+# "PaSa" or "McDonald" stay whole) and where letters meet digits ("C29", "C-29" and "C 29" are
+# one position); a spelling glues some neighbouring parts and keeps the rest apart.
+_HUMP = re.compile(r"(?<=[a-z]{3})(?=[A-Z][a-z]{2})|(?<=[^\W\d_])(?=\d)")
+MAX_SPELLINGS = 16  # 2 ** 4: every spelling of a name of up to five parts
+
+
+def name_parts(name: str) -> list[str]:
+    """The folded parts of a name: "Threading-BuildingBlocks" -> threading building blocks."""
+    return fold_for_match(_HUMP.sub(" ", normalise_text(name))).split()
+
+
+def spellings(name: str) -> list[tuple[str, ...]]:
+    """The ways a text layer may write a name, each as the folded words it is made of: every
+    gluing of neighbouring parts, the parts apart first. A name of more than five parts gets
+    three: all apart, glued within each of its words, all glued."""
+    parts = name_parts(name)
+    if not parts:
+        return []
+    gaps = len(parts) - 1
+    if 2**gaps > MAX_SPELLINGS:
+        glued = ("".join(name_parts(w)) for w in normalise_text(name).split())
+        chosen = [tuple(parts), tuple(w for w in glued if w), ("".join(parts),)]
+        return list(dict.fromkeys(chosen))
+    out = []
+    for glue in range(2**gaps):  # bit i set: part i is glued to part i + 1
+        words = [parts[0]]
+        for i, part in enumerate(parts[1:]):
+            if glue >> i & 1:
+                words[-1] += part
+            else:
+                words.append(part)
+        out.append(tuple(words))
+    return out
+
+
+class Folded(str):
+    """A text folded for matching and padded with spaces (``fold``): a whole paper, folded
+    once, in which many names are looked up."""
+
+
+def fold(text: str) -> Folded:
+    return Folded(f" {fold_for_match(text)} ")
+
+
+NO_TEXT = Folded("")
+
+
+def holds_spelling(text: str, name: str) -> bool:
+    """Whether ``text`` holds one spelling of ``name``, its words side by side: "Threading
+    Building Blocks" is in a page reading "Threading-BuildingBlocks", and a name broken across
+    lines is read whole (``normalise_text``)."""
+    folded = text if isinstance(text, Folded) else fold(text)
+    return any(f" {' '.join(words)} " in folded for words in spellings(name))
+
+
 def trim(text: str, limit: int) -> str:
     """Shorten for display at a word boundary."""
     text = _WS.sub(" ", text).strip()

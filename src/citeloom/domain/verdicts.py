@@ -18,7 +18,7 @@ Verdict = Literal[
 ]
 VERDICTS: tuple[Verdict, ...] = get_args(Verdict)  # in the order counts are shown
 # The verdicts a check fails on by default: those whose precision measured on text not tuned
-# on is >= 0.95 (benchmarks/check_claims.py, docs/adr/0015). ``unconfirmed`` is not one: it
+# on is >= 0.95 (benchmarks/check_claims.py, docs/adr/0018). ``unconfirmed`` is not one: it
 # says citeloom cannot confirm the claim, not that the claim is wrong; nor ``other-page``: a
 # claim an abstract and a results page both state is often judged stated on the other one.
 DEFAULT_FAIL_ON: frozenset[Verdict] = frozenset(

@@ -9,7 +9,7 @@ Exit codes (also in the README):
   5  a disk is full or failing (the run stopped before the document in hand was stored)
      (check: 1 when a citation has a verdict of --fail-on)
  70  internal error (a bug: run with -v and report it)
-130  interrupted (Ctrl-C)
+130  interrupted (Ctrl-C; watch ends with 0 on Ctrl-C or SIGTERM, 130 on a second one)
 
 Heavy modules are imported inside the commands that need them: ``--help`` and ``query`` never
 import Docling or torch.
@@ -31,7 +31,7 @@ from citeloom import __version__
 from citeloom.domain.errors import CiteloomError, ConfigError, ExitCode
 from citeloom.domain.query_syntax import DEFAULT_TOP_K, MAX_TOP_K
 from citeloom.domain.verdicts import Verdict
-from citeloom.entrypoints.stdout import echo, echo_err, json_text
+from citeloom.entrypoints.stdout import echo, echo_err, json_text, one_line
 
 INTERNAL_ERROR = 70
 INTERRUPTED = 130
@@ -149,6 +149,17 @@ def _show_served(data: dict[str, Any], fmt: str) -> None:
         echo(data["rendered"])
 
 
+def _refuse_unreadable(paths: list[Path]) -> tuple[list[Path], list[Any]]:
+    """The paths to go on with, and those refused at once, each said in one line, before any
+    index is opened: a named pipe or a device would hold it for ever (``refuse_unreadable``)."""
+    from citeloom.services.ingest import refuse_unreadable
+
+    given, refused = refuse_unreadable(paths)
+    for outcome in refused:
+        _tell(f"error: {one_line(outcome.error or '')}")  # a name from a glob: one line
+    return given, refused
+
+
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"citeloom {__version__}")
@@ -233,17 +244,21 @@ def ingest(
             f"Pass the folder of your papers (citeloom ingest ~/papers -p {project}), or put "
             "them in raw_dir."
         )
+    given, refused = _refuse_unreadable(paths or [])
+    if refused and not given and not from_library:
+        raise typer.Exit(int(ExitCode.DOCUMENTS_FAILED))
     stop = StopRequest()
     with bootstrap.index(settings, on_wait=_tell) as index:
         service = bootstrap.ingest_service(settings, project, index)
         with stop.installed(), ingest_progress(not as_json, render.document_line) as progress:
             report = service.run(
-                list(paths or ([] if from_library else [raw_dir])),
+                given or ([] if from_library else [raw_dir]),
                 progress=progress,
                 citekey=citekey,
                 prune=prune,
                 should_stop=stop,
                 from_library=from_library,
+                refused=refused,
             )
     if as_json:
         from citeloom.entrypoints.report_schemas import IngestResponse
@@ -294,9 +309,11 @@ def watch(
 ) -> None:
     """Keep the project's collection in step with its folders, references file and Zotero
     library: after each settled batch of changes, ingest what is new or changed, relabel
-    after a library change and (with prune) remove what is gone. Ctrl-C finishes the
-    document in hand and stops.
+    after a library change and (with prune) remove what is gone. Ctrl-C or SIGTERM finishes
+    the document in hand and stops (exit 0); a second one stops at once (exit 130).
     """
+    import signal
+
     from citeloom import bootstrap
     from citeloom.entrypoints import render
     from citeloom.entrypoints.progress import StopRequest
@@ -312,12 +329,16 @@ def watch(
                 "or give the project a zotero directory."
             )
         paths = [raw_dir]
+    given, refused = _refuse_unreadable(paths or [])
+    if refused and not given:
+        raise typer.Exit(int(ExitCode.DOCUMENTS_FAILED))
+    paths = given or None
     status = render.WatchStatus(as_json)
     stop = StopRequest()
     service = bootstrap.watch_service(
         settings, project, list(paths or []), prune or spec.prune, status.waiting, settle
     )
-    with stop.installed():
+    with stop.installed((signal.SIGINT, signal.SIGTERM)):
         service.run(status.show, should_stop=stop)
     status.close()
 
@@ -863,8 +884,10 @@ def import_(
     checked before the first write; a damaged one is named with its field (exit 2).
     """
     from citeloom import bootstrap
+    from citeloom.services.export_file import check_source
     from citeloom.services.transfer import import_project
 
+    check_source(file)
     settings = bootstrap.settings(config)
     if to is not None:
         settings = bootstrap.with_server(settings, to)

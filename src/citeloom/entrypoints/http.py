@@ -415,14 +415,29 @@ def _unreadable(cause: BaseException | None) -> str:
     return "the body could not be read as JSON (see /docs for each route's body)"
 
 
+def mount_handoff(app: FastAPI, secret: bytes | None) -> None:
+    """``GET /handoff``: the server proves it holds its announcement's secret, before a CLI
+    sends it anything (``handoff``). Unguarded by the token, which the CLI sends only after."""
+
+    @app.get(handoff.PROOF_ROUTE, include_in_schema=False)
+    def proof(request: Request) -> JSONResponse:
+        nonce = request.headers.get(handoff.NONCE_HEADER, "")
+        answer = handoff.prove(secret, nonce) if secret is not None else None
+        if answer is None:
+            return _error(404, "this server is not announced for a CLI hand-off")
+        return JSONResponse(answer)
+
+
 def create_app(
     settings: Settings,
     token: str | None = None,
     preload: bool = True,
     stopping: Callable[[], bool] = lambda: False,
+    handoff_secret: bytes | None = None,
 ) -> FastAPI:
     """``stopping``: whether the server is shutting down (a running check then stops at its
-    next citation and answers 503, so that the server need not wait for all of it)."""
+    next citation and answers 503, so that the server need not wait for all of it).
+    ``handoff_secret``: what the server proves it holds to a CLI handing it a request."""
     token = checked_token(token)
     runtime = Runtime(settings, stopping)
     limit = Limit(settings.serve.timeout_s, "[serve] timeout_s")
@@ -439,6 +454,7 @@ def create_app(
     )
     app.add_middleware(BodyLimit, max_bytes=settings.serve.max_body_bytes)
     mount_docs(app)
+    mount_handoff(app, handoff_secret)
     keep_example_nulls(app)
 
     def authorised(
@@ -652,11 +668,17 @@ def run(
     import uvicorn
 
     server: uvicorn.Server | None = None
-    app = create_app(settings, token, stopping=lambda: server is not None and server.should_exit)
+    secret = handoff.new_secret()
+    app = create_app(
+        settings,
+        token,
+        stopping=lambda: server is not None and server.should_exit,
+        handoff_secret=secret if config is not None else None,
+    )
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False))
     host, port = listener.getsockname()[:2]
     announce = (
-        handoff.announced(config, host, port, settings.serve.timeout_s)
+        handoff.announced(config, host, port, settings.serve.timeout_s, secret)
         if config is not None
         else contextlib.nullcontext()
     )

@@ -16,7 +16,8 @@ from citeloom.entrypoints.stdout import echo
 
 
 class StopRequest:
-    """The first SIGINT is a request, honoured between documents."""
+    """The first SIGINT (or another of the signals given) is a request, honoured between
+    documents; a second one stops at once."""
 
     def __init__(self) -> None:
         self.requested = False
@@ -25,7 +26,11 @@ class StopRequest:
         return self.requested
 
     @contextmanager
-    def installed(self) -> Iterator[None]:
+    def installed(self, signals: tuple[int, ...] = (signal.SIGINT,)) -> Iterator[None]:
+        """``signals``: ``watch`` adds SIGTERM, the way a service manager or ``kill`` ends a
+        long-running process, so that it ends as after Ctrl-C: the document in hand stored,
+        the audit closed, its ``stopped`` event said."""
+
         def handler(signum: int, frame: Any) -> None:
             if self.requested:
                 raise KeyboardInterrupt
@@ -34,11 +39,12 @@ class StopRequest:
                 "\nstopping after the current document (Ctrl-C again to stop at once)", err=True
             )
 
-        previous = signal.signal(signal.SIGINT, handler)
+        previous = {number: signal.signal(number, handler) for number in signals}
         try:
             yield
         finally:
-            signal.signal(signal.SIGINT, previous)
+            for number, action in previous.items():
+                signal.signal(number, action)
 
 
 @contextmanager

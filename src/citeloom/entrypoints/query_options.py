@@ -28,7 +28,7 @@ def query_options(
         top_k=top_k,
         citekeys=tuple(citekeys),
         tags=tuple(tags),
-        collections=tuple(c.strip("/") for c in collections),
+        collections=tuple(collections),
         year_from=year_from,
         year_to=year_to,
         sections=(section,) if section else (),

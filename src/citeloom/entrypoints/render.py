@@ -5,7 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from citeloom.domain.citekeys import no_usable_key_label
 from citeloom.domain.text import trim
+from citeloom.entrypoints.stdout import one_line
 
 if TYPE_CHECKING:  # each command imports only the service it runs
     from citeloom.domain.records import Passage
@@ -23,21 +25,29 @@ if TYPE_CHECKING:  # each command imports only the service it runs
 
 
 def _short(path: str) -> str:
+    """A path as output lines name it: relative to the working folder where it is inside it,
+    on one line whatever its name holds (``one_line``)."""
     try:
-        return str(Path(path).resolve().relative_to(Path.cwd()))
+        return one_line(str(Path(path).resolve().relative_to(Path.cwd())))
     except ValueError:
-        return path
+        return one_line(path)
 
 
 def document_line(doc: DocumentOutcome) -> str:
     name = _short(doc.path)
     if doc.status == "failed":  # the error names the file for the audit; the line does here
-        return f"failed    {name}: {(doc.error or 'unknown error').removeprefix(doc.path + ': ')}"
-    ref = f"[@{doc.citekey}] ({doc.match})" if doc.citekey else "no reference match"
+        error = (doc.error or "unknown error").removeprefix(doc.path + ": ")
+        return f"failed    {name}: {one_line(error)}"
+    ref = f"[@{doc.citekey}] ({doc.match})" if doc.citekey else _unlabelled(doc.item)
     pages = _pages(doc.pages, doc.printed_pages, doc.page_labels)
     line = f"{doc.status:<9} {name}  {ref}  {pages}  {_count(doc.chunks, 'chunk')}"
     changes = _index_changes(doc)
     return f"{line}  ({'; '.join(changes)})" if changes else line
+
+
+def _unlabelled(item: str | None) -> str:
+    """What a document without a citekey is cited by: its Zotero item, or nothing."""
+    return no_usable_key_label(item) if item else "no reference match"
 
 
 def _count(n: int | None, noun: str) -> str:
@@ -87,6 +97,12 @@ def ingest_summary(report: IngestReport) -> str:
             f"Zotero annotations: {a['total']} in the library, {a['stored']} stored, "
             f"{a['removed']} removed"
         )
+    lines += [f"warning: {problem}" for problem in report.library_problems]
+    lines += [
+        f"warning: {_short(d.path)}: {d.pages_disagree}"
+        for d in report.documents
+        if d.pages_disagree
+    ]
     if report.interrupted:
         left = _count(report.interrupted, "document")
         lines.append(f"interrupted: {left} left for the next run")
@@ -330,7 +346,7 @@ def inspect_text(report: InspectReport) -> str:
         f"({info.dimensions} dimensions)",
     ]
     for d in report.documents:
-        ref = f"@{d.citekey} ({d.match})" if d.citekey else "no reference match"
+        ref = f"@{d.citekey} ({d.match})" if d.citekey else _unlabelled(d.item)
         if d.kind == "note":
             ref = f"note on {ref}" if d.citekey else "note"
         labels = d.labels
@@ -343,7 +359,11 @@ def inspect_text(report: InspectReport) -> str:
         if not d.complete:
             chunks = f"{d.chunks} of {d.chunk_total} chunks (INCOMPLETE)"
         lines.append(f"  {d.doc_id}  {_short(d.path)}  {ref}  {pages}  {chunks}")
-        if not d.citekey and d.candidates:
+        if labels is not None and labels.disagree is not None:
+            lines.append(f"      pages: {labels.disagree}")
+        if not d.citekey and d.detail:
+            lines.append(f"      {d.detail}")
+        elif not d.citekey and d.candidates:
             best = ", ".join(f"@{c.citekey} {c.score:.2f}" for c in d.candidates)
             lines.append(f"      {d.problem or 'unmatched'}; best candidates: {best}")
     if report.incomplete:
@@ -492,6 +512,8 @@ def _watch_text(event: WatchEvent) -> str:
             parts.append(f"{data['relabelled']} relabelled")
         if data["pruned"]:
             parts.append(f"{len(data['pruned'])} pruned")
+        if data["interrupted"]:
+            parts.append(f"{data['interrupted']} left for the next run")
         return f"run {data['correlation_id']}: {', '.join(parts)}; watching"
     if event.event == "error":
         return f"error: {data['error']} (retried {data['retry']})"

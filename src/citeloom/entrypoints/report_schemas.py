@@ -68,6 +68,17 @@ class StoredDocumentOut(_Response):
     complete: bool = Field(description="Every chunk is stored (false: a killed run).")
     page_labels: str | None = Field(description="Where its printed page labels came from.")
     printed_pages: str | None = Field(description="The printed range: 272-273.")
+    attachment: str | None = Field(
+        description="The Zotero attachment it is (library id/key), whatever its file name."
+    )
+    item: str | None = Field(
+        description="Its Zotero item's key: what it is cited by when it has no usable citekey."
+    )
+    detail: str | None = Field(description="Why it has no citekey, when the library says.")
+    pages_disagree: str | None = Field(
+        description="The library's range and the PDF's numbers, when they disagree: both, "
+        "and which one its labels follow."
+    )
 
     @classmethod
     def of(cls, doc: DocumentSummary) -> StoredDocumentOut:
@@ -93,6 +104,10 @@ class StoredDocumentOut(_Response):
             complete=doc.complete,
             page_labels=labels.source if labels else None,
             printed_pages=labels.span() if labels else None,
+            attachment=doc.attachment,
+            item=doc.item,
+            detail=doc.detail,
+            pages_disagree=str(labels.disagree) if labels and labels.disagree else None,
         )
 
 
@@ -240,9 +255,15 @@ class IngestDocumentOut(_Response):
     status: str = Field(description="ingested, skipped or failed.")
     citekey: str | None = Field(description="The library entry it is matched to.")
     match: str | None = Field(description="How it was matched.")
+    item: str | None = Field(
+        description="Its Zotero item's key: what it is cited by when it has no usable citekey."
+    )
     pages: int | None = Field(description="PDF pages.")
     page_labels: str | None = Field(description="Where its printed page labels came from.")
     printed_pages: str | None = Field(description="The printed range: 272-278.")
+    pages_disagree: str | None = Field(
+        description="The library's range and the PDF's numbers, when they disagree."
+    )
     chunks: int = Field(description="Chunks stored.")
     error: str | None = Field(description="Why it failed, with the fix.")
     renamed_from: str | None = Field(description="The stored path this content had before.")
@@ -270,6 +291,15 @@ class LibraryAttachmentOut(_Response):
     skipped: str | None = Field(description="Why it was not ingested.")
 
 
+class LibraryProblemOut(_Response):
+    """Something wrong with the library's citation keys, with the fix."""
+
+    kind: str = Field(description="shared-key, no-key or key-disagreement.")
+    detail: str = Field(description="The entries, and where each one's key is written.")
+    fix: str = Field(description="What to change in the library.")
+    fails: bool = Field(description="Whether validate fails on it (else it warns).")
+
+
 class IngestResponse(_Response):
     """``citeloom ingest --json``: every file of the run and the totals."""
 
@@ -290,6 +320,9 @@ class IngestResponse(_Response):
     )
     totals: dict[str, int] = Field(description="Documents by status, and chunks stored.")
     relations: dict[str, int] = Field(description="Relations of the library after the run.")
+    library_problems: list[LibraryProblemOut] = Field(
+        description="What is wrong with the library's citation keys (shared, missing)."
+    )
 
     @classmethod
     def of(cls, report: IngestReport) -> IngestResponse:
@@ -314,6 +347,10 @@ class IngestResponse(_Response):
             annotations=report.annotations,
             totals=report.totals,
             relations=report.relations,
+            library_problems=[
+                LibraryProblemOut.model_validate(p, from_attributes=True)
+                for p in report.library_problems
+            ],
         )
 
 

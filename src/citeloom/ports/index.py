@@ -89,6 +89,12 @@ class IndexReader(Protocol):
         """Chunks matching the filter (document frequencies for query confidence)."""
         ...
 
+    def field_values(self, collection: str, key: str, filters: SearchFilter) -> list[str]:
+        """The distinct values a keyword field of the payload (``zotero.tags``,
+        ``zotero.collections``) holds among the chunks the filter selects, sorted: what a
+        filter on that field can name."""
+        ...
+
 
 class IndexWriter(Protocol):
     """Writing a project's collection: ingest, notes, reindex and import.

@@ -3,6 +3,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
+from citeloom.domain.citekeys import LibraryProblem
 from citeloom.domain.library_files import LibraryAttachment
 from citeloom.domain.models import ConvertedDocument, MetadataMatch, Reference
 from citeloom.domain.notes import NoteItem
@@ -20,14 +21,15 @@ class MetadataResolver(Protocol):
 
     def resolve(self, document: ConvertedDocument, hint: str | None = None) -> MetadataMatch: ...
 
+    def problems(self) -> list[LibraryProblem]:
+        """What is wrong with the library's citation keys (a key several entries claim, an
+        entry without one): ingest warns of each, validate reports them."""
+        ...
+
 
 @runtime_checkable
 class LibraryAudit(Protocol):
     """What validate reports about a library read from a reference manager's database."""
-
-    def without_key(self) -> list[str]:
-        """Entries that have no citation key ("ABCD2345 (Title)"): never guessed."""
-        ...
 
     def disagreements(self) -> list[str]:
         """Entries the database and the references file describe differently."""

@@ -7,7 +7,8 @@ never quoted). There is no answer, and the best passages are listed as leads ins
 weak sentence dressed as one, when:
 
 - the question names something no document of the project mentions (an acronym, a model or
-  dataset name, a capitalised name: "Nothing in this library mentions ImageNet");
+  dataset name, a capitalised name: "Nothing in this library mentions ImageNet"), in no
+  spelling a text layer may give it (``domain.names.mentioned``);
 - the question's informative words are not covered, or the best sentence is weak;
 - no sentence sure enough of the question carries its focus (``domain.questions``): a number
   for "how many", the asked-for kind for "which X".
@@ -18,9 +19,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from citeloom.domain.diversity import diversify
-from citeloom.domain.names import names
+from citeloom.domain.names import mentioned, names
 from citeloom.domain.questions import missing_focus
 from citeloom.domain.records import Passage
+from citeloom.domain.text import spellings
 from citeloom.ports import SearchFilter
 from citeloom.services.evidence import SentenceEvidence, Support
 from citeloom.services.query import QueryOptions, QueryService
@@ -72,7 +74,7 @@ class AnswerService:
         if not found.results:
             return report
         authors = {n for p in found.results for n in p.family_names}
-        report.absent = self._absent(question, authors)
+        report.absent = self._absent(question, authors, found.results)
         if report.absent:
             report.reason = f"Nothing in this library mentions {_listed(report.absent)}."
             return report
@@ -101,15 +103,25 @@ class AnswerService:
         report.fallback = False
         return report
 
-    def _absent(self, question: str, authors: set[str]) -> list[str]:
+    def _absent(self, question: str, authors: set[str], found: list[Passage]) -> list[str]:
         """The question's names (acronyms, model and dataset names, capitalised names) that
         no chunk of the project mentions; the papers' own authors are not asked about."""
+        return [name for name in names(question, authors) if not self._mentioned(name, found)]
+
+    def _mentioned(self, name: str, found: list[Passage]) -> bool:
+        """Whether some chunk of the project mentions ``name`` (``domain.names.mentioned``).
+        The passages found for the question are read first, with the whole rule; then the
+        index is asked for each spelling as a phrase, one count per spelling until one is
+        there (a capitalised run named word by word is only seen in the passages found: an
+        index lowercases, and could not tell "Chicago, Ohio and Illinois" from "semantic"
+        near "Google Scholar")."""
+        if any(mentioned(p.text, name) for p in found):
+            return True
         index, collection = self.query.index, self.query.collection
-        return [
-            name
-            for name in names(question, authors)
-            if index.count(collection, SearchFilter(self.query.project, phrases=(name,))) == 0
-        ]
+        return any(
+            index.count(collection, SearchFilter(self.query.project, phrases=(" ".join(words),)))
+            for words in spellings(name)
+        )
 
 
 def _listed(items: list[str]) -> str:

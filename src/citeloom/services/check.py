@@ -21,7 +21,7 @@ stored page text: never a note). One verdict each:
 - ``not-ingested``: the key is in the library but no document of it is in the project.
 
 Which verdicts fail a check (``--fail-on``) is the caller's choice; by default those measured
-precise enough to act on (``DEFAULT_FAIL_ON``, docs/adr/0015).
+precise enough to act on (``DEFAULT_FAIL_ON``, docs/adr/0018).
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ from citeloom.domain.relations import (
     WorkFlags,
     citation_notes,
 )
-from citeloom.domain.text import fold_for_match, normalise_text
+from citeloom.domain.text import Folded, fold, normalise_text
 from citeloom.domain.verdicts import DEFAULT_FAIL_ON, VERDICTS, Verdict
 from citeloom.ports import SearchFilter
 from citeloom.services.claim_judge import ClaimJudge
@@ -139,7 +139,7 @@ class _Paper:
     short_forms: ShortForms
     authors: tuple[str, ...]
     years: frozenset[float]
-    folded: str  # its whole text, folded and padded: where its names are looked up
+    folded: Folded  # its whole text, folded and padded: where its names are looked up
 
 
 class CheckService:
@@ -351,7 +351,7 @@ class CheckService:
             abbreviations(text),
             tuple(authors),
             frozenset(years),
-            f" {fold_for_match(text)} ",
+            fold(text),
         )
         self._texts[citekey] = paper
         return paper

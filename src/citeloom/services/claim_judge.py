@@ -29,6 +29,7 @@ from citeloom.domain.alignment import (
     page_spans,
 )
 from citeloom.domain.quantities import find_number
+from citeloom.domain.text import NO_TEXT, Folded
 from citeloom.ports import Embedder
 from citeloom.services.evidence import SentenceVectors
 
@@ -63,7 +64,7 @@ class ClaimJudge:
         claim: str,
         ignore_names: Collection[str] = (),
         ignore_numbers: Collection[float] = (),
-        paper: str = "",
+        paper: Folded = NO_TEXT,
     ) -> ClaimContent:
         """``paper``: the cited paper's text, folded and padded with spaces (its names)."""
         return claim_content(claim, self.weigh(claim), ignore_names, ignore_numbers, paper)

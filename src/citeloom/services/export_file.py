@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
 
 from citeloom.domain.errors import STORAGE_ERRNOS, CiteloomError, ConfigError, StorageError
+from citeloom.domain.file_kinds import kind_of
 from citeloom.domain.languages import BM25_LANGUAGES, DEFAULT_LANGUAGES
 from citeloom.domain.models import IndexPoint
 from citeloom.domain.record_check import record_problem, shown
@@ -41,15 +42,6 @@ MAX_DIMENSIONS = 65_536  # the most a Qdrant vector may have
 FLOAT32_MAX = 3.4028234663852886e38  # the engines store vectors and BM25 weights as float32
 MAX_TERM = 2**32 - 1  # BM25 term ids are unsigned 32-bit
 UNIT = 1e-3  # how far from 1 a stored cosine vector's length may be (float32 rounding)
-
-_NOT_A_FILE = (
-    (stat.S_ISLNK, "a symbolic link"),
-    (stat.S_ISDIR, "a folder"),
-    (stat.S_ISFIFO, "a named pipe (FIFO)"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISSOCK, "a socket"),
-)
 
 
 def check_target(path: Path) -> os.stat_result | None:
@@ -64,12 +56,32 @@ def check_target(path: Path) -> os.stat_result | None:
         raise _bad_folder(path) from None
     except OSError as error:
         raise _unwritable(path, error) from error
-    if stat.S_ISREG(status.st_mode):
+    kind = kind_of(status.st_mode)
+    if kind is None:
         return status
-    kind = next((name for test, name in _NOT_A_FILE if test(status.st_mode)), "not a file")
     raise ConfigError(
         f"{path} is {kind}: export writes a regular file and would replace it. Nothing was "
         f"written. Name a regular file or a new path{_example(path, kind)}."
+    )
+
+
+def check_source(path: Path) -> None:
+    """An export to import may be a regular file or a pipe (``<(zcat export.gz)``); a device
+    never ends (/dev/zero: one endless line) and a folder or a socket holds no lines, so such
+    a path is refused with a ``ConfigError``, before the index is opened. A path that cannot
+    be read at all is left to the reader, which says why."""
+    try:
+        status = path.stat()  # through links: what would be read
+    except OSError:
+        return
+    kind = kind_of(status.st_mode)
+    if kind is None or stat.S_ISFIFO(status.st_mode):
+        return
+    if path.is_symlink():
+        kind = f"a link to {os.path.realpath(path)}, {kind}"
+    raise ConfigError(
+        f"{path} is {kind}: import reads a file written by citeloom export (or a pipe). "
+        "Nothing was imported. Name the export file."
     )
 
 

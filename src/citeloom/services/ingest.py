@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from citeloom.domain.citekeys import LibraryProblem
 from citeloom.domain.errors import (
     STORAGE_ERRNOS,
     CiteloomError,
@@ -28,7 +29,7 @@ from citeloom.domain.page_labels import PageLabels
 from citeloom.domain.records import label_fields, stored_labels
 from citeloom.domain.relations import DocumentFacts
 from citeloom.ports import LibraryFiles, RelationSource, SearchFilter
-from citeloom.services.ingest_state import RunFiles, StoredDocuments
+from citeloom.services.ingest_state import RunFiles, StoredDocuments, not_a_document
 from citeloom.services.lookahead import ConversionAhead
 from citeloom.services.pipeline import DocumentPipeline, hint_for, timed
 
@@ -46,11 +47,16 @@ class DocumentOutcome:
     doc_id: str | None = None
     citekey: str | None = None
     match: str | None = None
+    # the Zotero entry of an attachment: what it is cited by when it has no usable citekey
+    item: str | None = None
     title: str | None = None
     pages: int | None = None
     # the rule that gave the printed page labels, and the printed range: "printed", "272-278"
     page_labels: str | None = None
     printed_pages: str | None = None
+    # the library's range and the PDF's numbers, when they disagree and the entry did not
+    # choose between them: both, and which one the labels follow
+    pages_disagree: str | None = None
     chunks: int = 0
     error: str | None = None
     metadata_problem: str | None = None
@@ -93,6 +99,9 @@ class IngestReport:
     library_skipped: list[LibraryAttachment] = field(default_factory=list)
     # the library's PDF annotations mirrored as notes: how many were stored, and removed
     annotations: dict[str, int] = field(default_factory=dict)
+    # what is wrong with the library's citation keys (shared keys, keyless entries): warned
+    # of at every run until the library is fixed
+    library_problems: list[LibraryProblem] = field(default_factory=list)
 
     @property
     def totals(self) -> dict[str, int]:
@@ -127,6 +136,22 @@ def discover(paths: Sequence[Path], supports: Callable[[Path], bool]) -> list[Pa
     return list(found)
 
 
+def refuse_unreadable(paths: Sequence[Path]) -> tuple[list[Path], list[DocumentOutcome]]:
+    """The paths given that can be ingested, and a failed outcome for each that is a pipe, a
+    device or a socket (``not_a_document``). Meant to run before the index is opened, so that
+    such a path never holds it; the others of the batch still go in."""
+    kept: list[Path] = []
+    refused: list[DocumentOutcome] = []
+    for given in paths:
+        reason = not_a_document(given)
+        if reason is None:
+            kept.append(given)
+        else:
+            path = str(given.absolute())
+            refused.append(DocumentOutcome(path=path, status="failed", error=f"{path}: {reason}"))
+    return kept, refused
+
+
 @dataclass(kw_only=True)
 class IngestService(DocumentPipeline):
     # Documents converted ahead on a thread while the one in hand is chunked, embedded and
@@ -145,6 +170,7 @@ class IngestService(DocumentPipeline):
         should_stop: Callable[[], bool] = lambda: False,
         from_library: bool = False,
         allow_empty: bool = False,
+        refused: Sequence[DocumentOutcome] = (),
     ) -> IngestReport:
         """Ingest files and folders.
 
@@ -154,7 +180,8 @@ class IngestService(DocumentPipeline):
         ``from_library``: also the PDF attachments of the library (``library_files``), and
         its annotations; ``prune`` then also removes documents the library no longer holds.
         ``allow_empty``: no file found is not an error (``watch``: everything was deleted,
-        and pruning follows).
+        and pruning follows). ``refused``: paths given that were refused before the run
+        (``refuse_unreadable``), reported and audited as failed documents of it.
         """
         report = IngestReport(
             correlation_id=self.audit.correlation_id,
@@ -194,6 +221,14 @@ class IngestService(DocumentPipeline):
         )
         for attachment in report.library_skipped:
             self.audit.record("library_skipped", **attachment.to_json())
+        for outcome in refused:
+            report.documents.append(outcome)
+            self.audit.record("document", **_audit_fields(outcome))
+        report.library_problems = self.metadata.problems()
+        for problem in report.library_problems:
+            self.audit.record(
+                "library_problem", kind=problem.kind, detail=problem.detail, fix=problem.fix
+            )
         recorded = 0  # files[:recorded] have their one "document" event in the audit
         ahead: ConversionAhead | None = None
         try:
@@ -204,10 +239,14 @@ class IngestService(DocumentPipeline):
             stored = StoredDocuments(self.index, self.collection, self.project)
             contents = RunFiles(files)
             library = self.labels_key
+            if self.library_files is not None:
+                self._follow_attachments(stored, self.library_files)
+            # labels rewritten, citekey changed or not: the run reports what is stored now
+            stale = any(doc.library != library for doc in stored)
             report.relabelled = self._relabel(stored, library)
             if citekey is not None:
                 report.relabelled += self._relabel_to(citekey, files[0], contents, stored, library)
-            if report.relabelled:
+            if stale or report.relabelled:
                 stored.reload()
             ahead = self._start_ahead(files, contents, stored)
             for number, path in enumerate(files, start=1):
@@ -264,6 +303,26 @@ class IngestService(DocumentPipeline):
             self.audit.record("run_finished", totals=report.totals)
             self.audit.close()
         return report
+
+    def _follow_attachments(self, stored: StoredDocuments, library: LibraryFiles) -> None:
+        """Stored documents whose Zotero attachment's file was renamed or moved (Zotero 7
+        renames them by itself) move to its new path before anything is matched again: an
+        attachment is known by its library and key, so it stays matched to its item, and the
+        run finds it stored under its new name (nothing converted, embedded or pruned)."""
+        where = {a.identity: a.path for a in library.attachments() if a.skipped is None}
+        for doc in stored:
+            new = where.get(doc.attachment or "")
+            if new is None or new == doc.path or stored.at(Path(new)):
+                continue  # not an attachment, not moved, or its new path holds a document
+            stored.move(doc, Path(new))
+            stored.followed[new] = doc.path
+            self.audit.record(
+                "attachment_moved",
+                doc_id=doc.doc_id,
+                attachment=doc.attachment,
+                path=new,
+                renamed_from=doc.path,
+            )
 
     def _relations(self, stored: StoredDocuments) -> dict[str, int]:
         """How many relations the library and the stored PDFs hold now (inspect lists them)."""
@@ -358,7 +417,9 @@ class IngestService(DocumentPipeline):
             path = Path(doc.path)
             inside = any(path.is_relative_to(root) for root in roots) or doc.path in present
             from_library = library_root is not None and (
-                doc.match == "zotero" or path.is_relative_to(library_root)
+                doc.match == "zotero"
+                or doc.attachment is not None
+                or path.is_relative_to(library_root)
             )
             kept = doc.path in present or doc.doc_id in present_ids
             if not from_library:
@@ -487,6 +548,7 @@ class IngestService(DocumentPipeline):
             with timed(outcome.durations, "match"):
                 match = self.metadata.resolve(document, hint=hint)
             outcome.citekey, outcome.match = match.citekey, match.kind
+            outcome.item = match.item.item_key if match.item else None
             outcome.metadata_problem = match.problem
             if match.problem and match.detail:
                 outcome.warnings.append(f"{match.problem}: {match.detail}")
@@ -533,9 +595,12 @@ class IngestService(DocumentPipeline):
     ) -> None:
         """The file's content is stored completely already: nothing to convert or embed."""
         outcome.status = "skipped"
-        outcome.citekey, outcome.match = known.citekey, known.match
+        outcome.citekey, outcome.match, outcome.item = known.citekey, known.match, known.item
         outcome.pages, outcome.chunks = known.page_count, known.chunks
         _labels_of(outcome, known.labels)
+        if (followed := stored.followed.get(str(path))) is not None:
+            outcome.renamed_from = followed  # Zotero renamed or moved the attachment's file
+            outcome.warnings.append(f"renamed from {followed} (the same Zotero attachment)")
         if known.path != str(path):
             if contents.holds(Path(known.path), known.sha256):
                 outcome.copy_of = known.path
@@ -575,6 +640,9 @@ class IngestService(DocumentPipeline):
 def _labels_of(outcome: DocumentOutcome, labels: PageLabels | None) -> None:
     if labels is not None:
         outcome.page_labels, outcome.printed_pages = labels.source, labels.span()
+        if labels.disagree is not None and not labels.disagree.chosen:
+            outcome.pages_disagree = str(labels.disagree)
+            outcome.warnings.append(f"pages: {labels.disagree}")
 
 
 def _storage_error(error: OSError, path: Path) -> StorageError | None:
@@ -613,9 +681,11 @@ def _audit_fields(outcome: DocumentOutcome) -> dict[str, Any]:
         "status": outcome.status,
         "citekey": outcome.citekey,
         "match": outcome.match,
+        "item": outcome.item,
         "pages": outcome.pages,
         "page_labels": outcome.page_labels,
         "printed_pages": outcome.printed_pages,
+        "pages_disagree": outcome.pages_disagree,
         "chunks": outcome.chunks,
         "error": outcome.error,
         "renamed_from": outcome.renamed_from,

@@ -11,6 +11,8 @@ whose content was still in the folder (issue 12).
 
 from __future__ import annotations
 
+import os
+import stat
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -18,6 +20,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from citeloom.domain.errors import DocumentError
+from citeloom.domain.file_kinds import kind_of
 from citeloom.domain.ids import sha256_of_file
 from citeloom.domain.models import DocumentSummary, IndexPoint
 from citeloom.domain.records import summarise_documents
@@ -84,6 +87,8 @@ class StoredDocuments:
         self.project = project
         self._docs: dict[str, DocumentSummary] = {}
         self._by_path: dict[str, set[str]] = {}  # stored path -> doc ids (one lookup a file)
+        # library attachments the run found renamed or moved: new path -> the stored one
+        self.followed: dict[str, str] = {}
         self.reload()
 
     def reload(self) -> None:
@@ -131,8 +136,30 @@ class StoredDocuments:
             self._put(doc)
 
 
+def not_a_document(path: Path) -> str | None:
+    """Why an existing ``path`` cannot be read as a document, or None: a named pipe, a device
+    or a socket, or a link to one. Reading one would wait for a writer for ever (a pipe) or
+    never end (/dev/zero), holding the index all the while. A missing path or a folder is
+    judged elsewhere."""
+    try:
+        status = path.stat()  # through links: what would be read
+    except OSError:
+        return None
+    kind = kind_of(status.st_mode)
+    if kind is None or stat.S_ISDIR(status.st_mode):
+        return None
+    if path.is_symlink():
+        kind = f"a link to {os.path.realpath(path)}, {kind}"
+    return (
+        f"{kind}, not a document file, so it was not read (citeloom reads regular files only). "
+        "Save the document to a regular file and pass that."
+    )
+
+
 def hash_file(path: Path) -> str:
     """SHA-256 of a file, or a ``DocumentError`` that names the file and the fix."""
+    if reason := not_a_document(path):  # also when a file was replaced by one since
+        raise DocumentError(f"{path}: {reason}")
     try:
         return sha256_of_file(path)
     except FileNotFoundError as error:

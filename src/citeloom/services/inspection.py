@@ -131,7 +131,8 @@ def inspect_relations(
     return RelationsReport(
         project=project,
         sources=relations.sources,
-        relations=list(graph.relations),
+        # a relation on a cycle is not applied: it is named among the problems instead
+        relations=[r for r in graph.relations if r not in graph.set_aside],
         problems=relations.problems(),
         preprint_pdfs=preprints,
     )

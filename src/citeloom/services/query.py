@@ -26,9 +26,10 @@ from citeloom.domain.fusion import (
     bm25_share,
     rrf,
 )
+from citeloom.domain.library_filters import expand_collections, expand_tags
 from citeloom.domain.models import CollectionInfo, ScoredPoint
 from citeloom.domain.query_syntax import DEFAULT_TOP_K, MAX_TOP_K, parse_query
-from citeloom.domain.records import Passage, passage_from_payload
+from citeloom.domain.records import COLLECTIONS_FIELD, TAGS_FIELD, Passage, passage_from_payload
 from citeloom.domain.relations import RelationGraph, prefer_records
 from citeloom.domain.text import fold_for_match
 from citeloom.ports import Embedder, IndexReader, RelationSource, SearchFilter
@@ -136,11 +137,12 @@ class QueryService:
         # A query embedded by another model than the stored vectors would rank noise, and one
         # stemmed for other languages would miss the stored terms.
         self.index.check_model(self.collection, self.embedder.model_id, self.languages)
+        tags, collections = self._library_filters(options)
         filters = SearchFilter(
             project=self.project,
             citekeys=options.citekeys,
-            tags=options.tags,
-            collections=options.collections,
+            tags=tags,
+            collections=collections,
             year_from=options.year_from,
             year_to=options.year_to,
             sections=tuple(w for s in options.sections for w in re.findall(r"\w+", s)),
@@ -180,6 +182,20 @@ class QueryService:
             passages, report.note = self._fit(passages, options.budget)
         report.results = [replace(p, rank=i) for i, p in enumerate(passages, start=1)]
         return report
+
+    def _library_filters(self, options: QueryOptions) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The stored tags and collection paths the options name: a collection with its
+        sub-collections, names whatever their case; an unknown one is a ``ConfigError``
+        naming those there are (``domain.library_filters``)."""
+        scope = SearchFilter(project=self.project)
+        tags = options.tags and expand_tags(
+            options.tags, self.index.field_values(self.collection, TAGS_FIELD, scope)
+        )
+        collections = options.collections and expand_collections(
+            options.collections,
+            self.index.field_values(self.collection, COLLECTIONS_FIELD, scope),
+        )
+        return tags, collections
 
     def _signals(
         self, text: str, filters: SearchFilter, limit: int, ceiling: float

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from citeloom.domain.citekeys import LibraryProblem
 from citeloom.domain.errors import CiteloomError, ExitCode
 from citeloom.domain.languages import (
     DEFAULT_LANGUAGES,
@@ -98,6 +99,16 @@ def relations_check(build: Callable[[], RelationSource]) -> Check:
         f"{len(graph.certain)} certain, {len(graph.possible)} possible between library entries "
         "(citeloom inspect --relations)"
     )
+    if graph.cycles:
+        return Check(
+            "relations",
+            False,
+            f"{len(graph.cycles)} cycle(s) of relations, not applied: "
+            + "; ".join(source.problems()),
+            "remove or correct one relation of each cycle in the relations file (a paper "
+            "cannot be superseded by, nor be the erratum, reply or retraction notice of, a "
+            "paper that comes after it)",
+        )
     if problems := source.problems():
         return Check(
             "relations",
@@ -109,21 +120,26 @@ def relations_check(build: Callable[[], RelationSource]) -> Check:
     return Check("relations", True, detail)
 
 
-def _library_checks(library: LibraryAudit) -> list[Check]:
-    """A Zotero library: entries without a citation key, and entries it and the references
-    file describe differently."""
-    checks = []
-    if keyless := library.without_key():
-        checks.append(
-            Check(
-                "citation keys",
-                True,
-                f"{len(keyless)} Zotero entries have no citation key, so their PDFs are "
-                f"stored unlabelled: {', '.join(keyless[:5])}",
-                "give each one (Better BibTeX, or a 'Citation Key: ...' line in Extra)",
-                warning=True,
-            )
+def problem_checks(problems: Sequence[LibraryProblem]) -> list[Check]:
+    """One check per problem of the library's citation keys: a key several entries claim
+    fails (their passages cannot be cited until it is fixed), the others warn."""
+    return [
+        Check(
+            "citation keys",
+            not problem.fails,
+            problem.detail,
+            problem.fix,
+            int(ExitCode.USAGE),
+            warning=not problem.fails,
         )
+        for problem in problems
+    ]
+
+
+def _library_checks(library: LibraryAudit) -> list[Check]:
+    """A Zotero library read beside a references file: entries the two describe
+    differently."""
+    checks = []
     if differ := library.disagreements():
         checks.append(
             Check(
@@ -176,6 +192,9 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
                 )
             )
 
+    if resolver is not None and not error:
+        problems, _ = _attempt(resolver.problems)  # read with the references just above
+        checks += problem_checks(problems or [])
     if parts.relations is not None and not error:
         checks.append(relations_check(parts.relations))
     if resolver is not None and not error and isinstance(resolver, LibraryAudit):
@@ -360,7 +379,8 @@ def leftovers_check(project: str, staged: Sequence[str]) -> Check:
 
 def page_labels_check(documents: Sequence[DocumentSummary]) -> Check | None:
     """Which rule gave the stored papers their printed page labels; a warning for those
-    stored before labels existed (they cite PDF pages until the next ingest labels them)."""
+    stored before labels existed (they cite PDF pages until the next ingest labels them), and
+    for those whose library range and printed numbers disagree, naming both."""
     papers = [d for d in documents if d.kind == "paper" and d.page_count]
     if not papers:
         return None
@@ -375,6 +395,22 @@ def page_labels_check(documents: Sequence[DocumentSummary]) -> Check | None:
             f"{detail}; those without labels cite PDF pages",
             "run citeloom ingest on the project's folders again: it labels them without "
             "re-embedding",
+            warning=True,
+        )
+    disagree = [
+        f"{d.citekey or d.path}: {d.labels.disagree}"
+        for d in papers
+        if d.labels and d.labels.disagree and not d.labels.disagree.chosen
+    ]
+    if disagree:
+        return Check(
+            "page labels",
+            True,
+            f"{detail}; {len(disagree)} where the library's range and the PDF's numbers "
+            f"disagree: {'; '.join(disagree[:5])}",
+            "check that each entry's page range is the version you cite, or choose the "
+            "printed pages with a 'citeloom-pages: printed' line in the entry's Extra field "
+            "(note in CSL-JSON); the next ingest relabels it",
             warning=True,
         )
     return Check("page labels", True, detail)

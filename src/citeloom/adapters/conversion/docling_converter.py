@@ -37,7 +37,11 @@ DOCLING_VERSION = "2.143.0"
 # Bump when the layout rules or the block mapping change: it is part of the conversion cache
 # key, so cached conversions made by older rules are not reused.
 RULES_VERSION = "8"  # bump when the output changes: it keys the conversion cache
-CONVERTER_ID = f"docling-{DOCLING_VERSION}+rules-{RULES_VERSION}"
+# Bump when what is read from a DoclingDocument changes (blocks, margins, page marks), whichever
+# layout made it. 2: the margin text holds the words the layout put inside pictures.
+MAPPING_VERSION = "2"
+CONVERTER_ID = f"docling-{DOCLING_VERSION}+rules-{RULES_VERSION}+map-{MAPPING_VERSION}"
+TRAINED_ID = f"docling-{DOCLING_VERSION}+trained+map-{MAPPING_VERSION}"
 PDF_SUFFIXES = frozenset({".pdf"})
 # Formats Docling reads without a layout model (its simple pipeline): headings with levels,
 # no pages, so chunks of these cite a section rather than a page.
@@ -161,15 +165,35 @@ def blocks_from_docling(document: Any) -> list[Block]:
 
 
 def margin_text(document: Any, pages: int = 2) -> str:
-    """Page headers, footers and margin stamps of the first pages (Docling's furniture)."""
+    """Page headers, footers and margin stamps of the first pages (Docling's furniture), and
+    the words the layout put inside a picture there: a publisher's head whose DOI line sits
+    beside its logo (Hindawi, Cambridge) is read as part of the logo's picture. Never
+    chunked; where identifiers are printed."""
     from docling_core.types.doc import ContentLayer
 
     parts = []
-    for item, _depth in document.iterate_items(included_content_layers={ContentLayer.FURNITURE}):
+    layers = {ContentLayer.BODY, ContentLayer.FURNITURE}
+    for item, _depth in document.iterate_items(
+        included_content_layers=layers, traverse_pictures=True
+    ):
         prov = getattr(item, "prov", None)
-        if prov and prov[0].page_no <= pages and getattr(item, "text", ""):
+        if not (prov and prov[0].page_no <= pages and getattr(item, "text", "")):
+            continue
+        if item.content_layer == ContentLayer.FURNITURE or _in_picture(item, document):
             parts.append(normalise_text(item.text))
     return "\n".join(dict.fromkeys(parts))
+
+
+def _in_picture(item: Any, document: Any) -> bool:
+    """Whether an item is held by a picture (its parent, or an ancestor, is one)."""
+    parent = getattr(item, "parent", None)
+    for _ in range(16):  # a picture's children are shallow; the bound keeps a cycle harmless
+        if parent is None:
+            return False
+        if str(parent.cref).startswith("#/pictures/"):
+            return True
+        parent = getattr(parent.resolve(document), "parent", None)
+    return False
 
 
 # How close to the top or bottom edge (a share of the page height) a line must lie, wholly, to
@@ -383,7 +407,7 @@ class DoclingConverter:
 
     @property
     def converter_id(self) -> str:
-        layout = CONVERTER_ID if self.layout == "rules" else f"docling-{DOCLING_VERSION}+trained"
+        layout = CONVERTER_ID if self.layout == "rules" else TRAINED_ID
         return f"{layout}+ocr-{self.ocr}-{'.'.join(self.ocr_languages)}"
 
     def supports(self, path: Path) -> bool:

@@ -32,6 +32,8 @@ from citeloom.ports.index import SearchFilter
 
 E = TypeVar("E", bound=Engine)
 PAGE = 1024  # records read at a time when a read goes through many
+# The most distinct values a field listing returns: more tags than a library holds.
+FIELD_VALUES = 100_000
 
 
 class QdrantIndex(Generic[E]):
@@ -208,6 +210,11 @@ class QdrantIndex(Generic[E]):
         if not self.engine.exists(collection):
             return 0
         return self.engine.count(collection, filter_plan(filters))
+
+    def field_values(self, collection: str, key: str, filters: SearchFilter) -> list[str]:
+        if not self.engine.exists(collection):
+            return []
+        return sorted(self.engine.facet(collection, key, filter_plan(filters), FIELD_VALUES))
 
     def payloads(self, collection: str, ids: Sequence[str]) -> dict[str, dict]:
         return {str(r.id): r.payload or {} for r in self.engine.retrieve(collection, ids)}

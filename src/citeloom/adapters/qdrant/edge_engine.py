@@ -39,6 +39,7 @@ from qdrant_edge import (
     EdgeShard,
     EdgeSparseVectorParams,
     EdgeVectorParams,
+    FacetRequest,
     FieldCondition,
     Filter,
     HasIdCondition,
@@ -387,6 +388,10 @@ class EdgeEngine:
 
     def count(self, collection: str, plan: Plan) -> int:
         return self._require(collection).count(CountRequest(filter=_render(plan), exact=True))
+
+    def facet(self, collection: str, key: str, plan: Plan, limit: int) -> list[str]:
+        request = FacetRequest(key=key, limit=limit, exact=True, filter=_render(plan))
+        return [str(hit.value) for hit in self._require(collection).facet(request).hits]
 
 
 def _is_busy(error: Exception) -> bool:

@@ -100,6 +100,11 @@ class Engine(Protocol):
 
     def count(self, collection: str, plan: Plan) -> int: ...
 
+    def facet(self, collection: str, key: str, plan: Plan, limit: int) -> list[str]:
+        """The distinct values of an indexed keyword field among the points the plan
+        selects (exact counts, at most ``limit`` values)."""
+        ...
+
     # ------------------------------------------------------------------ names
     def physical(self, collection: str) -> str: ...
 

@@ -306,3 +306,15 @@ class ServerEngine:
             "count points", self.client.count, collection, count_filter=_render(plan), exact=True
         )
         return int(result.count)
+
+    def facet(self, collection: str, key: str, plan: Plan, limit: int) -> list[str]:
+        response = self._call(
+            "list field values",
+            self.client.facet,
+            collection,
+            key=key,
+            facet_filter=_render(plan),
+            limit=limit,
+            exact=True,
+        )
+        return [str(hit.value) for hit in response.hits]

@@ -8,7 +8,9 @@ ids differ between installations.
 The citation key of an entry comes from, in this order: Zotero's own ``citationKey`` field
 (Zotero 7), a ``Citation Key: ...`` line in ``extra``, Better BibTeX's key store
 (``better-bibtex.sqlite``, table ``citationkey``). An entry without one is reported with its
-attachments, never given a guessed key.
+attachments, never given a guessed key; so are entries that claim a key another entry claims
+too (``domain.citekeys``): their PDFs are cited by their Zotero item until the library is
+fixed.
 """
 
 from __future__ import annotations
@@ -23,11 +25,23 @@ from pathlib import Path
 from typing import Any
 
 from citeloom.adapters.zotero.snapshot import snapshot
+from citeloom.domain.citekeys import (
+    BETTER_BIBTEX,
+    CITATION_KEY_FIELD,
+    EXTRA_LINE,
+    KeyClaim,
+    LibraryProblem,
+    no_usable_key_label,
+    shared_key_problem,
+    shared_keys,
+)
 from citeloom.domain.errors import ReferencesError
 from citeloom.domain.library_files import LibraryAttachment
-from citeloom.domain.matching import arxiv_id_of_doi, find_arxiv_ids, find_dois, normalise_doi
+from citeloom.domain.library_filters import collection_path
+from citeloom.domain.matching import arxiv_id_of_doi, arxiv_id_of_field, find_dois, normalise_doi
 from citeloom.domain.models import Reference
 from citeloom.domain.notes import ANNOTATION, MAX_PAGE, NoteItem
+from citeloom.domain.page_labels import pages_choice
 
 DATABASE = "zotero.sqlite"
 BBT_DATABASE = "better-bibtex.sqlite"
@@ -54,6 +68,9 @@ class ZoteroLibrary:
     attachments: list[LibraryAttachment] = field(default_factory=list)
     annotations: list[NoteItem] = field(default_factory=list)
     without_key: list[str] = field(default_factory=list)  # "ABCD2345 (Title)" of keyless items
+    # what is wrong with the library's keys: shared keys, keyless items
+    problems: list[LibraryProblem] = field(default_factory=list)
+    shared: set[str] = field(default_factory=set)  # keys several items claim: nobody's
 
     @property
     def fingerprint(self) -> str:
@@ -132,16 +149,35 @@ class _Reader:
         ):
             fields[r[0]][r[1]] = str(r[2])
         library = ZoteroLibrary()
+        entries = {i: item for i, item in items.items() if item["typeName"] not in NOT_ENTRIES}
+        claims = {
+            item_id: claim
+            for item_id, item in entries.items()
+            if (claim := self._claim(item, fields.get(item_id, {}))) is not None
+        }
+        shared = shared_keys(claims.values())
+        library.shared = set(shared)
         citekeys: dict[int, str | None] = {}
+        no_key: dict[int, str] = {}  # why an entry has no usable key
         creators, tags, collections = self._creators(), self._tags(), self._collections()
-        for item_id, item in items.items():
-            if item["typeName"] in NOT_ENTRIES:
-                continue
+        for item_id, item in entries.items():
             data = fields.get(item_id, {})
-            citekey = self._citekey(item, data)
+            claim = claims.get(item_id)
+            citekey = claim.citekey if claim is not None and claim.citekey not in shared else None
             citekeys[item_id] = citekey
-            if citekey is None:
+            if claim is None:
                 library.without_key.append(f"{item['key']} ({_first(data, _TITLE_FIELDS)})")
+                no_key[item_id] = (
+                    f"Zotero item {item['key']} has no citation key: give it one (Better "
+                    "BibTeX, or a 'Citation Key: ...' line in Extra)"
+                )
+            elif citekey is None:
+                others = [c.describe() for c in shared[claim.citekey] if c is not claim]
+                no_key[item_id] = (
+                    f"Zotero item {item['key']} shares its citation key {claim.citekey} with "
+                    f"{'; '.join(others)}: give each its own key"
+                )
+            if citekey is None:
                 continue
             library.references.append(
                 _reference(
@@ -154,19 +190,58 @@ class _Reader:
                 )
             )
         library.references.sort(key=lambda r: r.citekey)
-        by_attachment = self._attachments(items, citekeys, library)
+        library.problems = [
+            shared_key_problem(
+                key,
+                found,
+                "give each its own key in Zotero (Better BibTeX: right-click > Better BibTeX > "
+                "Refresh BibTeX key, or edit the Citation Key field); the next ingest relabels "
+                "their PDFs",
+            )
+            for key, found in sorted(shared.items())
+        ]
+        if library.without_key:
+            library.problems.append(_keyless_problem(library.without_key))
+        library.problems += [
+            problem
+            for item_id, claim in claims.items()
+            if (problem := self._key_disagreement(entries[item_id], claim)) is not None
+        ]
+        by_attachment = self._attachments(items, citekeys, no_key, library)
         library.annotations = self._annotations(items, deleted, by_attachment, tags)
         return library
 
     def _ids(self, sql: str) -> set[int]:
         return {r[0] for r in self.db.execute(sql)}
 
-    def _citekey(self, item: sqlite3.Row, data: dict[str, str]) -> str | None:
+    def _claim(self, item: sqlite3.Row, data: dict[str, str]) -> KeyClaim | None:
+        """The entry's citation key and where it is written; None when it has none."""
+        found = None
         if key := data.get("citationKey", "").strip():
-            return key
-        if match := _CITATION_KEY_LINE.search(data.get("extra", "")):
-            return match.group(1)
-        return self.bbt.get((int(item["libraryID"]), str(item["key"])))
+            found = key, CITATION_KEY_FIELD
+        elif match := _CITATION_KEY_LINE.search(data.get("extra", "")):
+            found = match.group(1), EXTRA_LINE
+        elif key := self.bbt.get((int(item["libraryID"]), str(item["key"])), ""):
+            found = key, BETTER_BIBTEX
+        if found is None:
+            return None
+        title = _first(data, _TITLE_FIELDS)
+        return KeyClaim(found[0], f"Zotero item {item['key']}", title, found[1])
+
+    def _key_disagreement(self, item: sqlite3.Row, claim: KeyClaim) -> LibraryProblem | None:
+        """An item whose key Zotero holds (its field or Extra) and Better BibTeX's store holds
+        differently: the two tools would cite it by two keys."""
+        stored = self.bbt.get((int(item["libraryID"]), str(item["key"])))
+        if claim.source == BETTER_BIBTEX or stored is None or stored == claim.citekey:
+            return None
+        return LibraryProblem(
+            "key-disagreement",
+            f"{claim.describe()} says {claim.citekey}, Better BibTeX's key store says "
+            f"{stored}: citeloom cites it as @{claim.citekey} (the {claim.source} comes "
+            "first), a Better BibTeX export as @" + stored,
+            "give the item one key in both: edit its Citation Key field (or Extra line) in "
+            "Zotero, or change its Better BibTeX key (right-click > Better BibTeX)",
+        )
 
     def _creators(self) -> dict[int, list[tuple[str, str]]]:
         """(creator type, "Family, Given") per item, in Zotero's order."""
@@ -193,7 +268,8 @@ class _Reader:
         return out
 
     def _collections(self) -> dict[int, list[str]]:
-        """Each item's collections as paths from the top: "Thesis/Chapter 2"."""
+        """Each item's collections as paths from the top: "Thesis/Chapter 2" (a slash in a
+        name escaped: "Thesis\\/Chapter 2", ``domain.library_filters``)."""
         rows = {
             r[0]: (str(r[1]), r[2])
             for r in self.db.execute(
@@ -216,7 +292,7 @@ class _Reader:
                 seen.add(current)
                 name, current = rows[current]
                 parts.append(name)
-            return "/".join(reversed(parts))
+            return collection_path(reversed(parts))
 
         out: dict[int, list[str]] = defaultdict(list)
         for collection_id, item_id in self.db.execute(
@@ -230,6 +306,7 @@ class _Reader:
         self,
         items: dict[int, sqlite3.Row],
         citekeys: dict[int, str | None],
+        no_key: dict[int, str],
         library: ZoteroLibrary,
     ) -> dict[int, str | None]:
         """Fills ``library.attachments``; returns the citekey of each ingested attachment."""
@@ -246,6 +323,7 @@ class _Reader:
                 continue  # a link to a web page, or an image inside a note: no file
             path = self._path(str(item["key"]), r["linkMode"], str(r["path"]))
             citekey = citekeys.get(parent) if parent is not None else None
+            why = no_key.get(parent) if parent is not None else None
             skipped = _skipped(path, r["contentType"])
             if skipped is None:
                 ingested[r["itemID"]] = citekey
@@ -257,6 +335,8 @@ class _Reader:
                     citekey=citekey,
                     content_type=r["contentType"],
                     skipped=skipped,
+                    library_id=int(item["libraryID"]),
+                    no_key=why,
                 )
             )
         return ingested
@@ -309,6 +389,17 @@ def _skipped(path: Path | str, content_type: str | None) -> str | None:
     return None
 
 
+def _keyless_problem(keyless: list[str]) -> LibraryProblem:
+    shown = ", ".join(keyless[:5]) + (f" and {len(keyless) - 5} more" if len(keyless) > 5 else "")
+    some = "1 Zotero entry has" if len(keyless) == 1 else f"{len(keyless)} Zotero entries have"
+    return LibraryProblem(
+        "no-key",
+        f"{some} no citation key, so their PDFs are cited by the item "
+        f"([{no_usable_key_label('KEY')}, p. N]): {shown}",
+        "give each one (Better BibTeX, or a 'Citation Key: ...' line in Extra)",
+    )
+
+
 def _first(data: dict[str, str], names: tuple[str, ...]) -> str:
     return next((data[n].strip() for n in names if data.get(n, "").strip()), "")
 
@@ -332,7 +423,12 @@ def _reference(
     year_match = _YEAR.search(data.get("date", ""))
     url = data.get("url") or None
     arxiv = arxiv_id_of_doi(doi) or next(
-        iter(find_arxiv_ids("\n".join([data.get("archiveID", ""), url or "", extra]))), None
+        (
+            found
+            for name in ("archiveID", "number", "reportNumber", "url", "extra")
+            if (found := arxiv_id_of_field(data.get(name, "")))
+        ),
+        None,
     )
     return Reference(
         citekey=citekey,
@@ -348,6 +444,7 @@ def _reference(
         tags=tuple(tags),
         collections=tuple(collections),
         item_type=item_type,
+        pages_choice=pages_choice(extra),
     )
 
 

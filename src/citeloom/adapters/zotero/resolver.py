@@ -15,6 +15,7 @@ from pathlib import Path
 
 from citeloom.adapters.csl_references import CslMetadataResolver
 from citeloom.adapters.zotero.database import BBT_DATABASE, DATABASE, ZoteroLibrary, read_library
+from citeloom.domain.citekeys import LibraryProblem
 from citeloom.domain.library_files import LibraryAttachment
 from citeloom.domain.models import ConvertedDocument, MetadataMatch, Reference
 from citeloom.domain.notes import NoteItem
@@ -57,7 +58,8 @@ class ZoteroMetadataResolver:
             library = read_library(self.data_dir, self.base_dir)
             refs = list(library.references)
             if self.csl is not None:
-                known = {r.citekey for r in refs}
+                # a key Zotero items share is nobody's: no entry of the file takes it either
+                known = {r.citekey for r in refs} | library.shared
                 refs += [r for r in self.csl.references() if r.citekey not in known]
             self._refs = refs
             self._by_path = {}
@@ -96,18 +98,17 @@ class ZoteroMetadataResolver:
             return self._fallback.resolve(document, hint)
         by_key = {r.citekey: r for r in self._refs}
         if attachment.citekey is not None and attachment.citekey in by_key:
-            return MetadataMatch(by_key[attachment.citekey], "zotero", 1.0)
+            return MetadataMatch(by_key[attachment.citekey], "zotero", 1.0, item=attachment.item)
         if attachment.parent_key is None:
             detail = (
                 f"a standalone attachment in Zotero ({attachment.item_key}): create a parent "
                 "item for it in Zotero (right-click > Create Parent Item)"
             )
         else:
-            detail = (
-                f"Zotero item {attachment.parent_key} has no citation key: give it one "
-                "(Better BibTeX, or a 'Citation Key: ...' line in Extra)"
-            )
-        return MetadataMatch(None, None, problem="MetadataMissing", detail=detail)
+            detail = attachment.no_key or f"Zotero item {attachment.parent_key} has no citekey"
+        return MetadataMatch(
+            None, None, problem="MetadataMissing", detail=detail, item=attachment.item
+        )
 
     # ------------------------------------------------------------------ LibraryFiles
     @property
@@ -133,6 +134,12 @@ class ZoteroMetadataResolver:
     # ------------------------------------------------------------------ validate
     def without_key(self) -> list[str]:
         return list(self.library().without_key)
+
+    def problems(self) -> list[LibraryProblem]:
+        """The library's key problems (shared keys, keyless items), and those of the
+        references file's own entries."""
+        own = list(self.library().problems)
+        return own + (self.csl.problems() if self.csl is not None else [])
 
     def disagreements(self) -> list[str]:
         """Entries of one citekey that Zotero and the references file describe differently."""

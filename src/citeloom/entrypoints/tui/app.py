@@ -20,6 +20,7 @@ from textual.widgets.option_list import Option
 
 from citeloom.domain.errors import CiteloomError
 from citeloom.domain.text import trim
+from citeloom.entrypoints.stdout import without_controls
 from citeloom.entrypoints.tui.opener import open_at
 from citeloom.entrypoints.tui.screens import FiltersScreen, PassageScreen, ProjectScreen
 from citeloom.entrypoints.tui.session import Filters, Session
@@ -30,6 +31,7 @@ from citeloom.entrypoints.tui.view import (
     items,
     passage_row,
     quote_row,
+    shown,
     summary_line,
     welcome,
 )
@@ -130,14 +132,14 @@ class CiteloomTui(App[None]):
 
     def _show_top(self) -> None:
         self._main.query_one("#top", Static).update(
-            Text(f"{self.project}: {self._summary} · filters: {self.filters.describe()}")
+            shown(f"{self.project}: {self._summary} · filters: {self.filters.describe()}")
         )
 
     def say(self, message: str) -> None:
         """One line at the bottom of the screen in view."""
         for status in self.screen.query("#status"):
             if isinstance(status, Static):
-                status.update(Text(message))  # never markup: citations hold brackets
+                status.update(shown(message))  # never markup: citations hold brackets
 
     def _panel(self, content: Text) -> None:
         self._main.query_one("#answer", Static).update(content)
@@ -168,7 +170,7 @@ class CiteloomTui(App[None]):
 
     def _load_failed(self, project: str, error: Exception) -> None:
         if project == self.project:
-            self._panel(Text(said(error), style="red"))
+            self._panel(shown(said(error), style="red"))
 
     # ------------------------------------------------------------------ asking
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -184,7 +186,7 @@ class CiteloomTui(App[None]):
         if self.question is None:
             return
         self._asked += 1
-        self._panel(Text(f"asking {self.project} …", style="italic"))
+        self._panel(shown(f"asking {self.project} …", style="italic"))
         self._asking(self._asked, self.project, self.question, self.filters)
 
     @work(thread=True, exclusive=True, group="ask")
@@ -201,7 +203,7 @@ class CiteloomTui(App[None]):
             return
         self.report = None
         self._fill([], [])
-        self._panel(Text(said(error), style="red"))
+        self._panel(shown(said(error), style="red"))
 
     def _answered(self, number: int, report: AnswerReport) -> None:
         if number != self._asked:
@@ -255,7 +257,10 @@ class CiteloomTui(App[None]):
             self.push_screen(PassageScreen(item, self.project))
 
     def copy(self, text: str) -> None:
-        """Onto the clipboard of the terminal in front of the user (OSC 52: over SSH too)."""
+        """Onto the clipboard of the terminal in front of the user (OSC 52: over SSH too),
+        as the screen shows it (``Item.cited``, ``Item.quoted``; cleaned here once more, so
+        no caller can copy what was not shown)."""
+        text = without_controls(text)
         self.copy_to_clipboard(text)
         self.say(f"copied {trim(text, 64)}")
 
@@ -264,7 +269,7 @@ class CiteloomTui(App[None]):
 
     def action_cite(self) -> None:
         if item := self._chosen():
-            self.copy(item.label)
+            self.copy(item.cited)
 
     def action_quote(self) -> None:
         if item := self._chosen():

@@ -18,7 +18,7 @@ from textual.widgets import Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from citeloom.entrypoints.tui.session import Filters
-from citeloom.entrypoints.tui.view import Item, passage_page
+from citeloom.entrypoints.tui.view import Item, passage_page, shown
 from citeloom.services.browse import MAX_CONTEXT
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ class PassageScreen(Screen[None]):
         yield Footer(compact=True)
 
     def _heading(self) -> Text:
-        return Text(f"{self.item.label} · {self.context} neighbours on each side · esc: back")
+        return shown(f"{self.item.label} · {self.context} neighbours on each side · esc: back")
 
     def on_mount(self) -> None:
         self.query_one("#reading").focus()
@@ -80,13 +80,13 @@ class PassageScreen(Screen[None]):
     def _show_error(self, error: Exception) -> None:
         from citeloom.entrypoints.tui.app import said
 
-        self.query_one("#passage", Static).update(Text(said(error), style="red"))
+        self.query_one("#passage", Static).update(shown(said(error), style="red"))
 
     def action_back(self) -> None:
         self.app.pop_screen()
 
     def action_cite(self) -> None:
-        self.tui.copy(self.item.label)
+        self.tui.copy(self.item.cited)
 
     def action_quote(self) -> None:
         self.tui.copy(self.item.quoted)
@@ -176,7 +176,7 @@ class ProjectScreen(ModalScreen[str | None]):
             yield Label("Switch to project (enter) · esc: stay", classes="title")
             yield OptionList(
                 *(
-                    Option(Text(f"{name}{'  (now)' if name == self.current else ''}"), id=name)
+                    Option(shown(f"{name}{'  (now)' if name == self.current else ''}"), id=name)
                     for name in self.projects
                 ),
                 id="projects",

@@ -3,6 +3,12 @@ reports, nothing decided here that the services decide (whether there is an answ
 page a quote is on, what a citation says).
 
 Rich only (Textual draws it), so these are tested without running the app.
+
+Textual writes text to the terminal as it is: a passage holding ``ESC]52;c;...BEL`` would set
+the user's clipboard just by being shown, ``ESC[31m`` recolour the screen, U+202E reverse
+what follows. So everything drawn from stored text is ``Shown`` text (those removed as it is
+taken in), and what ``c`` and ``y`` copy is the same text (``Item.cited``, ``Item.quoted``): what
+is pasted into a draft is what the researcher saw.
 """
 
 from __future__ import annotations
@@ -11,9 +17,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from rich.style import Style
 from rich.text import Text
 
 from citeloom.domain.text import trim
+from citeloom.entrypoints.stdout import without_controls
 
 if TYPE_CHECKING:
     from citeloom.domain.records import Passage
@@ -24,6 +32,25 @@ if TYPE_CHECKING:
 
 BAR_WIDTH = 20
 SHOWN_CHARS = 170  # of a passage in the list: two lines of an 80-column terminal
+
+
+class Shown(Text):
+    """Rich text that takes in strings as a screen shows them: without the escape sequences,
+    control characters and bidi controls a terminal would act on (``without_controls``).
+    Cleaned before Rich sees them: Rich drops a BEL itself, and an OSC 52 sequence without
+    its BEL would leave its payload on the screen as words."""
+
+    def __init__(self, text: str = "", style: str | Style = "", **options: Any) -> None:
+        super().__init__(without_controls(text), style, **options)
+
+    def append(self, text: str | Text, style: str | Style | None = None) -> Shown:
+        super().append(without_controls(text) if isinstance(text, str) else text, style)
+        return self
+
+
+def shown(text: str, style: str = "") -> Text:
+    """A line of the app's own (a status, a heading, an error) as the screen may show it."""
+    return Shown(text, style=style)
 
 
 @dataclass(frozen=True)
@@ -44,10 +71,15 @@ class Item:
         return cls(passage, passage.label, None, passage.page_start)
 
     @property
+    def cited(self) -> str:
+        """What ``c`` copies: the pandoc citation, as shown."""
+        return without_controls(self.label)
+
+    @property
     def quoted(self) -> str:
-        """What pasting the quote gives: the words in quotation marks, then the citation."""
-        words = " ".join((self.quote or self.passage.text).split())
-        return f'"{words}" {self.label}'
+        """What ``y`` copies: the words in quotation marks, then the citation, as shown."""
+        words = " ".join(without_controls(self.quote or self.passage.text).split())
+        return f'"{words}" {self.cited}'
 
 
 def items(report: AnswerReport) -> tuple[list[Item], list[Item]]:
@@ -112,9 +144,9 @@ def confidence_bar(confidence: float, answered: bool, width: int = BAR_WIDTH) ->
 def answer_panel(report: AnswerReport) -> Text:
     """Above the results: the verdict on the question, with the confidence bar."""
     if report.note:  # nothing indexed yet, or the budget note: the service's own words
-        return Text(report.note, style="yellow")
+        return shown(report.note, style="yellow")
     answered = not report.fallback
-    out = confidence_bar(report.confidence, answered)
+    out = Shown().append_text(confidence_bar(report.confidence, answered))
     if answered:
         count = len(report.citations)
         out.append(f"  {count} quote{'' if count == 1 else 's'}, ", style="green")
@@ -159,7 +191,7 @@ def _banner_line(out: Text, passage: Passage) -> None:
 
 def quote_row(item: Item) -> Text:
     """A quote of the answer: the sentence, then its citation and section."""
-    out = Text()
+    out = Shown()
     _banner_line(out, item.passage)
     out.append(f"“{item.quote}”\n")
     out.append(item.label, style="bold cyan")
@@ -173,7 +205,7 @@ def quote_row(item: Item) -> Text:
 def passage_row(item: Item) -> Text:
     """A passage: its citation, who and when, its section, the start of its text."""
     passage = item.passage
-    out = Text()
+    out = Shown()
     _banner_line(out, passage)
     out.append(f"{passage.rank}. ", style="bold")
     out.append(item.label, style="bold cyan")
@@ -192,7 +224,7 @@ def summary_line(summary: ProjectSummary) -> str:
 
 
 def empty_library(project: str) -> Text:
-    return Text(
+    return shown(
         f"Project '{project}' holds no documents yet. Ingest some (another terminal is "
         f"fine; this screen lets go of the index when it waits):\n"
         f"  citeloom ingest PATH --project {project}",
@@ -201,7 +233,7 @@ def empty_library(project: str) -> Text:
 
 
 def welcome(project: str) -> Text:
-    return Text(
+    return shown(
         f"Ask the papers of '{project}' a question. The answer is their own sentences, each "
         "verified on its page, with the passages it comes from.",
         style="italic",
@@ -213,11 +245,12 @@ def _chunk(out: Text, passage: Passage, *, main: bool, quote: str | None) -> Non
     if section := _section(passage):
         head += f"  § {section}"
     out.append(head + "\n", style="bold cyan" if main else "cyan")
-    body = Text(" ".join(passage.text.split()), style="default" if main else "bright_black")
+    body = Shown(" ".join(passage.text.split()), style="default" if main else "bright_black")
     if main and quote:
-        at = body.plain.find(" ".join(quote.split()))
+        marked = " ".join(without_controls(quote).split())
+        at = body.plain.find(marked)
         if at >= 0:
-            body.stylize("reverse", at, at + len(" ".join(quote.split())))
+            body.stylize("reverse", at, at + len(marked))
     out.append_text(body)
     out.append("\n\n")
 
@@ -225,7 +258,7 @@ def _chunk(out: Text, passage: Passage, *, main: bool, quote: str | None) -> Non
 def passage_page(found: PassageContext, quote: str | None = None) -> Text:
     """The reading view: the passage between its neighbours (dimmed), the quote marked."""
     passage = found.passage
-    out = Text()
+    out = Shown()
     _banner_line(out, passage)
     title = passage.title or passage.source
     out.append(title + "\n", style="bold")
