@@ -157,6 +157,9 @@ class ClaimContent:
     # the cited paper's whole text, folded: a name of the claim it mentions somewhere is a
     # name of its own (the sentence stating the claim may call it "it" or "our method")
     paper: Folded = NO_TEXT
+    # the claim's terms the paper uses on most of its pages (its topic: "MDRPM" in a paper on
+    # MDRPM): the citation itself supplies them, a page need not repeat them
+    context: frozenset[str] = frozenset()
 
     @property
     def total(self) -> float:
@@ -190,18 +193,45 @@ def claim_content(
     ignore_names: Collection[str] = (),
     ignore_numbers: Collection[float] = (),
     paper: Folded = NO_TEXT,
+    topic: frozenset[str] = frozenset(),
 ) -> ClaimContent:
     """``weights``: how rare each term is in the library (IDF); a term it lacks weighs as the
-    rarest."""
+    rarest. ``topic``: the stems the cited paper uses on most of its pages (``pervasive``);
+    the claim's terms among them are its context, not content a page must state (unless
+    nothing else is left of the claim)."""
     from citeloom.domain.claims import claim_numbers
 
     terms = claim_terms(claim, ignore_names)
+    context = [t for t in terms if stem(t) in topic]
+    if len(context) < len(terms):
+        terms = [t for t in terms if t not in context]
+    else:
+        context = []
     top = max(weights.values(), default=1.0) or 1.0
     weighed = {t: weights.get(t, top) or top for t in terms}
     numbers = tuple(claim_numbers(claim, ignore_numbers))
     return ClaimContent(
-        claim, weighed, numbers, frozenset(ignore_names), frozenset(ignore_numbers), paper
+        claim,
+        weighed,
+        numbers,
+        frozenset(ignore_names),
+        frozenset(ignore_numbers),
+        paper,
+        frozenset(context),
     )
+
+
+def pervasive(pages: Sequence[PageText], share: float, least: int = 4) -> frozenset[str]:
+    """The stems on at least ``share`` of a paper's pages (a paper of ``least`` pages or
+    more): its topic, which a page discussing it need not name again."""
+    texts = [" ".join(t for _, t in page.blocks) for page in pages]
+    if len(texts) < least or share > 1:
+        return frozenset()
+    counts: dict[str, int] = {}
+    for text in texts:
+        for s in text_stems(text):
+            counts[s] = counts.get(s, 0) + 1
+    return frozenset(s for s, n in counts.items() if n >= share * len(texts))
 
 
 def covered(content: ClaimContent, text: str, short_forms: ShortForms = NO_SHORT_FORMS) -> set[str]:
@@ -332,6 +362,10 @@ class Thresholds:
     # a close paraphrase: this similarity with at least ``paraphrase_coverage`` of the terms
     paraphrase: float = 0.75
     paraphrase_coverage: float = 0.5
+    # the share of the terms enough when the span states every number of the claim, one of
+    # them distinctive (57.5%, 19,812): a figure with its unit or noun is found only where
+    # the fact is stated
+    numbers_coverage: float = 0.5
     # the alignment score at which a page discusses the claim (unconfirmed, else not-found)
     discuss: float = 0.45
     # the alignment score at which a contradiction of the best-aligned span is a mismatch
@@ -458,6 +492,8 @@ def content_ok(content: ClaimContent, a: Alignment, t: Thresholds) -> bool:
         return a.similarity >= t.paraphrase
     if a.terms >= t.coverage:
         return True
+    if a.numbers == 1.0 and any(distinctive(q) for q in content.numbers):
+        return a.terms >= t.numbers_coverage
     return a.terms >= t.paraphrase_coverage and a.similarity >= t.paraphrase
 
 

@@ -140,6 +140,7 @@ class _Paper:
     authors: tuple[str, ...]
     years: frozenset[float]
     folded: Folded  # its whole text, folded and padded: where its names are looked up
+    topic: frozenset[str]  # the stems on most of its pages
 
 
 class CheckService:
@@ -187,6 +188,11 @@ class CheckService:
             report.checks.append(self.judge(citation))
         return report
 
+    def forget_papers(self) -> None:
+        """Read the cited papers' text again at the next check (a benchmark changing how a
+        paper's topic is read)."""
+        self._texts.clear()
+
     def papers(self) -> dict[str, list[DocumentSummary]]:
         """The project's documents of each citekey: papers only, a note is not the paper."""
         if self._papers is None:
@@ -228,7 +234,9 @@ class CheckService:
         if not any(ch.isalnum() for ch in claim):  # nothing to judge by
             return CitationCheck(citation, "not-found")
         paper = self._paper(citation.citekey, documents)
-        content = self.judge_core.content(claim, paper.authors, paper.years, paper.folded)
+        content = self.judge_core.content(
+            claim, paper.authors, paper.years, paper.folded, paper.topic
+        )
         cited = _cited_pages(citation, documents)
         cited_keys = {(doc, page) for doc, pages in cited.items() for page in pages}
         on_cited = [paper.pages[k] for k in sorted(cited_keys, key=_order) if k in paper.pages]
@@ -352,6 +360,7 @@ class CheckService:
             tuple(authors),
             frozenset(years),
             fold(text),
+            self.judge_core.topic_of(list(pages.values())),
         )
         self._texts[citekey] = paper
         return paper
@@ -378,7 +387,7 @@ class CheckService:
                 and (passage.page_start <= (page or 0) <= (passage.page_end or passage.page_start))
             ]
             content = self.judge_core.content(
-                citation.sentence, paper.authors, paper.years, paper.folded
+                citation.sentence, paper.authors, paper.years, paper.folded, paper.topic
             )
             judged, support = self._verdict(content, pages, paper)
             new = support is not None and all(s.quote != support.quote for s in out)
