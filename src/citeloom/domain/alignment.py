@@ -197,15 +197,13 @@ def claim_content(
 ) -> ClaimContent:
     """``weights``: how rare each term is in the library (IDF); a term it lacks weighs as the
     rarest. ``topic``: the stems the cited paper uses on most of its pages (``pervasive``);
-    the claim's terms among them are its context, not content a page must state (unless
-    nothing else is left of the claim)."""
+    the claim's terms among them are its context: they count where a span holds them and are
+    not asked for where it does not (unless the claim has no other term)."""
     from citeloom.domain.claims import claim_numbers
 
     terms = claim_terms(claim, ignore_names)
     context = [t for t in terms if stem(t) in topic]
-    if len(context) < len(terms):
-        terms = [t for t in terms if t not in context]
-    else:
+    if len(context) == len(terms):
         context = []
     top = max(weights.values(), default=1.0) or 1.0
     weighed = {t: weights.get(t, top) or top for t in terms}
@@ -292,13 +290,15 @@ def align(
     if not sentences:
         return []
     by_sentence = dict(zip(sentences, vectors(sentences), strict=True))
-    total = content.total or 1.0
     weights = content.weights
-    term_total = sum(weights.values()) or 1.0
     single: dict[str, tuple[float, float]] = {}
     out = []
     for span in spans:
         held = covered(content, span.text, short_forms)
+        # the paper's topic the span does not name is not asked of it
+        unasked = sum(weights[t] for t in content.context if t not in held)
+        total = (content.total - unasked) or 1.0
+        term_total = (sum(weights.values()) - unasked) or 1.0
         stated = sum(1 for q in content.numbers if find_number(q, span.text).stated is not None)
         lexical = (sum(weights[t] for t in held) + content.number_weight * stated) / total
         vector = _mean([by_sentence[s] for s in span.sentences])
@@ -306,7 +306,10 @@ def align(
         score = 0.5 * lexical + 0.5 * _dense(cosine) - 0.01 * (len(span.sentences) - 1)
         if len(span.sentences) == 1:
             single[span.sentences[0]] = (score, cosine)
-        uncovered = sorted((t for t in weights if t not in held), key=lambda t: -weights[t])
+        uncovered = sorted(
+            (t for t in weights if t not in held and t not in content.context),
+            key=lambda t: -weights[t],
+        )
         out.append(
             Alignment(
                 span,
