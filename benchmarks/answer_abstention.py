@@ -28,7 +28,7 @@ import logging
 import os
 import sys
 import time
-from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,6 +39,7 @@ from benchmarks.eval_papers import PAPERS  # noqa: E402
 from benchmarks.library import WORK, joined_library, write_config  # noqa: E402
 from benchmarks.paper_queries import HALVES  # noqa: E402
 from citeloom import bootstrap  # noqa: E402
+from citeloom.services.answer import AnswerService  # noqa: E402
 
 DATA = ROOT / "benchmarks" / "data"
 FOLDER = WORK / "answers"
@@ -67,42 +68,68 @@ def build() -> Path:
     return config
 
 
+@dataclass(frozen=True)
+class Answered:
+    """One question's outcome: whether answer fell back, and for an answerable question it
+    answered, whether the quote is from the expected paper on an expected page."""
+
+    question: dict
+    fallback: bool
+    on_page: bool | None  # None: fell back, or an unanswerable question answered
+    said: str  # the reason of a fallback, or the citation and the start of its quote
+
+    @property
+    def wrong(self) -> bool:
+        return self.fallback != (self.question["kind"] == "unanswerable")
+
+
+def measure(service: AnswerService, questions: list[dict]) -> list[Answered]:
+    """Every question answered and scored (the quality tests call this too)."""
+    out = []
+    for q in questions:
+        report = service.answer(q["question"])
+        if report.fallback:
+            out.append(Answered(q, True, None, report.reason or ""))
+            continue
+        best = report.citations[0]
+        pages = {q["pdf_page"], *q.get("also_on", [])} if q["kind"] != "unanswerable" else set()
+        on_page = best.citekey == q["citekey"] and best.page in pages if pages else None
+        said = f"{best.citekey} p. {best.page}: {best.quote[:100]}"
+        out.append(Answered(q, False, on_page, said))
+    return out
+
+
+def questions() -> list[dict]:
+    return json.loads((DATA / "answer_questions.json").read_text(encoding="utf-8"))["questions"]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--show", action="store_true", help="list the wrong outcomes")
     args = parser.parse_args()
     logging.disable(logging.WARNING)
-    questions = json.loads((DATA / "answer_questions.json").read_text(encoding="utf-8"))
+    asked = questions()
     config = build()
     settings = bootstrap.settings(config)
     index = bootstrap.index(settings)
     try:
         service = bootstrap.answer_service(settings, "answers", index)
-        outcomes: dict[tuple[str, str], list[bool]] = defaultdict(list)
-        on_page: dict[str, list[bool]] = defaultdict(list)
         started = time.perf_counter()
-        for q in questions["questions"]:
-            report = service.answer(q["question"])
-            outcomes[q["half"], q["kind"]].append(report.fallback)
-            wrong = report.fallback != (q["kind"] == "unanswerable")
-            if not report.fallback and q["kind"] != "unanswerable":
-                pages = {q["pdf_page"], *q.get("also_on", [])}
-                best = report.citations[0]
-                on_page[q["half"]].append(best.citekey == q["citekey"] and best.page in pages)
-            if args.show and wrong:
-                said = report.reason if report.fallback else report.citations[0].quote[:100]
-                print(f"  {q['id']} [{q['kind']}] {q['question']}\n      -> {said}")
+        measured = measure(service, asked)
         seconds = time.perf_counter() - started
-        print(
-            f"{len(questions['questions'])} questions in {seconds:.1f} s "
-            f"(load average {os.getloadavg()[0]:.2f})"
-        )
+        if args.show:
+            for a in measured:
+                if a.wrong:
+                    q = a.question
+                    print(f"  {q['id']} [{q['kind']}] {q['question']}\n      -> {a.said}")
+        print(f"{len(asked)} questions in {seconds:.1f} s (load average {os.getloadavg()[0]:.2f})")
         for half in HALVES:
+            mine = [a for a in measured if a.question["half"] == half]
             cells = []
             for kind in KINDS:
-                falls = outcomes[half, kind]
+                falls = [a.fallback for a in mine if a.question["kind"] == kind]
                 cells.append(f"{kind} fallback {sum(falls)}/{len(falls)}")
-            answered = on_page[half]
+            answered = [a.on_page for a in mine if a.on_page is not None]
             cells.append(f"answered on the expected page {sum(answered)}/{len(answered)}")
             print(f"{half:<5} " + "; ".join(cells))
     finally:

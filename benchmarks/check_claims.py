@@ -538,6 +538,48 @@ def objective(results: dict[str, list[tuple[Case, str]]]) -> tuple[float, ...]:
     return (float(ok), -wrong, round(recall, 3), round(precision, 3), round(mismatch, 3))
 
 
+@dataclass
+class Bench:
+    """The citations of the chosen sets, the abstracts' pages, and the judging core that
+    judges those directly."""
+
+    cases: dict[str, list[Case]]
+    documents: dict[str, list[PageText]]
+    core: ClaimJudge
+
+
+def bench_for(
+    service: CheckService, config: Path, chosen: Sequence[str], per_paper: int, per_collection: int
+) -> Bench:
+    """The citations of the chosen sets over the project of ``config`` (papers/ and
+    paginated/ ingested); the quality tests call this too, with fewer sentences per paper."""
+    service.elsewhere = 0  # the other papers listed beside not-found are not scored
+    authors = authors_file()
+    keys = halves(authors)
+    labels = printed_labels()
+    ingested = set(service.papers())
+    missing = sorted(set(labels) - ingested)
+    if missing:  # a PDF the library match did not place: its claims cannot be judged
+        print(f"not in the project (left out): {', '.join(missing)}")
+    labels = {k: as_cited(v, service.papers()[k]) for k, v in labels.items() if k in ingested}
+    cases: dict[str, list[Case]] = {}
+    if "claims" in chosen:
+        cases["claims"] = claim_cases(keys, labels)
+    if "authors" in chosen:
+        if authors is None:
+            print(f"authors: {AUTHORS.relative_to(ROOT)} is not there yet; set skipped")
+        else:
+            cases["authors"] = author_cases(authors, keys, labels)
+    if "perturbed" in chosen:
+        cases["perturbed"] = perturbed_cases(config, keys, labels, per_paper)
+    documents = abstract_documents(per_collection) if "abstracts" in chosen else {}
+    if "abstracts" in chosen:
+        cases["abstracts"] = abstract_cases(documents)
+    judge = service.judge_core
+    core = ClaimJudge(judge.embedder, corpus_weights(documents), judge.thresholds, judge.vectors)
+    return Bench(cases, documents, core)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sweep", action="store_true", help="tune on the tuning halves")
@@ -556,14 +598,10 @@ def main() -> None:
     logging.disable(logging.WARNING)
     config = prepare()
     settings = bootstrap.settings(config)
-    authors = authors_file()
-    keys = halves(authors)
-    labels = printed_labels()
     index = bootstrap.index(settings)
     cached: CachedEmbedder | None = None
     try:
         service = bootstrap.check_service(settings, "checks", index)
-        service.elsewhere = 0  # the other papers listed beside not-found are not scored
         if args.topic_share is not None:
             service.judge_core.topic_share = args.topic_share
         # sentence vectors kept on disk between runs (the claims' own are always embedded)
@@ -571,31 +609,11 @@ def main() -> None:
             service.judge_core.embedder, settings.paths.cache_dir / "vectors", autosave=False
         )
         service.judge_core.embedder = cached
-        ingested = set(service.papers())
-        missing = sorted(set(labels) - ingested)
-        if missing:  # a PDF the library match did not place: its claims cannot be judged
-            print(f"not in the project (left out): {', '.join(missing)}")
-        labels = {k: as_cited(v, service.papers()[k]) for k, v in labels.items() if k in ingested}
-        cases: dict[str, list[Case]] = {}
-        if "claims" in chosen:
-            cases["claims"] = claim_cases(keys, labels)
-        if "authors" in chosen:
-            if authors is None:
-                print(f"authors: {AUTHORS.relative_to(ROOT)} is not there yet; set skipped")
-            else:
-                cases["authors"] = author_cases(authors, keys, labels)
-        if "perturbed" in chosen:
-            cases["perturbed"] = perturbed_cases(config, keys, labels, args.per_paper)
-        documents = abstract_documents(args.per_collection) if "abstracts" in chosen else {}
-        if "abstracts" in chosen:
-            cases["abstracts"] = abstract_cases(documents)
-        for name, items in cases.items():
+        bench = bench_for(service, config, chosen, args.per_paper, args.per_collection)
+        for name, items in bench.cases.items():
             kinds = Counter(c.kind for c in items if c.variant == "right")
             print(f"{name}: {len(items)} citations; {dict(sorted(kinds.items()))}")
-        judge = service.judge_core
-        core = ClaimJudge(
-            judge.embedder, corpus_weights(documents), judge.thresholds, judge.vectors
-        )
+        judge, core, cases, documents = service.judge_core, bench.core, bench.cases, bench.documents
         results = evaluate(service, core, cases, documents)
         chosen_thresholds = judge.thresholds
         if args.sweep:

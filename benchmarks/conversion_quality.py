@@ -30,12 +30,15 @@ from pathlib import Path
 from rapidfuzz import fuzz
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared" / "corpus"
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT))
 
+from benchmarks.corpora import CORPUS  # noqa: E402
 from citeloom.adapters.conversion.docling_converter import DoclingConverter  # noqa: E402
+from citeloom.domain.ids import sha256_of_file  # noqa: E402
 from citeloom.domain.models import BlockKind, ConvertedDocument  # noqa: E402
 from citeloom.domain.text import fold_for_match  # noqa: E402
+from citeloom.ports import Converter  # noqa: E402
 
 HEADER_KINDS = {BlockKind.HEADING, BlockKind.TITLE}
 BODY_LABELS = {"text", "list_item", "paragraph", "caption", "footnote", "code"}
@@ -151,12 +154,16 @@ def dump(folder: Path | None, pdf: Path, doc: ConvertedDocument) -> None:
     (folder / f"{pdf.name}.json").write_text(text, encoding="utf-8")
 
 
-def docling_gt(converter: DoclingConverter, show: bool, out: Path | None) -> list[Score]:
+def docling_gt(
+    converter: Converter, show: bool = False, out: Path | None = None, corpus: Path = CORPUS
+) -> list[Score]:
+    """Each ground-truth document of ``corpus``/docling-gt converted and scored (the quality
+    tests call this too, with the conversion cache of their project)."""
     scores = []
-    for gt_path in sorted((SHARED / "docling-gt").glob("*.groundtruth.json")):
+    for gt_path in sorted((corpus / "docling-gt").glob("*.groundtruth.json")):
         pdf = gt_path.with_name(gt_path.name.replace(".groundtruth.json", ".pdf"))
         start = time.perf_counter()
-        doc = converter.convert(pdf, "0" * 64)
+        doc = converter.convert(pdf, sha256_of_file(pdf))
         score = Score(pdf.name, seconds=time.perf_counter() - start, pages=doc.page_count or 0)
         dump(out, pdf, doc)
         truth_headers, truth_body = ground_truth(gt_path)
@@ -170,12 +177,17 @@ def docling_gt(converter: DoclingConverter, show: bool, out: Path | None) -> lis
     return scores
 
 
-def print_table(scores: list[Score]) -> Score:
+def micro_average(scores: list[Score]) -> Score:
     total = Score("micro-average")
     for s in scores:
         for field in ("tp", "fp", "fn", "same_page_chars", "found_chars", "total_chars", "pages"):
             setattr(total, field, getattr(total, field) + getattr(s, field))
         total.seconds += s.seconds
+    return total
+
+
+def print_table(scores: list[Score]) -> Score:
+    total = micro_average(scores)
     head = (
         f"{'document':32} {'P':>5} {'R':>5} {'F1':>5} {'tp/fp/fn':>9} "
         f"{'page':>6} {'cover':>6} {'s/page':>7}"
@@ -192,30 +204,50 @@ def print_table(scores: list[Score]) -> Score:
     return total
 
 
-def papers(converter: DoclingConverter, show: bool, out: Path | None) -> None:
+@dataclass
+class Title:
+    """The title found on a paper's first page against its library entry's."""
+
+    pdf: Path
+    document: ConvertedDocument
+    seconds: float
+    expected: bool  # the paper has an entry in the library
+    found: bool  # the title found is the entry's (folded)
+
+
+def paper_titles(converter: Converter, corpus: Path = CORPUS) -> list[Title]:
+    """Every paper of ``corpus``/papers converted, its title held to tests/data/papers.csl.json
+    through benchmarks/data/papers_truth.json (the quality tests call this too)."""
     refs = json.loads((ROOT / "tests" / "data" / "papers.csl.json").read_text())
     titles = {r["citation-key"]: fold_for_match(r["title"]) for r in refs}
     truth = json.loads((ROOT / "benchmarks" / "data" / "papers_truth.json").read_text())
-    print(f"\n{'paper':38} {'pages':>5} {'title':>6} {'s/page':>7}  title found")
-    found = expected = 0
-    for pdf in sorted((SHARED / "papers").glob("*.pdf")):
+    out = []
+    for pdf in sorted((corpus / "papers").glob("*.pdf")):
         start = time.perf_counter()
-        doc = converter.convert(pdf, "0" * 64)
+        doc = converter.convert(pdf, sha256_of_file(pdf))
         seconds = time.perf_counter() - start
-        dump(out, pdf, doc)
         entry = truth.get(pdf.name)
         ok = bool(doc.title and entry) and fold_for_match(doc.title or "") == titles[entry]
-        found += ok
-        expected += entry is not None
+        out.append(Title(pdf, doc, seconds, entry is not None, ok))
+    return out
+
+
+def papers(converter: DoclingConverter, show: bool, out: Path | None) -> None:
+    print(f"\n{'paper':38} {'pages':>5} {'title':>6} {'s/page':>7}  title found")
+    found = paper_titles(converter)
+    for title in found:
+        doc = title.document
+        dump(out, title.pdf, doc)
         print(
-            f"{pdf.name[:38]:38} {doc.page_count:5} {'yes' if ok else 'no':>6} "
-            f"{seconds / (doc.page_count or 1):7.2f}  {doc.title!r:.70}"
+            f"{title.pdf.name[:38]:38} {doc.page_count:5} {'yes' if title.found else 'no':>6} "
+            f"{title.seconds / (doc.page_count or 1):7.2f}  {doc.title!r:.70}"
         )
         if show:
             for block in doc.blocks:
                 if block.kind is BlockKind.HEADING:
                     print(f"      p{block.page} L{block.level} {block.text[:80]}")
-    print(f"titles found: {found} of {expected} papers with a reference entry")
+    right, expected = sum(t.found for t in found), sum(t.expected for t in found)
+    print(f"titles found: {right} of {expected} papers with a reference entry")
 
 
 def main() -> None:

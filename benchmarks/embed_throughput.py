@@ -107,6 +107,13 @@ def cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def user_models() -> Path:
+    """Where citeloom finds this user's fp32 export: the model cache the settings read."""
+    from citeloom.config import Environment
+
+    return Environment().model_cache
+
+
 class FastEmbedAsBefore:
     """The adapter citeloom had before: FastEmbed's TextEmbedding, batches of 16."""
 
@@ -114,7 +121,7 @@ class FastEmbedAsBefore:
         from citeloom.adapters.embedding.models import model_spec
 
         spec = model_spec(INT8)
-        self.model = fastembed_model(spec, spec.onnx_file(WORK / "var" / "cache"))
+        self.model = fastembed_model(spec, spec.onnx_file(WORK / "var" / "cache", None))
 
     def embed_documents(self, texts: list[str]) -> list[Any]:
         return list(self.model.embed(texts, batch_size=16))
@@ -123,9 +130,9 @@ class FastEmbedAsBefore:
 def measure_one(setting: str) -> dict[str, Any]:
     """One setting, in this (fresh) process: load, warm up on one text, embed everything."""
     model, feed, batch, threads, arena, spinning, papers = json.loads(setting)
-    from citeloom.adapters.embedding import onnx_embedder
+    from citeloom.adapters.embedding import onnx_embedder, sessions
 
-    default_options = onnx_embedder.session_options
+    default_options = sessions.session_options
 
     def options(threads: int | None) -> Any:
         chosen = default_options(threads)
@@ -133,13 +140,17 @@ def measure_one(setting: str) -> dict[str, Any]:
         chosen.add_session_config_entry("session.intra_op.allow_spinning", str(int(spinning)))
         return chosen
 
-    onnx_embedder.session_options = options  # type: ignore[assignment]
+    sessions.session_options = options  # type: ignore[assignment]
     docs = documents()[:papers]
     embedder: Any = (
         FastEmbedAsBefore()
         if model == BEFORE
         else onnx_embedder.OnnxEmbedder.load(
-            model, WORK / "var" / "cache", threads=threads, batch_size=batch
+            model,
+            WORK / "var" / "cache",
+            threads=threads,
+            batch_size=batch,
+            model_cache=user_models(),
         )
     )
     embedder.embed_documents([docs[0][0]])
@@ -223,7 +234,7 @@ def parity() -> None:
     texts = [t for d in documents() for t in d]
     cache = WORK / "var" / "cache"
     int8 = OnnxEmbedder.load(INT8, cache)
-    fp32 = OnnxEmbedder.load(FP32, cache)
+    fp32 = OnnxEmbedder.load(FP32, cache, model_cache=user_models())
     long = np.array([int8.count_tokens(t) >= 200 for t in texts])
     before = fastembed_model(int8.spec, int8.onnx_path)
     vectors = {

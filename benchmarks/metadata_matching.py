@@ -25,6 +25,8 @@ import json
 import logging
 import sys
 import time
+from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,17 +37,64 @@ from benchmarks.corpora import CORPUS  # noqa: E402
 from benchmarks.cover_page import with_cover  # noqa: E402
 from citeloom.adapters.conversion.docling_converter import DoclingConverter  # noqa: E402
 from citeloom.adapters.csl_references import CslMetadataResolver  # noqa: E402
+from citeloom.domain.ids import sha256_of_file  # noqa: E402
+from citeloom.domain.models import MetadataMatch  # noqa: E402
+from citeloom.ports import Converter  # noqa: E402
 
 DATA = ROOT / "benchmarks" / "data"
 WORK = ROOT / "benchmarks" / ".work" / "covered"
+# set -> (its folder of the corpus, its library, its truth file)
 SETS = {
-    "papers": (CORPUS / "papers", ROOT / "tests" / "data" / "papers.csl.json", "papers_truth"),
-    "paginated": (CORPUS / "paginated", DATA / "paginated.csl.json", "paginated_truth"),
-    "covered": (CORPUS / "papers", ROOT / "tests" / "data" / "papers.csl.json", "papers_truth"),
+    "papers": ("papers", ROOT / "tests" / "data" / "papers.csl.json", "papers_truth"),
+    "paginated": ("paginated", DATA / "paginated.csl.json", "paginated_truth"),
+    "covered": ("papers", ROOT / "tests" / "data" / "papers.csl.json", "papers_truth"),
 }
+VERDICTS = ("right", "wrong", "unmatched", "correctly unmatched")
 # papers whose page 1 has no title block of its own (a scan, an image page, a cover already):
 # a second cover before them says nothing new
 NO_TITLE_BLOCK = {"grobid_ZFN-A-054-0304-0272.pdf", "grobid_two_pages.pdf"}
+
+
+@dataclass(frozen=True)
+class Matched:
+    """One PDF's match against its set's library, and the verdict on it."""
+
+    file_name: str
+    expected: str | None
+    match: MetadataMatch
+    seconds: float
+
+    @property
+    def verdict(self) -> str:
+        got = self.match.citekey
+        if got is None:
+            return "correctly unmatched" if self.expected is None else "unmatched"
+        return "right" if got == self.expected else "wrong"
+
+
+def match_set(
+    converter: Converter, name: str, corpus: Path = CORPUS, work: Path = WORK
+) -> list[Matched]:
+    """Every PDF of set ``name`` converted and matched to the set's library (the quality tests
+    call this too, with the conversion cache of their project; ``work``: where the covered
+    copies are written)."""
+    folder, library, truth_name = SETS[name]
+    truth = json.loads((DATA / f"{truth_name}.json").read_text())
+    resolver = CslMetadataResolver(library)
+    out = []
+    for file_name, expected in sorted(truth.items()):
+        if file_name.startswith("_"):
+            continue
+        path = corpus / folder / file_name
+        if name == "covered":
+            if file_name in NO_TITLE_BLOCK or expected is None:
+                continue
+            path = with_cover(path, work / file_name)
+        start = time.perf_counter()
+        document = converter.convert(path, sha256_of_file(path))
+        match = resolver.resolve(document, hint=Path(file_name).stem)
+        out.append(Matched(file_name, expected, match, time.perf_counter() - start))
+    return out
 
 
 def main() -> None:
@@ -54,48 +103,29 @@ def main() -> None:
     args = parser.parse_args()
     logging.getLogger("docling").setLevel(logging.ERROR)
     converter = DoclingConverter()
-    totals: dict[str, dict[str, int]] = {}
+    totals: dict[str, Counter[str]] = {}
     for name in args.set or list(SETS):
-        folder, library, truth_name = SETS[name]
-        truth = json.loads((DATA / f"{truth_name}.json").read_text())
-        resolver = CslMetadataResolver(library)
-        counts = totals.setdefault(
-            name, {"right": 0, "wrong": 0, "unmatched": 0, "correctly unmatched": 0}
-        )
         print(f"\n{name}: {'paper':36} {'expected':28} {'got':28} {'how':6} {'s':>5}  verdict")
-        for file_name, expected in sorted(truth.items()):
-            if file_name.startswith("_"):
-                continue
-            path = folder / file_name
-            if name == "covered":
-                if file_name in NO_TITLE_BLOCK or expected is None:
-                    continue
-                path = with_cover(path, WORK / file_name)
-            start = time.perf_counter()
-            document = converter.convert(path, "0" * 64)
-            match = resolver.resolve(document, hint=Path(file_name).stem)
-            seconds = time.perf_counter() - start
-            got = match.citekey
-            if got is None:
-                verdict = "correctly unmatched" if expected is None else "unmatched"
-            else:
-                verdict = "right" if got == expected else "wrong"
-            counts[verdict] += 1
+        rows = match_set(converter, name)
+        totals[name] = Counter({verdict: 0 for verdict in VERDICTS})
+        totals[name].update(row.verdict for row in rows)
+        for row in rows:
+            match = row.match
             note = (
                 f" ({match.problem}: {[(c.citekey, c.score) for c in match.candidates[:2]]})"
                 if match.problem
                 else ""
             )
             print(
-                f"{name:>9} {file_name[:36]:36} {expected!s:28} {got!s:28} {match.kind!s:6} "
-                f"{seconds:5.1f}  {verdict}{note}"
+                f"{name:>9} {row.file_name[:36]:36} {row.expected!s:28} {match.citekey!s:28} "
+                f"{match.kind!s:6} {row.seconds:5.1f}  {row.verdict}{note}"
             )
     print()
     for name, counts in totals.items():
         entries = len(CslMetadataResolver(SETS[name][1]).references())
         print(
             f"{name}: {sum(counts.values())} papers, {entries} library entries: "
-            + ", ".join(f"{k} {v}" for k, v in counts.items())
+            + ", ".join(f"{k} {counts[k]}" for k in VERDICTS)
         )
 
 

@@ -51,6 +51,7 @@ from citeloom.domain.page_labels import (  # noqa: E402
     library_labels,
     library_range,
 )
+from citeloom.ports import Converter  # noqa: E402
 
 DATA = ROOT / "benchmarks" / "data"
 SETS = {"tuned": DATA / "page_labels_truth.json", "held out": DATA / "page_labels_heldout.json"}
@@ -114,9 +115,62 @@ def score(
     return result
 
 
-def source_path(key: str) -> Path:
+def source_path(key: str, corpus: Path = CORPUS) -> Path:
     folder, name = key.split("/", 1)
-    return ROOT / "examples" / "papers" / name if folder == "examples" else CORPUS / folder / name
+    return ROOT / "examples" / "papers" / name if folder == "examples" else corpus / folder / name
+
+
+def measure(
+    converter: Converter, corpus: Path = CORPUS, no_library: bool = False, show: bool = False
+) -> dict[str, list[FileScore]]:
+    """Each set's files labelled as ingest labels them and scored against the truth (the
+    quality tests call this too, with the conversion cache of their project)."""
+    pages_of = {folder: library_pages(folder) for folder in (*LIBRARIES, "examples")}
+    results: dict[str, list[FileScore]] = {}
+    for name, truth_file in SETS.items():
+        truth = json.loads(truth_file.read_text(encoding="utf-8"))
+        scores = results.setdefault(name, [])
+        for key, expected in sorted(truth.items()):
+            if key.startswith("_"):
+                continue
+            path = source_path(key, corpus)
+            folder, file_name = key.split("/", 1)
+            document = converter.convert(path, sha256_of_file(path))
+            library_page = None if no_library else pages_of.get(folder, {}).get(file_name)
+            labels = decide_labels(
+                document.page_count, document.page_marks, library_page, document.ocr_pages
+            )
+            scores.append(score(key, labels, expected["labels"], library_page))
+            if show:
+                print(f"{key}: {labels.source} {labels.labels()}")
+    return results
+
+
+@dataclass(frozen=True)
+class SetFigures:
+    """One set's totals: pages labelled as printed and as cited, disagreements with the
+    library found (and those the truth implies), wrong labels where the PDF page was the
+    fallback."""
+
+    files: int
+    pages: int
+    right: int
+    as_cited: int
+    found: frozenset[str]
+    implied: frozenset[str]
+    fallback_wrong: int
+
+
+def set_figures(scores: list[FileScore]) -> SetFigures:
+    return SetFigures(
+        files=len(scores),
+        pages=sum(s.pages for s in scores),
+        right=sum(s.right for s in scores),
+        as_cited=sum(s.right_as_cited for s in scores),
+        found=frozenset(s.name for s in scores if s.disagree),
+        implied=frozenset(s.name for s in scores if s.truth_disagrees),
+        fallback_wrong=sum(len(s.wrong) for s in scores if s.source == "pdf-page"),
+    )
 
 
 def main() -> None:
@@ -127,25 +181,8 @@ def main() -> None:
     converter = CachingConverter(
         DoclingConverter(ocr="auto", ocr_languages=("eng", "deu")), ROOT / "benchmarks" / ".work"
     )
-    pages_of = {folder: library_pages(folder) for folder in (*LIBRARIES, "examples")}
     started = time.perf_counter()
-    results: dict[str, list[FileScore]] = {}
-    for name, truth_file in SETS.items():
-        truth = json.loads(truth_file.read_text(encoding="utf-8"))
-        scores = results.setdefault(name, [])
-        for key, expected in sorted(truth.items()):
-            if key.startswith("_"):
-                continue
-            path = source_path(key)
-            folder, file_name = key.split("/", 1)
-            document = converter.convert(path, sha256_of_file(path))
-            library_page = None if args.no_library else pages_of.get(folder, {}).get(file_name)
-            labels = decide_labels(
-                document.page_count, document.page_marks, library_page, document.ocr_pages
-            )
-            scores.append(score(key, labels, expected["labels"], library_page))
-            if args.show:
-                print(f"{key}: {labels.source} {labels.labels()}")
+    results = measure(converter, no_library=args.no_library, show=args.show)
     print(f"load average {os.getloadavg()[0]:.2f}; {time.perf_counter() - started:.1f} s")
     print(f"{'file':<58} {'rule':<10} {'pages':>5} {'right':>5}")
     for scores in results.values():
@@ -156,17 +193,13 @@ def main() -> None:
             for line in s.wrong:
                 print(f"    {line}")
     for name, scores in results.items():
-        total = sum(s.pages for s in scores)
-        right = sum(s.right for s in scores)
-        cited = sum(s.right_as_cited for s in scores)
-        fallback_wrong = sum(len(s.wrong) for s in scores if s.source == "pdf-page")
-        found = {s.name for s in scores if s.disagree}
-        implied = {s.name for s in scores if s.truth_disagrees}
+        f = set_figures(scores)
         print(
-            f"{name:<9} {len(scores):>2} files, {total:>4} pages: labelled as printed "
-            f"{right / total:.1%} ({total - right} wrong), as cited {cited / total:.1%}; "
-            f"disagreements found {len(found)} of {len(implied)} (extra: {len(found - implied)}); "
-            f"wrong where the PDF page was the fallback: {fallback_wrong}"
+            f"{name:<9} {f.files:>2} files, {f.pages:>4} pages: labelled as printed "
+            f"{f.right / f.pages:.1%} ({f.pages - f.right} wrong), as cited "
+            f"{f.as_cited / f.pages:.1%}; disagreements found {len(f.found)} of "
+            f"{len(f.implied)} (extra: {len(f.found - f.implied)}); "
+            f"wrong where the PDF page was the fallback: {f.fallback_wrong}"
         )
 
 

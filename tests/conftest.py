@@ -56,13 +56,18 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     if any(item.get_closest_marker("real") is not None for item in session.items):
         from citeloom.adapters.embedding.fp32_export import exported_minilm
 
-        exported_minilm(Path(os.environ["CITELOOM_MODEL_CACHE"]))
+        exported_minilm(model_cache(), model_cache())
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """Where the corpus is required (CI), a ``shared`` test without it fails instead."""
     if item.get_closest_marker("shared") is not None and not CORPUS.is_dir():
         pytest.fail(f"CITELOOM_REQUIRE_SHARED is set and this test {MISSING_CORPUS}", pytrace=False)
+
+
+def model_cache() -> Path:
+    """This session's model cache (``pytest_configure``), where the fp32 model is exported."""
+    return Path(os.environ["CITELOOM_MODEL_CACHE"])
 
 
 @pytest.fixture(scope="session")
@@ -82,7 +87,7 @@ def fp32_cache(cache_dir: Path) -> Path:
     """A cache dir holding the fp32 MiniLM, exported from the original weights once a session."""
     from citeloom.adapters.embedding.fp32_export import exported_minilm
 
-    exported_minilm(cache_dir)
+    exported_minilm(cache_dir, model_cache())
     return cache_dir
 
 
@@ -90,7 +95,9 @@ def fp32_cache(cache_dir: Path) -> Path:
 def fp32_embedder(fp32_cache: Path):
     from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
 
-    return OnnxEmbedder.load("fastembed/all-MiniLM-L6-v2-fp32", cache_dir=fp32_cache)
+    return OnnxEmbedder.load(
+        "fastembed/all-MiniLM-L6-v2-fp32", cache_dir=fp32_cache, model_cache=model_cache()
+    )
 
 
 @pytest.fixture(scope="session")

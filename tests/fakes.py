@@ -353,6 +353,9 @@ class FakeIndex:
     def close(self) -> None:
         self.closed = True
 
+    def make_way(self, busy_timeout_s: float | None = None) -> bool:
+        return False  # one process: nobody waits for it
+
     def __enter__(self) -> Self:
         return self
 

@@ -13,6 +13,7 @@ from citeloom.adapters.conversion.docling_converter import DoclingConverter
 from citeloom.adapters.conversion.plain_text import PlainTextConverter
 from citeloom.adapters.conversion.router import FormatRouter
 from citeloom.adapters.csl_references import CslMetadataResolver
+from citeloom.adapters.embedding.fastembed_embedder import FastEmbedEmbedder
 from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
 from citeloom.adapters.jsonl_audit import JsonlAuditLog
 from citeloom.adapters.qdrant.core import QdrantIndex
@@ -49,8 +50,8 @@ def resolvers(a: CslMetadataResolver, b: FakeMetadata) -> list[MetadataResolver]
     return [a, b]
 
 
-def embedders(a: OnnxEmbedder, b: FakeEmbedder) -> list[Embedder]:
-    return [a, b]
+def embedders(a: OnnxEmbedder, b: FastEmbedEmbedder, c: FakeEmbedder) -> list[Embedder]:
+    return [a, b, c]
 
 
 def indexes(a: QdrantIndex[EdgeEngine], b: QdrantIndex[ServerEngine], c: FakeIndex) -> list[Index]:

@@ -121,3 +121,17 @@ def test_where_the_corpus_is_required_its_absence_fails(tmp_path):
     assert result.returncode == 1, result.stdout + result.stderr
     assert " skipped" not in result.stdout
     assert "CITELOOM_REQUIRE_SHARED is set and this test needs the shared corpus" in result.stdout
+
+
+def test_the_quality_tests_are_marked_and_the_readme_test_command_runs_them():
+    """Every module of tests/quality/ carries the ``quality`` marker (with ``real`` and
+    ``shared``: it ingests the corpus), and the README's test command, which .ci/run runs,
+    selects no marker and no path that would leave them out."""
+    modules = sorted((ROOT / "tests" / "quality").glob("test_*.py"))
+    assert len(modules) >= 6
+    marks = "pytestmark = [pytest.mark.real, pytest.mark.shared, pytest.mark.quality]"
+    assert [m.name for m in modules if marks not in m.read_text(encoding="utf-8")] == []
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    command = readme.split("<!-- test-command -->", 1)[1].split("```bash\n", 1)[1]
+    pytest_run = command.split("```", 1)[0].split("-m pytest", 1)[1]
+    assert " -m " not in pytest_run and "--ignore" not in pytest_run and "tests/" not in pytest_run

@@ -6,9 +6,9 @@ it uses: ``citeloom query`` never imports Docling, and ``--help`` imports no ada
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from citeloom.config import ProjectConfig, Settings, load_settings
 from citeloom.domain.errors import ConfigError
@@ -16,8 +16,8 @@ from citeloom.domain.models import chunk_token_limit
 
 if TYPE_CHECKING:
     from citeloom.adapters.conversion.cache import CachingConverter
+    from citeloom.adapters.embedding.loader import LoadedEmbedder
     from citeloom.adapters.embedding.local_models import ModelSources
-    from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
     from citeloom.ports import (
         AuditLog,
         Chunker,
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
         RelationSource,
     )
     from citeloom.services.answer import AnswerService
+    from citeloom.services.application import Citeloom
     from citeloom.services.browse import BrowseService
     from citeloom.services.check import CheckService
     from citeloom.services.evidence import SentenceEvidence, WarmEvidence
@@ -85,15 +86,6 @@ def index(
     )
 
 
-def make_way(index: Index, busy_timeout_s: float) -> bool:
-    """Between two units of a server's work: let a process waiting for the embedded index
-    have it now (``QdrantIndex.make_way``); the index reopens on its next use, waiting at most
-    ``busy_timeout_s``. A Qdrant server is shared and has no such wait."""
-    from citeloom.adapters.qdrant.core import QdrantIndex
-
-    return isinstance(index, QdrantIndex) and index.make_way(busy_timeout_s)
-
-
 def with_server(settings: Settings, url: str) -> Settings:
     """The same settings pointed at the Qdrant server ``url`` (``import --to``)."""
     from pydantic import ValidationError
@@ -135,27 +127,30 @@ def model_dimensions(settings: Settings, project: ProjectConfig) -> int | None:
 
 
 def model_sources(settings: Settings, allow_download: bool = False) -> ModelSources:
-    """Where models that are not built in are looked for ([embedding] in the config)."""
+    """Where models that are not built in are looked for ([embedding] in the config), and
+    this user's model cache."""
     from citeloom.adapters.embedding.local_models import ModelSources, default_fastembed_caches
 
     configured = settings.embedding.fastembed_cache
-    caches = default_fastembed_caches(settings.paths.cache_dir)
+    caches = default_fastembed_caches(settings.paths.cache_dir, settings.environment.fastembed_home)
     return ModelSources(
         model_path=settings.embedding.model_path,
         fastembed_caches=(configured,) if configured else caches,
         allow_download=allow_download,
+        model_cache=settings.environment.model_cache,
     )
 
 
 def embedder(
     settings: Settings, project: ProjectConfig, allow_download: bool = False
-) -> OnnxEmbedder:
-    """onnxruntime and the tokenizer only (never FastEmbed, torch or PIL): queries start fast.
-    A model that is exported on first use (the fp32 MiniLM) is built here, once, into
-    ``cache_dir``; one that is not here is downloaded only with ``allow_download``."""
-    from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
+) -> LoadedEmbedder:
+    """A built-in model with onnxruntime and the tokenizer only (never FastEmbed, torch or
+    PIL): queries start fast; any other through FastEmbed. A model that is exported on first
+    use (the fp32 MiniLM) is built here, once; one that is not here is downloaded only with
+    ``allow_download``."""
+    from citeloom.adapters.embedding.loader import load_embedder
 
-    return OnnxEmbedder.load(
+    return load_embedder(
         project.embedding_model,
         cache_dir=settings.paths.cache_dir,
         sources=model_sources(settings, allow_download),
@@ -169,7 +164,7 @@ def available_models(settings: Settings) -> list[str]:
     return found(settings.paths.cache_dir, model_sources(settings))
 
 
-def chunker(settings: Settings, embedder: OnnxEmbedder) -> Chunker:
+def chunker(settings: Settings, embedder: LoadedEmbedder) -> Chunker:
     window = chunk_token_limit(embedder.max_tokens)
     if settings.chunking.max_tokens > window:
         raise ConfigError(
@@ -207,6 +202,7 @@ def converter(settings: Settings) -> CachingConverter:
         max_pages=conversion.max_pages,
         layout=conversion.layout,
         artifacts_path=conversion.artifacts_path,
+        hub=settings.environment.hf_hub,
     )
     return CachingConverter(FormatRouter([docling, PlainTextConverter()]), settings.paths.cache_dir)
 
@@ -236,10 +232,15 @@ def metadata(settings: Settings, project: ProjectConfig) -> MetadataResolver:
 
 def relations(settings: Settings, project: ProjectConfig) -> RelationSource:
     """The library's relations (inferred, and declared in the project's relations file),
-    cached under cache_dir by the hash of both files."""
+    cached under cache_dir by the hash of both files, and in this process's memo."""
     from citeloom.adapters.library_relations import LibraryRelations
 
-    return LibraryRelations(project.references_json, project.relations, settings.paths.cache_dir)
+    return LibraryRelations(
+        project.references_json,
+        project.relations,
+        settings.paths.cache_dir,
+        memo=settings.relations_memo,
+    )
 
 
 def library_files(resolver: MetadataResolver) -> LibraryFiles | None:
@@ -367,7 +368,7 @@ def browse_service(settings: Settings, project_name: str, index: Index) -> Brows
 
 
 def note_service(
-    settings: Settings, project_name: str, index: Index, warm: OnnxEmbedder | None = None
+    settings: Settings, project_name: str, index: Index, warm: LoadedEmbedder | None = None
 ) -> NoteService:
     """Notes go through the ingest pipeline's steps; they are kept in the index only."""
     from citeloom.services.notes import NoteService
@@ -499,7 +500,11 @@ def conversion_checks(settings: Settings) -> list[Check]:
     conversion = settings.conversion
     try:
         layout = Check(
-            "layout", True, describe_layout(conversion.layout, conversion.artifacts_path)
+            "layout",
+            True,
+            describe_layout(
+                conversion.layout, conversion.artifacts_path, settings.environment.hf_hub
+            ),
         )
     except CiteloomError as error:
         layout = Check("layout", False, str(error), 'set [conversion] layout = "auto"')
@@ -574,3 +579,135 @@ def watch_service(
         watcher=WatchfilesWatcher(settle_s),
         supports=converter(settings).supports,
     )
+
+
+class Wiring:
+    """``services.wiring.Wiring`` over these settings: what the application object builds,
+    each through the builders above."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+
+    @property
+    def projects(self) -> Mapping[str, ProjectConfig]:
+        return self.settings.project
+
+    def project(self, name: str) -> ProjectConfig:
+        return self.settings.get_project(name)
+
+    @property
+    def raw_dir(self) -> Path:
+        return self.settings.paths.raw_dir
+
+    @property
+    def index_location(self) -> str:
+        return self.settings.qdrant.url or str(self.settings.paths.index_dir)
+
+    @property
+    def busy_timeout_s(self) -> float:
+        return self.settings.qdrant.busy_timeout_s
+
+    @property
+    def per_doc(self) -> int:
+        return self.settings.query.per_doc
+
+    def index(
+        self, on_wait: Callable[[str], None] | None = None, busy_timeout_s: float | None = None
+    ) -> Index:
+        return index(self.settings, on_wait, busy_timeout_s)
+
+    def embedder(self, project: str, allow_download: bool = False) -> LoadedEmbedder:
+        return embedder(self.settings, self.project(project), allow_download)
+
+    def document_text(self) -> DocumentText:
+        return document_text(self.settings)
+
+    def relations(self, project: str) -> RelationSource:
+        return relations(self.settings, self.project(project))
+
+    def tokenizer_id(self, model_id: str) -> str | None:
+        return tokenizer_id(self.settings, model_id)
+
+    def model_dimensions(self, project: str) -> int | None:
+        return model_dimensions(self.settings, self.project(project))
+
+    def audit_run(self, correlation_id: str) -> tuple[str, list[dict[str, Any]]]:
+        from citeloom.adapters.jsonl_audit import find_audit, read_audit
+
+        path = find_audit(self.settings.paths.audit_dir, correlation_id)
+        return path.stem, read_audit(path)
+
+    def audit_runs(self) -> list[tuple[str, list[dict[str, Any]]]]:
+        from citeloom.adapters.jsonl_audit import list_audits, read_audit
+
+        return [(p.stem, read_audit(p)) for p in list_audits(self.settings.paths.audit_dir)]
+
+    def query_service(self, project: str, index: Index, embedder: Embedder) -> QueryService:
+        return query_service(self.settings, project, index, embedder)
+
+    def answer_service(
+        self, project: str, index: Index, embedder: Embedder, evidence: WarmEvidence
+    ) -> AnswerService:
+        return answer_service(self.settings, project, index, embedder, evidence)
+
+    def check_service(
+        self, project: str, index: Index, embedder: Embedder, evidence: WarmEvidence
+    ) -> CheckService:
+        return check_service(self.settings, project, index, embedder, evidence)
+
+    def browse_service(self, project: str, index: Index) -> BrowseService:
+        return browse_service(self.settings, project, index)
+
+    def note_service(self, project: str, index: Index, embedder: Embedder) -> NoteService:
+        # the model ``embedder()`` loaded: its tokenizer's files make the chunker
+        return note_service(self.settings, project, index, cast("LoadedEmbedder", embedder))
+
+    def note_book(self, project: str, index: Index) -> NoteBook:
+        return note_book(self.settings, project, index)
+
+    def ingest_service(self, project: str, index: Index) -> IngestService:
+        return ingest_service(self.settings, project, index)
+
+    def reindex_service(
+        self, project: str, index: Index, embedding_model: str | None, allow_download: bool
+    ) -> ReindexService | TermsReindex:
+        return reindex_service(self.settings, project, index, embedding_model, allow_download)
+
+    def watch_service(
+        self,
+        project: str,
+        paths: Sequence[Path],
+        prune: bool,
+        on_wait: Callable[[str], None] | None,
+        settle_s: float,
+    ) -> WatchService:
+        return watch_service(self.settings, project, list(paths), prune, on_wait, settle_s)
+
+    def conversion_checks(self) -> list[Check]:
+        return conversion_checks(self.settings)
+
+    def available_models(self) -> list[str]:
+        return available_models(self.settings)
+
+    def project_components(self, project: str, allow_download: bool) -> ProjectComponents:
+        return project_components(self.settings, project, allow_download)
+
+    def with_zotero(self, project: str, data_dir: Path) -> Wiring:
+        return Wiring(with_zotero(self.settings, project, data_dir))
+
+    def with_server(self, url: str) -> Wiring:
+        return Wiring(with_server(self.settings, url))
+
+
+def application(
+    settings: Settings,
+    long_lived: bool = False,
+    on_wait: Callable[[str], None] | None = None,
+    stopping: Callable[[], bool] = lambda: False,
+) -> Citeloom:
+    """The use cases over these settings (``services.application``). ``long_lived``: a server
+    or the TUI, which keeps the index open and models loaded between calls; else each use case
+    opens the index and closes it after (``on_wait``: told while another process holds it)."""
+    from citeloom.services.application import Citeloom
+
+    return Citeloom(Wiring(settings), long_lived=long_lived, on_wait=on_wait, stopping=stopping)

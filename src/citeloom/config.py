@@ -4,18 +4,31 @@ Precedence: environment (``CITELOOM_SECTION__KEY``, e.g. ``CITELOOM_QDRANT__URL`
 file over defaults. Relative paths resolve against the config file's folder, so a project
 folder works from any working directory. Unknown keys and bad values fail with the key's name.
 The Qdrant API key is read from ``CITELOOM_QDRANT_API_KEY`` only and never stored or logged.
+
+The environment is read here, once, when the settings are made: citeloom's own keys, and the
+variables of other tools' caches it honours (``Environment``); adapters are given the values.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import tempfile
 import tomllib
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -23,6 +36,7 @@ from pydantic_settings import (
     SettingsError,
 )
 
+from citeloom.adapters.relations_memo import RelationsMemo
 from citeloom.domain.alignment import DEFAULT_THRESHOLDS, Thresholds
 from citeloom.domain.errors import ConfigError, UnknownProject
 from citeloom.domain.fusion import DEFAULT_FUSION
@@ -32,6 +46,7 @@ from citeloom.domain.verdicts import DEFAULT_FAIL_ON, parse_verdicts
 DEFAULT_CONFIG = Path("citeloom.toml")
 DEFAULT_EMBED_MODEL = "fastembed/all-MiniLM-L6-v2-fp32"  # ADR 0012
 API_KEY_ENV = "CITELOOM_QDRANT_API_KEY"
+SERVE_TOKEN_ENV = "CITELOOM_SERVE_TOKEN"  # citeloom serve's bearer token: a secret, never a file's
 _COLLECTION_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$")
 
 
@@ -247,6 +262,46 @@ class ProjectConfig(_Section):
         return self
 
 
+class Environment(BaseSettings):
+    """The environment variables citeloom honours besides its settings' own keys: the Qdrant
+    API key, and where this user's and other tools' caches are. An empty variable is unset."""
+
+    model_config = SettingsConfigDict(env_prefix="", extra="ignore", frozen=True)
+
+    citeloom_qdrant_api_key: SecretStr | None = None
+    citeloom_model_cache: str = ""
+    xdg_cache_home: str = ""
+    fastembed_cache_path: str = ""
+    hf_home: str = ""
+    hf_hub_cache: str = ""
+
+    @property
+    def qdrant_api_key(self) -> str | None:
+        key = self.citeloom_qdrant_api_key
+        return (key.get_secret_value() or None) if key is not None else None
+
+    @property
+    def model_cache(self) -> Path:
+        """This user's model cache, where the fp32 model is exported once for every project:
+        ``CITELOOM_MODEL_CACHE``, else ``$XDG_CACHE_HOME/citeloom``, else ``~/.cache/citeloom``."""
+        if self.citeloom_model_cache:
+            return Path(self.citeloom_model_cache).expanduser()
+        return Path(self.xdg_cache_home or Path.home() / ".cache") / "citeloom"
+
+    @property
+    def fastembed_home(self) -> Path:
+        """FastEmbed's own cache: ``FASTEMBED_CACHE_PATH``, else its folder under the system's
+        temporary folder."""
+        return Path(self.fastembed_cache_path or Path(tempfile.gettempdir()) / "fastembed_cache")
+
+    @property
+    def hf_hub(self) -> Path:
+        """The Hugging Face hub cache, where Docling's trained layout weights may be:
+        ``HF_HUB_CACHE``, else ``$HF_HOME/hub``, else ``~/.cache/huggingface/hub``."""
+        home = Path(self.hf_home or "~/.cache/huggingface")
+        return Path(self.hf_hub_cache or home / "hub").expanduser()
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix="CITELOOM_", env_nested_delimiter="__", extra="forbid"
@@ -267,6 +322,9 @@ class Settings(BaseSettings):
 
     # Where the file was read from; relative paths were resolved against its folder.
     config_path: Path | None = Field(default=None, exclude=True)
+    # Read with the settings, once; copies of the settings (model_copy) share both.
+    _environment: Environment = PrivateAttr(default_factory=Environment)
+    _relations_memo: RelationsMemo = PrivateAttr(default_factory=RelationsMemo)
 
     @classmethod
     def settings_customise_sources(
@@ -295,8 +353,19 @@ class Settings(BaseSettings):
         return self
 
     @property
+    def environment(self) -> Environment:
+        return self._environment
+
+    @property
     def qdrant_api_key(self) -> str | None:
-        return os.environ.get(API_KEY_ENV) or None
+        return self._environment.qdrant_api_key
+
+    @property
+    def relations_memo(self) -> RelationsMemo:
+        """The library relations this process built (``adapters.relations_memo``): the
+        settings live exactly as long as the process's runtime, a command's or a server's, and
+        every unit of work is given them, so they carry its one bounded memo."""
+        return self._relations_memo
 
     def get_project(self, name: str) -> ProjectConfig:
         if name not in self.project:
@@ -401,3 +470,22 @@ def load_settings(path: Path | None = None) -> Settings:
             if getattr(project, name) is not None:
                 setattr(project, name, _resolve(base, getattr(project, name)))
     return settings
+
+
+# ---------------------------------------------------------------------- the rest of the environment
+# Read here, as the settings are, so that no other module reads the environment itself.
+def serve_token_from_environment() -> str | None:
+    """The bearer token ``citeloom serve`` requires and the CLI sends it (CITELOOM_SERVE_TOKEN)."""
+    return os.environ.get(SERVE_TOKEN_ENV) or None
+
+
+def citeloom_environment() -> dict[str, str]:
+    """Every ``CITELOOM_*`` variable set, as set: a server answers for the CLI only when it
+    runs with the same ones (``entrypoints/handoff.py``)."""
+    return {k: v for k, v in os.environ.items() if k.upper().startswith("CITELOOM_")}
+
+
+def runtime_dir() -> Path | None:
+    """The user's runtime folder (XDG_RUNTIME_DIR), where a server announces itself."""
+    folder = os.environ.get("XDG_RUNTIME_DIR")
+    return Path(folder) if folder else None

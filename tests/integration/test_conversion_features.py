@@ -180,30 +180,32 @@ def test_conversion_cache_never_converts_the_same_bytes_twice(tmp_path):
     assert json.loads(entry.read_text())["converter"] == "plaintext-1"
 
 
-def test_layout_choice_prefers_trained_weights_only_when_present(tmp_path, monkeypatch):
-    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
-    assert layout_choice("auto", None) == ("rules", None)
-    assert "weight-free" in describe_layout("auto", None)
+def test_layout_choice_prefers_trained_weights_only_when_present(tmp_path):
+    hub = tmp_path / "hf" / "hub"
+    assert layout_choice("auto", None, hub) == ("rules", None)
+    assert "weight-free" in describe_layout("auto", None, hub)
     weights = tmp_path / "artifacts" / "docling-project--docling-layout-heron"
     weights.mkdir(parents=True)
-    assert layout_choice("auto", tmp_path / "artifacts") == ("trained", weights)
-    assert layout_choice("rules", tmp_path / "artifacts") == ("rules", None)
+    assert layout_choice("auto", tmp_path / "artifacts", hub) == ("trained", weights)
+    assert layout_choice("rules", tmp_path / "artifacts", hub) == ("rules", None)
     with pytest.raises(ConverterUnavailable, match="layout-heron"):
-        layout_choice("trained", tmp_path / "nowhere")
+        layout_choice("trained", tmp_path / "nowhere", hub)
 
 
 def test_weights_in_the_hugging_face_cache_are_given_to_docling_in_its_layout(
     tmp_path, monkeypatch
 ):
     from citeloom.adapters.conversion.docling_converter import TrainedArtifacts
+    from citeloom.config import Environment
 
-    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
+    monkeypatch.delenv("HF_HUB_CACHE", raising=False)
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))  # read by the settings, given to Docling
     snapshot = (
         tmp_path / "hf" / "hub" / "models--docling-project--docling-layout-heron" / "snapshots"
     ) / "0123abcd"
     snapshot.mkdir(parents=True)
     (snapshot / "model.safetensors").write_bytes(b"weights")
-    kind, found = layout_choice("auto", None)
+    kind, found = layout_choice("auto", None, Environment().hf_hub)
     assert (kind, found) == ("trained", snapshot)
     artifacts = TrainedArtifacts(found)
     # Docling looks for <artifacts_path>/<repo with / as -->/ ...

@@ -376,13 +376,15 @@ SIDE_EFFECTS_PROBE = """
 import gc, json, os, sys, tempfile
 from pathlib import Path
 from citeloom.adapters.conversion.docling_converter import DoclingConverter
+from citeloom.config import Environment
 from citeloom.domain.errors import CiteloomError
 
 environ, meta_path = dict(os.environ), list(sys.meta_path)
 pdf, markdown = Path(sys.argv[1]), Path(sys.argv[2])
 rules = DoclingConverter(layout="rules")
 converted = [len(rules.convert(p, c * 64).blocks) for p, c in ((pdf, "0"), (markdown, "1"))]
-trained = DoclingConverter(layout="auto")  # the weights: a fake in HF_HOME's hub cache
+# the weights: a fake in HF_HOME's hub cache, which the settings read
+trained = DoclingConverter(layout="auto", hub=Environment().hf_hub)
 try:
     trained.convert(pdf, "2" * 64)
     outcome = "converted"

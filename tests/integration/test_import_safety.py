@@ -445,7 +445,7 @@ def test_drop_asks_first_and_removes_the_collection_and_leftovers(exported, own,
 
     code, out = run("drop", "-p", "copy", "-c", config)  # no terminal, no --yes
     assert code == 2 and "pass --yes" in out and "Nothing was removed" in out
-    monkeypatch.setattr("citeloom.entrypoints.cli._interactive", lambda: True)
+    monkeypatch.setattr("citeloom.entrypoints.cli.collections._interactive", lambda: True)
     result = CliRunner().invoke(app, ["drop", "-p", "copy", "-c", config], input="n\n")
     assert result.exit_code == 0 and "nothing was removed" in result.output
     assert "(25 chunks of 3 documents), and leftovers proj-copy@3" in result.output

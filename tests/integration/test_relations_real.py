@@ -19,7 +19,7 @@ import pytest
 from typer.testing import CliRunner
 
 from citeloom.entrypoints.cli import app
-from citeloom.entrypoints.schemas import PassageOut, RelationFlags
+from citeloom.services.responses import PassageOut, RelationFlags
 from tests.conftest import CITELOOM, EXAMPLES, PAPERS, ROOT
 
 pytestmark = pytest.mark.real

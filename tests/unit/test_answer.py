@@ -7,10 +7,10 @@ import pytest
 from citeloom.domain.ids import chunk_id
 from citeloom.domain.models import Chunk, ConvertedDocument, IndexPoint, MetadataMatch, Reference
 from citeloom.domain.records import build_payload
-from citeloom.entrypoints.schemas import AnswerResponse
 from citeloom.services.answer import AnswerReport, AnswerService
 from citeloom.services.evidence import SentenceEvidence
 from citeloom.services.query import QueryService
+from citeloom.services.responses import AnswerResponse
 from tests.fakes import FakeDocumentText, FakeEmbedder, FakeIndex
 
 SHA = "a" * 64

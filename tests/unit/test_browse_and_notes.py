@@ -7,12 +7,12 @@ import pytest
 from citeloom.domain.errors import ConfigError, EmbeddingModelMismatch, TimeLimitExceeded
 from citeloom.domain.models import Reference
 from citeloom.domain.notes import NoteItem
-from citeloom.entrypoints.schemas import PassageOut
 from citeloom.ports import SearchFilter
 from citeloom.services.browse import BrowseService
 from citeloom.services.ingest import IngestService
 from citeloom.services.notes import MAX_ITEMS, NoteService
 from citeloom.services.query import QueryService
+from citeloom.services.responses import PassageOut
 from tests.fakes import (
     FakeChunker,
     FakeConverter,

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from citeloom.entrypoints.schemas import CheckResponse
 from citeloom.services.check import CheckService
 from citeloom.services.evidence import SentenceEvidence
 from citeloom.services.query import QueryService
+from citeloom.services.responses import CheckResponse
 from tests.fakes import FakeDocumentText, FakeEmbedder, FakeIndex
 from tests.unit.test_answer import OTHER, PAGE2, PAGE3, SHA, store
 

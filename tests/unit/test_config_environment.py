@@ -85,3 +85,30 @@ def test_validate_says_where_to_fix_it(config):
     assert result.exit_code == 2
     assert "FAIL config: environment variable CITELOOM_QDRANT__BUSY_TIMEOUT_S" in result.output
     assert "fix: fix the file as the message says" not in result.output
+
+
+def test_other_tools_caches_and_the_api_key_are_read_once_with_the_settings(
+    config, tmp_path, monkeypatch
+):
+    from citeloom import bootstrap
+
+    for name in ("XDG_CACHE_HOME", "HF_HOME", "HF_HUB_CACHE", "FASTEMBED_CACHE_PATH"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
+    monkeypatch.setenv("FASTEMBED_CACHE_PATH", str(tmp_path / "fastembed"))
+    monkeypatch.setenv("CITELOOM_QDRANT_API_KEY", "key-123")
+    settings = load_settings(config)
+    assert settings.environment.model_cache == tmp_path / "xdg" / "citeloom"
+    assert settings.environment.hf_hub == tmp_path / "hf" / "hub"
+    assert settings.qdrant_api_key == "key-123" and "key-123" not in repr(settings)
+    sources = bootstrap.model_sources(settings)  # what the embedder is given
+    assert sources.model_cache == tmp_path / "xdg" / "citeloom"
+    assert sources.fastembed_caches[-1] == tmp_path / "fastembed"
+    # the more specific variables win, read by settings made after they are set
+    monkeypatch.setenv("CITELOOM_MODEL_CACHE", str(tmp_path / "models"))
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
+    assert settings.environment.model_cache == tmp_path / "xdg" / "citeloom"
+    later = load_settings(config)
+    assert later.environment.model_cache == tmp_path / "models"
+    assert later.environment.hf_hub == tmp_path / "hub"

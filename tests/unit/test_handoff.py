@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from citeloom.config import SERVE_TOKEN_ENV
 from citeloom.entrypoints import handoff
 from tests.impostor import FORGED, listening
 
@@ -23,7 +24,7 @@ def config(tmp_path, monkeypatch) -> Path:
     run = tmp_path / "run"
     run.mkdir(mode=0o700)
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(run))
-    monkeypatch.setenv(handoff.TOKEN_ENV, TOKEN)
+    monkeypatch.setenv(SERVE_TOKEN_ENV, TOKEN)
     monkeypatch.setattr(handoff, "PROOF_S", 0.5)
     (tmp_path / "refs.json").write_text("[]", encoding="utf-8")
     path = tmp_path / "citeloom.toml"

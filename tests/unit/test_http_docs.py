@@ -14,8 +14,9 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from citeloom.config import load_settings
-from citeloom.entrypoints import schemas
+from citeloom.entrypoints import bodies, examples
 from citeloom.entrypoints.http import DOCS_ASSETS, ERROR_STATUSES, create_app
+from citeloom.services import responses
 from tests.conftest import ROOT, write_config
 
 ROUTES = {
@@ -39,8 +40,12 @@ def openapi(app: FastAPI) -> dict[str, Any]:
     return TestClient(app).get("/openapi.json").json()
 
 
-def model_of(ref: dict[str, Any]) -> type[schemas.BaseModel]:
-    return getattr(schemas, ref["$ref"].rsplit("/", 1)[1])
+# every model /docs shows: the request bodies (the HTTP door's) and the responses (the use cases')
+MODELS = {**vars(responses), **vars(bodies)}
+
+
+def model_of(ref: dict[str, Any]) -> type[responses.BaseModel]:
+    return MODELS[ref["$ref"].rsplit("/", 1)[1]]
 
 
 def test_the_openapi_document_is_valid_openapi_3_1(openapi):
@@ -70,7 +75,7 @@ def test_every_route_shows_request_and_response_examples_the_server_accepts(open
 
 def test_every_model_has_valid_examples_and_every_field_a_description(openapi):
     for name, component in openapi["components"]["schemas"].items():
-        model = getattr(schemas, name)
+        model = MODELS[name]
         assert model.model_config.get("extra") == "forbid", name
         assert component.get("examples"), f"{name} has no example"
         for example in component["examples"]:
@@ -80,10 +85,10 @@ def test_every_model_has_valid_examples_and_every_field_a_description(openapi):
 
 
 def test_the_examples_come_from_the_bundled_example_project(openapi):
-    examples = openapi["components"]["schemas"]
-    query = examples["QueryRequest"]["examples"][0]
-    assert query == {"project": "example", "query": schemas.QUESTION}
-    passage = examples["PassageOut"]["examples"][0]
+    components = openapi["components"]["schemas"]
+    query = components["QueryRequest"]["examples"][0]
+    assert query == {"project": "example", "query": examples.QUESTION}
+    passage = components["PassageOut"]["examples"][0]
     assert passage["label"] == "[@ardel2023marsh, p. 118]"
     assert (passage["page_start"], passage["page_label_start"]) == (2, "118")
 
@@ -131,10 +136,10 @@ def test_projects_has_the_fields_of_mcp_list_projects():
     from citeloom.services.inspection import ProjectSummary
 
     names = [f.name for f in dataclasses.fields(ProjectSummary)]
-    assert list(schemas.ProjectOut.model_fields) == names
+    assert list(responses.ProjectOut.model_fields) == names
 
 
-def _bounds(model: type[schemas.BaseModel], field: str) -> tuple[Any, Any]:
+def _bounds(model: type[responses.BaseModel], field: str) -> tuple[Any, Any]:
     spec = model.model_json_schema()["properties"][field]
     number = next(s for s in spec.get("anyOf", [spec]) if s.get("type") == "integer")
     return number.get("minimum"), number.get("maximum")
@@ -150,15 +155,15 @@ def test_query_limits_are_one_across_the_cli_http_and_mcp():
     command: Any = typer.main.get_command(cli)
     options = {p.name: p.type for p in command.commands["query"].params}
     for field in ("top_k", "per_doc", "budget"):
-        http = _bounds(schemas.QueryRequest, field)
+        http = _bounds(bodies.QueryRequest, field)
         assert http == _bounds(QueryArgs, field), field
         assert (options[field].min, options[field].max) == http, field  # --top-k, ...
-    assert _bounds(schemas.QueryRequest, "top_k") == (1, MAX_TOP_K)
+    assert _bounds(bodies.QueryRequest, "top_k") == (1, MAX_TOP_K)
 
 
 def test_the_http_api_guide_shows_what_projects_returns():
     text = (ROOT / "docs" / "http-api.md").read_text(encoding="utf-8")
     shown = re.search(r"`GET /projects` answers.*?```json\n(.*?)```", text, flags=re.S)
     assert shown, "docs/http-api.md shows no /projects answer"
-    answer = schemas.ProjectsResponse.model_validate(json.loads(shown.group(1)))
-    assert answer.dump() == {"projects": [schemas.PROJECT]}
+    answer = responses.ProjectsResponse.model_validate(json.loads(shown.group(1)))
+    assert answer.dump() == {"projects": [examples.PROJECT]}

@@ -1,23 +1,22 @@
-"""citeloom's copy of FastEmbed's text-model catalogue is the installed FastEmbed's."""
+"""Which models citeloom can name comes from the installed FastEmbed, and families say what
+FastEmbed leaves to its caller (prefixes, and the pooling of a folder that does not say)."""
 
 from __future__ import annotations
 
-import json
 
-import pytest
+def test_the_catalogue_is_fastembeds_own_with_the_files_each_model_needs():
+    from fastembed import TextEmbedding
 
-from citeloom.resources import FASTEMBED_CATALOGUE
+    from citeloom.adapters.embedding.fastembed_models import catalogue, catalogue_entry
 
-
-def test_the_catalogue_copy_matches_fastembed():
-    pytest.importorskip("fastembed")
-    from tests.fastembed_catalogue import catalogue_from_fastembed
-
-    ours = json.loads(FASTEMBED_CATALOGUE.read_text(encoding="utf-8"))
-    theirs = catalogue_from_fastembed()
-    assert ours["models"] == theirs["models"], (
-        "FastEmbed's catalogue changed: regenerate the copy (see tests/fastembed_catalogue.py)"
-    )
+    theirs = {m["model"].lower() for m in TextEmbedding.list_supported_models()}
+    assert set(catalogue()) == {name for name in theirs if not name.startswith("citeloom-")}
+    e5 = catalogue_entry("fastembed/intfloat/multilingual-e5-large")
+    assert e5 is not None and e5.hf == "Qdrant/multilingual-e5-large-onnx"
+    # its weights are external data beside the ONNX file: a copy without them is incomplete
+    assert "model.onnx_data" in e5.additional_files and "model.onnx_data" in e5.files
+    assert catalogue_entry("fastembed/BAAI/BGE-small-en-v1.5") is not None  # case as FastEmbed
+    assert catalogue_entry("BAAI/bge-small-en-v1.5") is None  # citeloom's ids carry fastembed/
 
 
 def test_model_families_choose_prefixes_and_pooling():

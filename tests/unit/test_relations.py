@@ -21,7 +21,8 @@ from citeloom.domain.relations import (
     prefer_records,
     relation_graph,
 )
-from citeloom.entrypoints.schemas import RelationFlags, flag_fields
+from citeloom.services.relation_words import banner, note_message
+from citeloom.services.responses import RelationFlags, flag_fields
 from tests.conftest import CSL_FIXTURES, DATA
 
 TRUTH = json.loads((DATA / "relations_truth.json").read_text(encoding="utf-8"))
@@ -123,19 +124,19 @@ def test_flags_name_the_version_of_record_what_supersedes_and_what_is_retracted(
     assert [(v.citekey, v.record) for v in pre.versions] == [("rec", True)]
     assert rec.superseded_by is None and [v.citekey for v in rec.versions] == ["pre"]
     assert [(r.citekey, r.relation) for r in rec.related] == [("err", "has_erratum")]
-    assert gone.retracted and "RETRACTED" in (gone.banner or "")
-    assert graph.flags("other").empty and graph.flags("other").banner is None
+    assert gone.retracted and "RETRACTED" in (banner(gone) or "")
+    assert graph.flags("other").empty and banner(graph.flags("other")) is None
     assert RelationFlags(**flag_fields(pre)).dump()["superseded_by"] == "rec"
-    assert pre.banner == "superseded by @rec (the version of record)"
+    assert banner(pre) == "superseded by @rec (the version of record)"
 
 
 def test_check_warns_of_a_retraction_and_notes_the_version_to_cite():
     graph = relation_graph(infer_relations(_refs(), title_score), [])
     (warning,) = citation_notes(graph.flags("gone"))
-    assert warning.severity == "warning" and "@gone is retracted" in warning.message
+    assert warning.severity == "warning" and "@gone is retracted" in note_message(warning)
     notes = citation_notes(graph.flags("pre"))
     assert [(n.severity, n.citekey) for n in notes] == [("note", "rec")]
-    assert "cite @rec" in notes[0].message
+    assert "cite @rec" in note_message(notes[0])
     assert [n.citekey for n in citation_notes(graph.flags("rec"))] == ["err"]
     assert citation_notes(graph.flags("other")) == []
 

@@ -113,19 +113,12 @@ def test_declared_relations_apply_and_unknown_citekeys_are_named_not_fatal(libra
     assert "nobody2020" in problem and "fix the citekey or remove the relation" in problem
 
 
-def test_relations_are_cached_by_the_files_hash_and_follow_a_changed_library(
-    library, tmp_path, monkeypatch
-):
-    from citeloom.adapters import library_relations
-
-    # graphs this process built already (another test read the same library) stay out
-    monkeypatch.setattr(library_relations, "_MEMO", {})
+def test_relations_are_cached_by_the_files_hash_and_follow_a_changed_library(library, tmp_path):
     cache = tmp_path / "cache"
     first = LibraryRelations(library, None, cache).graph()
     stored = list((cache / "relations").glob("*.json"))
     assert len(stored) == 1
-    # read back from the cache file, equal to what was computed
-    library_relations._MEMO.clear()
+    # read back from the cache file (another object, its own memo), equal to what was computed
     again = LibraryRelations(library, None, cache).graph()
     assert again.relations == first.relations and again.preprints == first.preprints
     # the references file changes: a new key, computed again (no stale relation survives)
@@ -145,6 +138,27 @@ def test_relations_are_cached_by_the_files_hash_and_follow_a_changed_library(
     assert changed.flags("mullen2007timp").empty
     # the erratum names the version of record of the two versions with that title
     assert [r.citekey for r in changed.flags("ahmed2012energy").related] == ["ahmed2013erratum"]
+    assert len(list((cache / "relations").glob("*.json"))) == 2
+
+
+def test_a_process_memo_serves_later_queries_and_keeps_a_few_libraries(library, tmp_path):
+    from citeloom.adapters.relations_memo import RelationsMemo
+
+    memo, cache = RelationsMemo(graphs=1), tmp_path / "cache"
+    first = LibraryRelations(library, None, cache, memo=memo).graph()
+    for stored in (cache / "relations").glob("*.json"):
+        stored.unlink()
+    # a later unit of work of the same process: from the memo, the cache file is not needed
+    served = LibraryRelations(library, None, cache, memo=memo).graph()
+    assert served.relations == first.relations
+    assert not list((cache / "relations").glob("*.json"))
+    # another library takes the only place: the first one is computed (and stored) again
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps(json.loads(library.read_text(encoding="utf-8"))[:3]))
+    LibraryRelations(other, None, cache, memo=memo).graph()
+    assert len(memo.graphs) == 1
+    again = LibraryRelations(library, None, cache, memo=memo).graph()
+    assert again.relations == first.relations
     assert len(list((cache / "relations").glob("*.json"))) == 2
 
 

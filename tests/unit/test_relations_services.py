@@ -13,12 +13,13 @@ from citeloom.domain.models import ConvertedDocument, MetadataMatch, Reference, 
 from citeloom.domain.record_check import record_problem
 from citeloom.domain.records import label_fields, passage_from_payload
 from citeloom.domain.relations import Relation, RelationGraph
-from citeloom.entrypoints.report_schemas import IngestResponse
-from citeloom.entrypoints.schemas import CitationCheckOut, PassageOut
 from citeloom.services.check import CheckService
 from citeloom.services.evidence import SentenceEvidence
 from citeloom.services.ingest import IngestService
 from citeloom.services.query import QueryOptions, QueryService
+from citeloom.services.relation_words import note_message
+from citeloom.services.report_responses import IngestResponse
+from citeloom.services.responses import CitationCheckOut, PassageOut
 from tests.fakes import (
     FakeChunker,
     FakeConverter,
@@ -102,7 +103,9 @@ def test_check_notes_the_version_to_cite_and_warns_of_a_retraction_verdicts_unch
     assert [c.verdict for c in report.checks] == [c.verdict for c in without.checks]
     assert report.ok == without.ok
     preprint, retracted, unknown = report.checks
-    ((severity, message, cite),) = [(n.severity, n.message, n.citekey) for n in preprint.notes]
+    ((severity, message, cite),) = [
+        (n.severity, note_message(n), n.citekey) for n in preprint.notes
+    ]
     assert (severity, cite) == ("note", "ardel2023marsh") and "cite @ardel2023marsh" in message
     assert [n.severity for n in retracted.notes] == ["warning"]
     assert CitationCheckOut.of(retracted).dump()["retracted"] is True
@@ -169,8 +172,8 @@ def test_ingest_counts_the_relations_and_a_broken_relations_file_stops_it_first(
 
 def test_every_door_writes_the_relation_fields_of_one_model(two_versions):
     """The CLI's --json and HTTP validate against RelationFlags; MCP writes the same keys."""
-    from citeloom.entrypoints.mcp_tools import passage_json
-    from citeloom.entrypoints.schemas import CitationCheckOut, PassageOut, RelationFlags
+    from citeloom.entrypoints.mcp_views import passage_json
+    from citeloom.services.responses import CitationCheckOut, PassageOut, RelationFlags
 
     index, embedder, _ = two_versions
     report = query(index, embedder, FakeRelations(GRAPH)).search("restored marshes accreted")

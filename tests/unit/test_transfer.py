@@ -14,10 +14,10 @@ from citeloom.domain.errors import ConfigError, StorageError
 from citeloom.domain.models import IndexPoint, Reference
 from citeloom.domain.notes import NoteItem
 from citeloom.domain.record_check import record_problem
-from citeloom.entrypoints.report_schemas import InspectResponse
 from citeloom.services.drop import drop_plan, drop_project
 from citeloom.services.ingest import IngestService
 from citeloom.services.notes import NoteService
+from citeloom.services.report_responses import InspectResponse
 from citeloom.services.transfer import export_project, import_project
 from tests.fakes import (
     FakeChunker,

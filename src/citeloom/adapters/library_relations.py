@@ -1,7 +1,8 @@
 """The relations of a project's library, computed from its references file and its relations
 file, and kept in ``cache_dir/relations`` under the hash of both (and of the inference
 rules): a changed references file is a new key, so relations are always those of the files
-as they are now, and an unchanged library costs one hash and one small JSON read.
+as they are now, and an unchanged library costs one hash and one small JSON read; a process
+that keeps a ``RelationsMemo`` (a server) pays them once per change of the library.
 """
 
 from __future__ import annotations
@@ -16,12 +17,13 @@ from typing import Any
 
 from citeloom.adapters.csl_references import load_references, title_score
 from citeloom.adapters.relations_file import read_relations
+from citeloom.adapters.relations_memo import RelationsMemo
 from citeloom.domain.errors import ReferencesError
 from citeloom.domain.models import Reference
-from citeloom.domain.relation_cycles import Cycle
 from citeloom.domain.relations import (
     INFERENCE_VERSION,
     PREPRINT,
+    Cycle,
     DocumentFacts,
     Relation,
     RelationGraph,
@@ -32,18 +34,6 @@ from citeloom.domain.relations import (
 
 FORMAT = "citeloom-relations"
 log = logging.getLogger(__name__)
-# graphs built in this process, by cache key: a server answers many queries on one library
-_MEMO: dict[str, tuple[RelationGraph, list[str]]] = {}
-# file digests by (path, inode, size, mtime): a large library is hashed once per change
-_DIGESTS: dict[tuple[str, int, int, int], bytes] = {}
-
-
-def _digest(path: Path) -> bytes:
-    stat = path.stat()
-    key = (str(path), stat.st_ino, stat.st_size, stat.st_mtime_ns)
-    if key not in _DIGESTS:
-        _DIGESTS[key] = hashlib.sha256(path.read_bytes()).digest()
-    return _DIGESTS[key]
 
 
 class LibraryRelations:
@@ -52,14 +42,17 @@ class LibraryRelations:
         references: Path | None,
         relations: Path | None = None,
         cache_dir: Path | None = None,
+        memo: RelationsMemo | None = None,
     ) -> None:
         """``references`` None: a library read from Zotero alone; only the relations file
-        applies (relations are inferred from a CSL-JSON export)."""
+        applies (relations are inferred from a CSL-JSON export). ``memo``: the graphs this
+        process built already (its own when not given)."""
         self.references_path = references
         self.relations_path = relations
         self.cache_dir = cache_dir / "relations" if cache_dir is not None else None
         self._built: tuple[RelationGraph, list[str]] | None = None
         self._refs: list[Reference] | None = None
+        self._memo = memo if memo is not None else RelationsMemo()
 
     @property
     def sources(self) -> tuple[str, ...]:
@@ -96,7 +89,7 @@ class LibraryRelations:
         return self._refs
 
     def _build(self) -> tuple[RelationGraph, list[str]]:
-        """The graph of the files as they are; computed once per key (and per process)."""
+        """The graph of the files as they are; computed once per key (and per memo)."""
         if self._built is not None:
             return self._built
         declared, declared_bytes = (
@@ -105,7 +98,7 @@ class LibraryRelations:
         try:
             if self.references_path is None:
                 raise FileNotFoundError("no references file")
-            references = _digest(self.references_path)
+            references = self._memo.digest(self.references_path)
         except OSError:
             # no library to infer from (validate and ingest say so): the declared relations
             # still apply, query and answer work as before
@@ -119,13 +112,14 @@ class LibraryRelations:
             hashlib.sha256(declared_bytes).digest(),
         )
         key = hashlib.sha256(b"\0".join(parts)).hexdigest()[:32]
-        if key in _MEMO:
-            self._built = _MEMO[key]
+        remembered = self._memo.graphs.get(key)
+        if remembered is not None:
+            self._built = remembered
             return self._built
         built = self._cached(key) or self._infer(key, declared)
-        for cycle in built[0].cycles:  # once per library and process: a query says it too
+        for cycle in built[0].cycles:  # once per library and memo: a query says it too
             log.warning("relations not applied: %s", self._cycle_line(cycle))
-        _MEMO[key] = built
+        self._memo.graphs.put(key, built)
         self._built = built
         return built
 

@@ -18,6 +18,8 @@ class ExitCode(IntEnum):
     INDEX_UNAVAILABLE = 3
     MODEL_MISMATCH = 4
     STORAGE = 5
+    INTERNAL = 70  # a bug: never the user's doing
+    INTERRUPTED = 130  # Ctrl-C (128 + SIGINT, as shells report it)
 
 
 class CiteloomError(Exception):

@@ -49,6 +49,13 @@ from pathlib import Path
 from typing import Any
 
 from citeloom import __version__
+from citeloom.config import (
+    API_KEY_ENV,
+    SERVE_TOKEN_ENV,
+    citeloom_environment,
+    runtime_dir,
+    serve_token_from_environment,
+)
 
 _log = logging.getLogger(__name__)
 CONNECT_S = 0.5  # a server that does not accept within this is treated as absent
@@ -59,16 +66,15 @@ _NONCE_BYTES = 32
 _CONTEXT = b"citeloom-handoff-1\n"  # what the proof is for: never valid as any other MAC
 # settings read from the environment that are not citeloom's behaviour: secrets and where
 # the config is (the config's own path and content are compared)
-_NOT_COMPARED = {"CITELOOM_SERVE_TOKEN", "CITELOOM_QDRANT_API_KEY", "CITELOOM_CONFIG"}
-TOKEN_ENV = "CITELOOM_SERVE_TOKEN"
+_NOT_COMPARED = {SERVE_TOKEN_ENV, API_KEY_ENV, "CITELOOM_CONFIG"}
 _PROC_NET = {socket.AF_INET: Path("/proc/net/tcp"), socket.AF_INET6: Path("/proc/net/tcp6")}
 _LISTEN = "0A"  # the TCP state of a listening socket in /proc/net/tcp
 
 
 def _folder() -> Path:
-    runtime = os.environ.get("XDG_RUNTIME_DIR")
-    if runtime and Path(runtime).is_dir():
-        return Path(runtime) / "citeloom"
+    runtime = runtime_dir()
+    if runtime is not None and runtime.is_dir():
+        return runtime / "citeloom"
     return Path(tempfile.gettempdir()) / f"citeloom-{os.getuid()}"
 
 
@@ -101,8 +107,8 @@ def _fingerprint(config: Path) -> dict[str, str]:
     """What must match for the server to answer as this process would."""
     environment = sorted(
         (name, value)
-        for name, value in os.environ.items()
-        if name.upper().startswith("CITELOOM_") and name.upper() not in _NOT_COMPARED
+        for name, value in citeloom_environment().items()
+        if name.upper() not in _NOT_COMPARED
     )
     return {
         "version": __version__,
@@ -285,7 +291,7 @@ def hand_off(config: Path, route: str, body: dict[str, Any]) -> dict[str, Any] |
         # proven: now send the request, and wait as long as a request may run
         connection.sock.settimeout(float(server.get("timeout_s", 60)) + 5)
         headers = {"Content-Type": "application/json"}
-        if token := os.environ.get(TOKEN_ENV):
+        if token := serve_token_from_environment():
             headers["Authorization"] = f"Bearer {token}"
         connection.request("POST", route, json.dumps(body).encode(), headers)
         response = connection.getresponse()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp.server.lowlevel import Server
 from mcp_types import (
@@ -30,6 +30,9 @@ from citeloom import __version__
 from citeloom.config import Settings
 from citeloom.entrypoints.mcp_tools import TOOLS, ToolRuntime, to_text
 from citeloom.entrypoints.runtime import Runtime
+
+if TYPE_CHECKING:
+    from citeloom.services.report_responses import McpCheckResponse
 
 INSTRUCTIONS = (
     "citeloom searches the user's own library of papers and returns citable passages. Start "
@@ -98,37 +101,39 @@ def serve_stdio(settings: Settings) -> None:
         runtime.close()
 
 
-def check(settings: Settings) -> dict[str, Any]:
+def check(settings: Settings) -> McpCheckResponse:
     """What a client would see, through a real in-process MCP session: the tools, the
     projects, and how long each project's embedding model takes to load."""
     import anyio
     from mcp import Client
 
+    from citeloom.services.report_responses import McpCheckResponse
+
     runtime = Runtime(settings)
     server = build_server(ToolRuntime(runtime))
-    report: dict[str, Any] = {"tools": [], "projects": [], "models": [], "errors": []}
+    seen: dict[str, Any] = {"tools": [], "projects": [], "models": [], "errors": []}
 
     async def run() -> None:
         async with Client(server) as client:
             started = time.perf_counter()
             listed = await client.list_tools()
-            report["tools"] = [{"name": t.name, "description": t.description} for t in listed.tools]
-            report["list_tools_s"] = round(time.perf_counter() - started, 3)
+            seen["tools"] = [{"name": t.name, "description": t.description} for t in listed.tools]
+            seen["list_tools_s"] = round(time.perf_counter() - started, 3)
             result = await client.call_tool("list_projects", {})
             answer = result.structured_content or {}
             if result.is_error:
-                report["errors"].append(answer.get("error"))
-            report["projects"] = answer.get("projects", [])
+                seen["errors"].append(answer.get("error"))
+            seen["projects"] = answer.get("projects", [])
 
     anyio.run(run)
-    for name in sorted(settings.project):
-        model = settings.project[name].embedding_model
-        if any(m["model"] == model for m in report["models"]):
+    uses = runtime.app
+    for name in uses.project_names:
+        model = uses.project(name).embedding_model
+        if any(m["model"] == model for m in seen["models"]):
             continue
         try:
-            runtime.embedder(name)
-            load_s = round(runtime.model_load_s[model], 3)
-            report["models"].append({"model": model, "load_s": load_s})
+            uses.embedder(name)
+            seen["models"].append({"model": model, "load_s": round(uses.models.load_s[model], 3)})
         except Exception as error:  # the check reports it; a client would get the same
-            report["errors"].append({"project": name, "model": model, "message": str(error)})
-    return report
+            seen["errors"].append({"project": name, "model": model, "message": str(error)})
+    return McpCheckResponse.model_validate(seen)

@@ -17,6 +17,7 @@ from citeloom.domain.errors import (
     DocumentError,
     EmbedderUnavailable,
     EmbeddingModelMismatch,
+    ExitCode,
     IndexBusy,
     IndexUnavailable,
     LanguagesMismatch,
@@ -109,8 +110,16 @@ TABLE: tuple[tuple[type[CiteloomError], int, McpCode, str, bool], ...] = (
 )
 
 INTERNAL = Outcome(
-    70, 500, McpCode.INTERNAL_ERROR, "tell the user; `citeloom mcp --check` shows what fails"
+    int(ExitCode.INTERNAL),
+    500,
+    McpCode.INTERNAL_ERROR,
+    "tell the user; `citeloom mcp --check` shows what fails",
 )
+
+
+def internal(error: BaseException) -> str:
+    """A bug, named as one at every door: its class and message (each door adds what to do)."""
+    return f"internal error ({type(error).__name__}: {error})"
 
 
 def outcome(error: BaseException) -> Outcome:

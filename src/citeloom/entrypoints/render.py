@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from citeloom.domain.citekeys import no_usable_key_label
 from citeloom.domain.text import trim
 from citeloom.entrypoints.stdout import one_line
+from citeloom.services.relation_words import banner, note_message
 
 if TYPE_CHECKING:  # each command imports only the service it runs
     from citeloom.domain.records import Passage
@@ -20,6 +21,8 @@ if TYPE_CHECKING:  # each command imports only the service it runs
     from citeloom.services.inspection import InspectReport, RelationsReport
     from citeloom.services.notes import NoteSummary
     from citeloom.services.query import QueryReport
+    from citeloom.services.reindex import ReindexReport
+    from citeloom.services.report_responses import McpCheckResponse
     from citeloom.services.validate import ValidationReport
     from citeloom.services.watch import WatchEvent
 
@@ -168,8 +171,8 @@ def _no_confident_answer(report: QueryReport) -> str | None:
 def _banner(p: Passage, indent: str = "   ") -> list[str]:
     """The one-line banner of a result whose paper has versions, a retraction, errata or
     conflicts (``domain.relations``); nothing otherwise."""
-    banner = p.flags.banner
-    return [f"{indent}! {banner}"] if banner else []
+    line = banner(p.flags)
+    return [f"{indent}! {line}"] if line else []
 
 
 def query_text(report: QueryReport) -> str:
@@ -208,8 +211,8 @@ def query_markdown(report: QueryReport) -> str:
         out.append("")
         out.append(p.label)
         out.append("")
-        if p.flags.banner:
-            out += [f"*! {p.flags.banner}*", ""]
+        if line := banner(p.flags):
+            out += [f"*! {line}*", ""]
     return "\n".join(out).rstrip()
 
 
@@ -222,7 +225,7 @@ def query_context(report: QueryReport) -> str:
         out.append("[note: these passages may not answer the question]")
     for p in report.results:
         where = f" § {' > '.join(p.section_path)}" if p.section_path else ""
-        note = f"\n[note: {p.flags.banner}]" if p.flags.banner else ""
+        note = f"\n[note: {line}]" if (line := banner(p.flags)) else ""
         out.append(f"{p.label}{where}{note}\n{p.text}")
     return "\n\n".join(out)
 
@@ -271,7 +274,7 @@ def answer_markdown(report: AnswerReport) -> str:
         lines += [f"- {p.label} {trim(p.text, 200)}" for p in report.leads]
         return "\n".join(lines)
     return "\n\n".join(
-        f'> "{s.quote}" {s.label}' + (f"\n\n*! {b}*" if (b := s.passage.flags.banner) else "")
+        f'> "{s.quote}" {s.label}' + (f"\n\n*! {b}*" if (b := banner(s.passage.flags)) else "")
         for s in report.citations
     )
 
@@ -291,7 +294,7 @@ def check_text(report: CheckReport) -> str:
         if c.suggested_page is not None:
             head += f" -> p. {c.suggested_page}"
         out.append(head)
-        out += [f"   {n.severity}: {n.message}" for n in c.notes]
+        out += [f"   {n.severity}: {note_message(n)}" for n in c.notes]
         out.append(f"   claim: {trim(cite.sentence, 200)}")
         if c.message and c.verdict != "not-found":
             out.append(f"   {c.message}")
@@ -444,6 +447,42 @@ def run_text(run: RunSummary) -> str:
     lines += [f"  OCR: {o}" for o in run.ocr]
     lines += [f"  relabelled {r['path']}: {r['old']} -> {r['new']}" for r in run.relabelled]
     lines += [f"  pruned: {p}" for p in run.pruned]
+    return "\n".join(lines)
+
+
+def reindex_text(report: ReindexReport, project: str, config: Path) -> str:
+    if report.switched and not report.embedded:
+        return (
+            f"rebuilt the BM25 vectors of {report.chunks} chunks ({report.documents} documents) "
+            f"for {', '.join(report.languages)} (was {', '.join(report.old_languages)}), "
+            f"without re-embedding; '{report.collection}' now uses them.\n"
+            f"correlation id: {report.correlation_id}"
+        )
+    if report.switched:
+        return (
+            f"reindexed {report.documents} documents ({report.chunks} chunks) with "
+            f"{report.new_model}; '{report.collection}' now uses it (was {report.old_model}).\n"
+            f'Now set embedding_model = "{report.new_model}" in [project."{project}"] of '
+            f"{config}.\ncorrelation id: {report.correlation_id}"
+        )
+    lines = [f"failed    {failure}" for failure in report.failures]
+    lines.append(
+        f"reindex not switched: {len(report.failures)} documents failed; "
+        f"'{report.collection}' still uses {report.old_model}."
+    )
+    return "\n".join(lines)
+
+
+def mcp_check_text(report: McpCheckResponse) -> str:
+    """``citeloom mcp --check``: the tools, the projects and how long each model took."""
+    lines = [f"tools ({len(report.tools)}): " + ", ".join(t.name for t in report.tools)]
+    for p in report.projects:
+        lines.append(
+            f"project {p.project}: {p.documents} documents, {p.chunks} chunks, "
+            f"model {p.embedding_model} (collection {p.collection})"
+        )
+    lines += [f"model {m.model}: loaded in {m.load_s:.2f} s" for m in report.models]
+    lines += [f"error: {e.dump()}" for e in report.errors]
     return "\n".join(lines)
 
 

@@ -50,11 +50,17 @@ class IndexReader(Protocol):
 
     def dense_search(
         self, collection: str, vector: Sequence[float], filters: SearchFilter, limit: int
-    ) -> list[ScoredPoint]: ...
+    ) -> list[ScoredPoint]:
+        """The ``limit`` nearest chunks, best first; equal scores in the order of their ids,
+        also where the limit cuts them, so that every engine returns the same chunks."""
+        ...
 
     def text_search(
         self, collection: str, text: str, filters: SearchFilter, limit: int
-    ) -> list[ScoredPoint]: ...
+    ) -> list[ScoredPoint]:
+        """The ``limit`` best BM25 matches, best first, ties as in ``dense_search``; none
+        when ``text`` holds no term (only stop words)."""
+        ...
 
     def term_weights(self, collection: str, text: str) -> dict[str, float]:
         """How ``text_search`` weighs each word of ``text`` here: the IDF the engine gives the
@@ -177,6 +183,13 @@ class Index(IndexReader, IndexWriter, IndexAdmin, Protocol):
     time, so it must not outlive its use)."""
 
     def close(self) -> None: ...
+
+    def make_way(self, busy_timeout_s: float | None = None) -> bool:
+        """Between two units of a long-lived process's work: if another process waits for
+        what this index holds, release it now; the next use opens it again, waiting at most
+        ``busy_timeout_s`` (None: as before). False, and nothing released, when nobody waits
+        (a Qdrant server is shared: nobody ever does)."""
+        ...
 
     def __enter__(self) -> Self: ...
 

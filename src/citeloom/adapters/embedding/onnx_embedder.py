@@ -1,14 +1,14 @@
-"""The Embedder port over onnxruntime: any ONNX text model with mean pooling.
+"""The Embedder port over onnxruntime for the two built-in MiniLMs: the hot path.
 
-Why not FastEmbed itself: ``import fastembed`` alone took 1.1 s of a 1.9 s cold query (it
-imports its image models and PIL). This module needs onnxruntime, numpy and ``tokenizers``,
-and reproduces FastEmbed's pooled-normalised path for these models exactly (mean over the
-attention mask, summed in float64, L2-normalised, cast back to float32), so collections it
-built keep their vectors. What differs is speed: texts are sorted by length before they are
-batched, so a batch pads to its own longest text instead of a random neighbour's.
-onnxruntime's graph optimisations (for the int8 file: turning its int8 weights back into
-floats, fusing layer norms and GELUs) cost a third of a second at every start; they are applied
-once and the optimised graph is kept in the cache, which is what a cold query then loads.
+Every other model runs through FastEmbed (``fastembed_embedder``). These two keep a session of
+citeloom's own because it was measured cheaper on the path every default project takes
+(ADR 0019): a cold query spends half the CPU without ``import fastembed`` (which imports its
+image models too) and with the optimised graph cached, and an ingest less CPU per chunk with
+onnxruntime's threads sleeping rather than spinning while they wait (FastEmbed offers no such
+option). The vectors are FastEmbed's for the same files, to the bit for the pooling: its
+pooled-normalised path (mean over the attention mask, summed in float64, L2-normalised, cast
+back to float32), held to FastEmbed's own by tests/integration/test_embedder.py. Texts are
+sorted by length before they are batched, so a batch pads to its own longest text.
 """
 
 from __future__ import annotations
@@ -19,14 +19,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from citeloom.adapters.embedding.local_models import ModelSources
-from citeloom.adapters.embedding.models import ModelSpec, resolve_model
+from citeloom.adapters.embedding.models import ModelSpec, model_spec
 from citeloom.adapters.embedding.sessions import model_folder, open_session
-from citeloom.adapters.embedding.tokenizer import (
-    load_counting_tokenizer,
-    load_model_tokenizer,
-    tokenizer_fingerprint,
-)
+from citeloom.adapters.embedding.tokenizer import ModelTokens, load_model_tokenizer
 from citeloom.domain.errors import EmbedderUnavailable
 
 if TYPE_CHECKING:
@@ -44,19 +39,12 @@ def mean_pool(hidden: NDArray[Any], mask: NDArray[np.int64]) -> NDArray[np.float
     return _normalised(pooled).astype(hidden.dtype, copy=False)
 
 
-def cls_pool(hidden: NDArray[Any]) -> NDArray[np.float32]:
-    """FastEmbed's pooling of bge-style models: the first token's state (or the model's own
-    pooled output when it gives one vector per text), L2-normalised."""
-    first = hidden[:, 0] if hidden.ndim == 3 else hidden
-    return _normalised(first).astype(hidden.dtype, copy=False)
-
-
 def _normalised(vectors: NDArray[Any]) -> NDArray[Any]:
     norms = np.maximum(np.linalg.norm(vectors, ord=2, axis=1, keepdims=True), 1e-12)
     return vectors / norms
 
 
-class OnnxEmbedder:
+class OnnxEmbedder(ModelTokens):
     def __init__(
         self,
         spec: ModelSpec,
@@ -65,12 +53,11 @@ class OnnxEmbedder:
         threads: int | None = None,
         batch_size: int = BATCH_SIZE,
     ) -> None:
+        super().__init__(spec.model_id, spec.tokenizer_dir)
         self.spec = spec
         self.onnx_path = onnx_path
         self.batch_size = batch_size
         self._tokenizer = load_model_tokenizer(spec.tokenizer_dir)
-        self._tokenizer_id = tokenizer_fingerprint(spec.tokenizer_dir)
-        self._counter: Any = None
         try:
             folder = model_folder(cache_dir, spec.model_id)
             self._session = open_session(onnx_path, folder, threads)
@@ -91,45 +78,20 @@ class OnnxEmbedder:
         cache_dir: Path,
         threads: int | None = None,
         batch_size: int = BATCH_SIZE,
-        sources: ModelSources | None = None,
+        model_cache: Path | None = None,
     ) -> OnnxEmbedder:
-        """``sources``: where a model that is not built in may be (default: FastEmbed's
-        caches; nothing downloads unless ``sources.allow_download``)."""
-        spec = resolve_model(model_id, cache_dir, sources)
-        onnx_path = spec.onnx_file(cache_dir)
+        """A built-in model (``loader.load_embedder`` loads any); ``model_cache``: this
+        user's model cache, where the fp32 export is kept (default: ``cache_dir`` alone)."""
+        spec = model_spec(model_id)
+        onnx_path = spec.onnx_file(cache_dir, model_cache)
         return cls(spec, onnx_path, cache_dir, threads=threads, batch_size=batch_size)
 
-    @property
-    def model_id(self) -> str:
-        return self.spec.model_id
-
-    @property
-    def dimensions(self) -> int:
-        return self._dimensions
-
-    @property
-    def max_tokens(self) -> int:
-        return self._tokenizer.window
-
-    @property
-    def tokenizer_id(self) -> str:
-        return self._tokenizer_id
-
-    @property
-    def tokenizer_dir(self) -> Path:
-        return self.spec.tokenizer_dir
-
     def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
-        prefix = self.spec.passage_prefix
-        return self._embed([prefix + text for text in texts]).tolist()
+        return self._embed(list(texts)).tolist()
 
     def embed_query(self, text: str) -> list[float]:
-        return self._embed([self.spec.query_prefix + text])[0].tolist()
-
-    def count_tokens(self, text: str) -> int:
-        if self._counter is None:
-            self._counter = load_counting_tokenizer(self.spec.tokenizer_dir)
-        return len(self._counter.encode(text, add_special_tokens=False).ids)
+        result: list[float] = self._embed([text])[0].tolist()
+        return result
 
     def _embed(self, texts: list[str]) -> NDArray[np.float32]:
         ids = self._tokenizer.encode(texts)
@@ -153,7 +115,4 @@ class OnnxEmbedder:
             feeds["attention_mask"] = mask
         if "token_type_ids" in self._inputs:
             feeds["token_type_ids"] = np.zeros_like(input_ids)
-        hidden = self._session.run(None, feeds)[0]
-        if self.spec.pooling == "cls" or hidden.ndim == 2:
-            return cls_pool(hidden)
-        return mean_pool(hidden, mask)
+        return mean_pool(self._session.run(None, feeds)[0], mask)

@@ -1,11 +1,13 @@
 """A model's tokenizer, prepared exactly as FastEmbed prepares it, and its fingerprint.
 
-Why a copy of FastEmbed's rules rather than FastEmbed: importing ``fastembed`` costs a second
-(its package imports the image models and PIL), while the rules are a few lines over
-``tokenizers``. Vectors must not change for collections FastEmbed built, so the rules are the
-same: truncate to the window in ``tokenizer_config.json`` (the stricter of ``model_max_length``
-and ``max_length``), register the special tokens of ``special_tokens_map.json``, pad with the
-pad token's own id. ``tests/integration/test_embedder.py`` holds the two to equal vectors.
+The built-in models run in citeloom's own session (ADR 0019: a cold query would otherwise pay
+``import fastembed``, which imports its image models and PIL), and these rules are a few lines
+over ``tokenizers``. Vectors must not change for collections FastEmbed built, so the rules are
+the same: truncate to the window in ``tokenizer_config.json`` (the stricter of
+``model_max_length`` and ``max_length``), register the special tokens of
+``special_tokens_map.json``, pad with the pad token's own id.
+``tests/integration/test_embedder.py`` holds the two to equal vectors. The window and the
+counting tokenizer serve every model's chunking, FastEmbed's included.
 """
 
 from __future__ import annotations
@@ -112,3 +114,43 @@ def load_counting_tokenizer(tokenizer_dir: Path) -> Tokenizer:
     tokenizer.no_truncation()
     tokenizer.no_padding()
     return tokenizer
+
+
+class ModelTokens:
+    """What an embedder says from its model's tokenizer files, whichever runs the model: the
+    window, the fingerprint and word-piece counts (the chunker, the write guard and the token
+    budgets use them). Each embedder sets ``_dimensions`` once it has loaded the model."""
+
+    _dimensions: int
+
+    def __init__(self, model_id: str, tokenizer_dir: Path) -> None:
+        self._model_id = model_id
+        self._tokenizer_dir = tokenizer_dir
+        self._window = window_of(tokenizer_dir)
+        self._tokenizer_id = tokenizer_fingerprint(tokenizer_dir)
+        self._counter: Tokenizer | None = None
+
+    @property
+    def model_id(self) -> str:
+        return self._model_id
+
+    @property
+    def dimensions(self) -> int:
+        return self._dimensions
+
+    @property
+    def max_tokens(self) -> int:
+        return self._window
+
+    @property
+    def tokenizer_id(self) -> str:
+        return self._tokenizer_id
+
+    @property
+    def tokenizer_dir(self) -> Path:
+        return self._tokenizer_dir
+
+    def count_tokens(self, text: str) -> int:
+        if self._counter is None:
+            self._counter = load_counting_tokenizer(self._tokenizer_dir)
+        return len(self._counter.encode(text, add_special_tokens=False).ids)

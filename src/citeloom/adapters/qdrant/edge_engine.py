@@ -14,6 +14,13 @@ Dense search is exact (HNSW ``m=0``; ADR 0008 has the measurements against a gra
 calls ``optimize`` once at the end of a run that wrote: without it a shard stays one appendable
 segment whose in-memory indexes are rebuilt on every open.
 
+A shard's BM25 statistics (the IDF of each term) go on counting deleted points for as long as
+it stays open: reopened, it counts the points that are left. So a shard that lost points is
+reopened before its next BM25 query or term-weight probe (``_counted``): a long-lived process
+(``serve``, ``mcp``) that deletes a note and then answers a query scores it as a new process,
+and as qdrant-client's engine, would (found by tests/integration/test_engine_congruence.py).
+Writes in bulk (an ingest) never query between their deletes, so they never pay for it.
+
 Qdrant Edge writes through memory maps: when the disk fills up in the middle of a write the
 process dies of SIGBUS (measured with qdrant-edge-py 0.9.0 on ext4 and tmpfs), which nothing
 can catch or report. So every write first checks that the disk has room for it plus a reserve
@@ -144,6 +151,7 @@ class EdgeEngine:
         self.reserve_bytes = reserve_bytes
         self.locks = ShardLocks(index_dir, busy_timeout_s, on_wait, yield_to_waiters)
         self._shards: dict[str, EdgeShard] = {}
+        self._lost_points: set[str] = set()  # open shards whose IDF still counts deleted points
 
     def _dir(self, collection: str) -> Path:
         return self.index_dir / self.physical(collection)
@@ -174,6 +182,7 @@ class EdgeEngine:
     def drop_collection(self, physical: str) -> None:
         self.locks.hold(physical)
         shard = self._shards.pop(physical, None)
+        self._lost_points.discard(physical)
         if shard is not None:
             shard.close()
         shutil.rmtree(self.index_dir / physical, ignore_errors=True)
@@ -206,6 +215,7 @@ class EdgeEngine:
         for shard in self._shards.values():
             shard.close()
         self._shards.clear()
+        self._lost_points.clear()
         self.locks.release_all()
 
     def _ensure_room(self, needed: int = 0) -> None:
@@ -317,7 +327,23 @@ class EdgeEngine:
     def delete_where(self, collection: str, plan: Plan, what: str) -> None:
         shard = self._require(collection)
         self._ensure_room()
+        before = shard.info().points_count
         shard.update(UpdateOperation.delete_points_by_filter(_render(plan)))
+        if shard.info().points_count != before:
+            self._lost_points.add(self.physical(collection))
+
+    def _counted(self, collection: str) -> EdgeShard:
+        """The shard for a query whose score depends on its BM25 statistics: reopened first
+        if it lost points since it was opened (see the module docstring), which costs what
+        opening it does, once after deletes."""
+        physical = self.physical(collection)
+        if physical in self._lost_points:
+            self._lost_points.discard(physical)
+            shard = self._shards.pop(physical, None)
+            if shard is not None:
+                shard.flush()
+                shard.close()  # the lock stays held: no other process gets in between
+        return self._require(collection)
 
     def set_payload_where(
         self, collection: str, plan: Plan, key: str, values: dict[str, Any]
@@ -341,6 +367,7 @@ class EdgeEngine:
         physical = self.physical(collection)
         shard.close()
         del self._shards[physical]
+        self._lost_points.discard(physical)  # reopened below: its statistics are counted anew
         dimensions = int((self.meta(collection) or {}).get("dimensions", 0))
         try:
             shard = EdgeShard.load(str(shard_dir), _config(dimensions))
@@ -363,10 +390,10 @@ class EdgeEngine:
     def query(
         self, collection: str, vector: list[float] | Sparse, plan: Plan, limit: int
     ) -> list[ScoredPoint]:
-        shard = self._require(collection)
         if isinstance(vector, tuple):
-            query, params = _sparse_query(*vector), None
+            shard, query, params = self._counted(collection), _sparse_query(*vector), None
         else:
+            shard = self._require(collection)
             query, params = Query.Nearest(vector, using=DENSE), RESCORED
         request = QueryRequest(
             limit=limit, query=query, filter=_render(plan), params=params, with_payload=True
@@ -380,7 +407,7 @@ class EdgeEngine:
                 for t in terms
             ]
         )
-        return [hits[0] if hits else None for hits in self._require(collection).query_batch(batch)]
+        return [hits[0] if hits else None for hits in self._counted(collection).query_batch(batch)]
 
     def retrieve(self, collection: str, ids: Sequence[str]) -> list[Any]:
         shard = self._require(collection)

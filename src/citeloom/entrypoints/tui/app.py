@@ -18,7 +18,6 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from citeloom.domain.errors import CiteloomError
 from citeloom.domain.text import trim
 from citeloom.entrypoints.stdout import without_controls
 from citeloom.entrypoints.tui.opener import open_at
@@ -31,6 +30,7 @@ from citeloom.entrypoints.tui.view import (
     items,
     passage_row,
     quote_row,
+    said,
     shown,
     summary_line,
     welcome,
@@ -65,16 +65,6 @@ CSS = """
 ProjectScreen, FiltersScreen { align: center middle; }
 ProjectScreen #projects { height: auto; max-height: 16; }
 """
-
-
-def said(error: BaseException) -> str:
-    """An error as the CLI would say it: the services' own message, or a bug named as one."""
-    if isinstance(error, CiteloomError):
-        return str(error)
-    return (
-        f"internal error ({type(error).__name__}: {error}). Try the same with citeloom answer "
-        "-v for the traceback, and report it."
-    )
 
 
 class CiteloomTui(App[None]):

@@ -6,7 +6,7 @@ every other call, and cites, quotes and opens exactly as the results list does.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Protocol, cast
 
 from rich.text import Text
 from textual import work
@@ -18,14 +18,25 @@ from textual.widgets import Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from citeloom.entrypoints.tui.session import Filters
-from citeloom.entrypoints.tui.view import Item, passage_page, shown
+from citeloom.entrypoints.tui.view import Item, passage_page, said, shown
 from citeloom.services.browse import MAX_CONTEXT
 
 if TYPE_CHECKING:
-    from citeloom.entrypoints.tui.app import CiteloomTui
+    from citeloom.entrypoints.tui.session import Session
     from citeloom.services.browse import PassageContext
 
 READ_CONTEXT = 2  # neighbours on each side when a passage is opened
+
+
+class Host(Protocol):
+    """What the screens ask of the app that shows them (``app.CiteloomTui``), named here so
+    that the screens do not import the app that imports them."""
+
+    session: Session
+
+    def copy(self, text: str) -> None: ...
+
+    def open_pdf(self, item: Item) -> None: ...
 
 
 class PassageScreen(Screen[None]):
@@ -47,8 +58,8 @@ class PassageScreen(Screen[None]):
         self.context = READ_CONTEXT
 
     @property
-    def tui(self) -> CiteloomTui:
-        return self.app  # type: ignore[return-value]
+    def tui(self) -> Host:
+        return cast("Host", self.app)
 
     def compose(self) -> ComposeResult:
         yield Static(self._heading(), id="top")
@@ -78,8 +89,6 @@ class PassageScreen(Screen[None]):
         self.query_one("#passage", Static).update(passage_page(found, self.item.quote))
 
     def _show_error(self, error: Exception) -> None:
-        from citeloom.entrypoints.tui.app import said
-
         self.query_one("#passage", Static).update(shown(said(error), style="red"))
 
     def action_back(self) -> None:

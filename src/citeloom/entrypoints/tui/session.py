@@ -9,19 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from citeloom import bootstrap
-from citeloom.entrypoints.query_options import query_options
-from citeloom.entrypoints.time_limit import Deadline
+from citeloom.services import requests
 
 if TYPE_CHECKING:
     from citeloom.entrypoints.runtime import Runtime
     from citeloom.services.answer import AnswerReport
     from citeloom.services.browse import PassageContext
     from citeloom.services.inspection import ProjectSummary
-
-# How long one call may last, waits for an ingest holding the embedded index included: the
-# user can ask again at any time, and the runtime waits no longer than [qdrant] busy_timeout_s.
-CALL_S = 600.0
 
 
 @dataclass(frozen=True)
@@ -56,45 +50,38 @@ class Filters:
 
 
 class Session:
-    """The TUI's calls into one warm runtime."""
+    """The TUI's calls into one warm runtime (each under the application's own time limit)."""
 
     def __init__(self, runtime: Runtime) -> None:
         self.runtime = runtime
-        self.settings = runtime.settings
+        self.app = runtime.app
 
     @property
     def projects(self) -> list[str]:
-        return sorted(self.settings.project)
+        return self.app.project_names
 
     def summary(self, project: str) -> ProjectSummary:
         """What the project holds (MCP list_projects' line of it)."""
-        from citeloom.services.inspection import summarise_project
-
-        config = self.runtime.project(project)
-        with self.runtime.index(Deadline(CALL_S)) as index:
-            return summarise_project(index, project, config.collection, config.embedding_model)
+        return self.app.summary(project)
 
     def warm(self, project: str) -> None:
         """Load the project's model and sentence caches now, so the first answer is quick."""
-        self.runtime.embedder(project)
-        self.runtime.evidence(project)
+        self.app.warm(project)
 
     def ask(self, project: str, question: str, filters: Filters) -> AnswerReport:
         """``citeloom answer`` within ``filters``; its leads are the passages listed."""
-        options = query_options(
-            self.settings,
-            citekeys=filters.citekeys,
+        within = requests.Filters(
+            citekeys=list(filters.citekeys),
             year_from=filters.year_from,
             year_to=filters.year_to,
             section=filters.section,
         )
-        self.runtime.embedder(project)  # loaded before the index is taken
-        with self.runtime.index(Deadline(CALL_S)) as index:
-            return self.runtime.answer_service(project, index).answer(question, options)
+        request = requests.build(requests.AnswerRequest, project=project, question=question)
+        return self.app.answer(request, within)
 
     def passage(self, project: str, chunk_id: str, context: int) -> PassageContext:
         """MCP get_passage: the chunk with ``context`` neighbours on each side."""
-        self.runtime.project(project)
-        with self.runtime.index(Deadline(CALL_S)) as index:
-            service = bootstrap.browse_service(self.settings, project, index)
-            return service.get_passage(chunk_id, context)
+        request = requests.build(
+            requests.PassageRequest, project=project, chunk_id=chunk_id, context=context
+        )
+        return self.app.passage(request)

@@ -20,8 +20,12 @@ from typing import TYPE_CHECKING, Any
 from rich.style import Style
 from rich.text import Text
 
+from citeloom.domain.errors import CiteloomError
+from citeloom.domain.relations import WorkFlags
 from citeloom.domain.text import trim
+from citeloom.entrypoints.outcomes import internal
 from citeloom.entrypoints.stdout import without_controls
+from citeloom.services.relation_words import banner as flags_banner
 
 if TYPE_CHECKING:
     from citeloom.domain.records import Passage
@@ -112,7 +116,11 @@ def banner(passage: Any) -> str | None:
     for holder in (getattr(passage, "flags", None), passage):
         if holder is None:
             continue
-        told = getattr(holder, "banner", None)
+        told = (
+            flags_banner(holder)
+            if isinstance(holder, WorkFlags)
+            else getattr(holder, "banner", None)
+        )
         if isinstance(told, str) and told:
             return told
         retracted = getattr(holder, "retracted", None)
@@ -272,3 +280,12 @@ def passage_page(found: PassageContext, quote: str | None = None) -> Text:
         _chunk(out, after, main=False, quote=None)
     out.rstrip()
     return out
+
+
+def said(error: BaseException) -> str:
+    """An error as the CLI would say it: the services' own message, or a bug named as one."""
+    if isinstance(error, CiteloomError):
+        return str(error)
+    return (
+        f"{internal(error)}. Try the same with citeloom answer -v for the traceback, and report it."
+    )

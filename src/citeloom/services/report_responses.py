@@ -1,10 +1,10 @@
-"""The JSON of the reports only the CLI's ``--json`` and MCP print: inspect, ingest, validate,
-reindex, notes, drop, export/import and the audit's run summaries.
+"""What the other use cases answer, which the CLI's ``--json`` and MCP print: inspect,
+ingest, validate, reindex, notes, drop, export/import, the audit's run summaries, and
+``mcp --check``.
 
-The services return plain dataclasses (they know nothing of pydantic); each model here is
-built from one of them in one place (``of``), so the CLI and MCP cannot name a field
-differently, and what leaves the process is checked against the model on the way out. The
-HTTP API's models, with their OpenAPI examples, are in ``schemas``.
+The use cases return plain dataclasses; each model here is built from one of them in one place
+(``of``), so the CLI and MCP cannot name a field differently, and what leaves the process is
+checked against the model on the way out. The search use cases' models are in ``responses``.
 """
 
 from __future__ import annotations
@@ -12,16 +12,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from citeloom.domain.models import Candidate, DocumentSummary, Resemblance
-from citeloom.entrypoints.schemas import _Response
 from citeloom.services.audit_report import RunSummary
 from citeloom.services.drop import DropReport
 from citeloom.services.ingest import IngestReport
 from citeloom.services.inspection import InspectReport, RelationsReport
 from citeloom.services.notes import NoteSummary, StoreReport
 from citeloom.services.reindex import ReindexReport
+from citeloom.services.responses import ProjectOut, _Response
 from citeloom.services.transfer import TransferReport
 from citeloom.services.validate import ValidationReport
 
@@ -147,6 +147,19 @@ class PreprintPdfOut(_Response):
     evidence: str = Field(description="Why: arXiv's stamp on page 1.")
 
 
+class RelationOut(_Response):
+    """One relation between two entries of the library."""
+
+    model_config = ConfigDict(extra="forbid", serialize_by_alias=True, validate_by_name=True)
+
+    kind: str = Field(description="version_of, supersedes, retracts, has_erratum, replies_to, ...")
+    source: str = Field(alias="from", description="The entry it goes from.")
+    target: str | None = Field(alias="to", description="The entry it goes to (null: none).")
+    evidence: str = Field(description="What it rests on, in words.")
+    certainty: str = Field(description="certain: applied; possible: shown, never applied.")
+    origin: str = Field(description="library, document (a stored PDF) or file (declared).")
+
+
 class RelationsResponse(_Response):
     """``citeloom inspect --relations --json``, and MCP inspect_collection's ``relations``."""
 
@@ -154,10 +167,7 @@ class RelationsResponse(_Response):
     sources: list[str] = Field(description="Where the relations came from.")
     certain: int = Field(description="Relations applied.")
     possible: int = Field(description="Relations shown, never applied.")
-    relations: list[dict[str, Any]] = Field(
-        description="Each relation as the relations cache stores it (kind, from, to, "
-        "evidence, certainty, origin)."
-    )
+    relations: list[RelationOut] = Field(description="Each relation, certain ones first.")
     preprint_pdfs: list[PreprintPdfOut] = Field(description="Stored PDFs that are preprints.")
     problems: list[str] = Field(description="What could not be read.")
 
@@ -168,7 +178,9 @@ class RelationsResponse(_Response):
             sources=list(report.sources),
             certain=len(report.certain),
             possible=len(report.possible),
-            relations=[r.to_json() for r in report.relations],
+            relations=[
+                RelationOut.model_validate(r, from_attributes=True) for r in report.relations
+            ],
             preprint_pdfs=[
                 PreprintPdfOut.model_validate(p, from_attributes=True) for p in report.preprint_pdfs
             ],
@@ -456,6 +468,13 @@ class NotesResponse(_Response):
         )
 
 
+class DeletedNotesResponse(_Response):
+    """``citeloom notes delete --json`` and MCP delete_notes."""
+
+    project: str = Field(description="The project.")
+    deleted: list[str] = Field(description="The ids of the notes deleted.")
+
+
 class DropResponse(_Response):
     """``citeloom drop --json``."""
 
@@ -537,6 +556,34 @@ class ToolErrorOut(_Response):
     code: str = Field(description="The MCP error code (entrypoints.outcomes).")
     message: str = Field(description="What is wrong, naming the file or argument.")
     fix: str = Field(description="What to do about it.")
+
+
+class ToolOut(_Response):
+    name: str = Field(description="The tool's name.")
+    description: str | None = Field(description="What the client is told it does.")
+
+
+class ModelLoadOut(_Response):
+    model: str = Field(description="An embedding model of a configured project.")
+    load_s: float = Field(description="Seconds it took to load.")
+
+
+class CheckErrorOut(_Response):
+    project: str | None = Field(None, description="The project whose model failed to load.")
+    model: str | None = Field(None, description="That model.")
+    code: str | None = Field(None, description="The MCP error code of a tool that failed.")
+    message: str = Field(description="What went wrong.")
+    fix: str | None = Field(None, description="What to do about it.")
+
+
+class McpCheckResponse(_Response):
+    """``citeloom mcp --check``: what an MCP client would see."""
+
+    tools: list[ToolOut] = Field(description="The tools, as list_tools gives them.")
+    projects: list[ProjectOut] = Field(description="list_projects' answer.")
+    models: list[ModelLoadOut] = Field(description="Each project's model, loaded here.")
+    errors: list[CheckErrorOut] = Field(description="What a client would be refused.")
+    list_tools_s: float | None = Field(None, description="Seconds list_tools took.")
 
 
 class ToolErrorResponse(_Response):

@@ -1,146 +1,35 @@
-"""The JSON citeloom speaks: request and response models shared by the HTTP API and the CLI.
+"""What the search use cases answer (query, answer, check, the projects, health), one model
+each for every door: ``citeloom query|answer|check --json`` print these models, ``citeloom
+serve`` returns them and MCP's tools return them or projections of them
+(``entrypoints/mcp_views.py``), so a script can move from one door to another without changing
+a key. They sit beside the requests (``requests``) as the use cases' side of the boundary; the
+doors keep only how they show them (text, OpenAPI examples, MCP's trimmed views).
 
-``citeloom query|answer|check --json`` print these models and ``citeloom serve`` returns
-them, so a script can move from one to the other without changing a key. Responses are
-built here from the services' plain dataclasses (``from_report`` and friends): the one
-place that turns a report into what leaves the process, so no door writes a key by hand.
-
-Every field has a description and every model an example, both shown at ``/docs``: the
-examples are what the bundled example project answers (``citeloom ingest examples --project
-example``), so a reader sees real labels and pages, and a test validates each example against
-its model, so they cannot drift from what the server sends.
+Responses are built here from the services' plain dataclasses (``from_report`` and friends):
+the one place that turns a report into what leaves the process, so no door writes a key by
+hand. Every field has a description, shown at ``/docs`` with the examples of
+``entrypoints/examples.py``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from citeloom.domain.query_syntax import DEFAULT_TOP_K, MAX_TOP_K
 from citeloom.domain.records import Passage
 from citeloom.domain.relations import CitationNote, WorkFlags
-from citeloom.domain.verdicts import DEFAULT_FAIL_ON, VERDICTS, Verdict
+from citeloom.domain.verdicts import VERDICTS, Verdict
 from citeloom.services.answer import AnswerReport
+from citeloom.services.application import Health
 from citeloom.services.check import CheckReport, CitationCheck
 from citeloom.services.evidence import Support
+from citeloom.services.inspection import ProjectSummary
 from citeloom.services.query import QueryReport
+from citeloom.services.relation_words import banner, note_message
 
-ARDEL_TITLE = "Carbon Burial in Restored Tidal Marshes: A Five-Year Sediment Core Study"
-ARDEL_AUTHORS = ["Ardel, Ines", "Reyes, Tomas", "Halvorsen, Sigrid"]
-QUESTION = "how fast do restored salt marshes accrete sediment"
-ACCRETION = (
-    "Restored sites accreted a mean of 6.8 millimetres of sediment per year over the five "
-    "years, against 2.4 millimetres per year in the reference marshes."
-)
-CLAIM = "Restored sites accreted 9.1 millimetres of sediment per year [@ardel2023marsh, p. 118]."
-CHUNK_ID = "d7a4bc58-90fb-5627-8b1c-693dcffb5d96"
-RESULTS_PATH = ["3 Results", "3.1 Accretion rates"]
-
-
-def _examples(*examples: dict[str, Any]) -> ConfigDict:
-    """A model's examples for the OpenAPI document (``/docs`` shows the first)."""
-    return ConfigDict(json_schema_extra={"examples": list(examples)})
-
-
-_RENDER = (
-    "Also return, as rendered, the text the CLI prints in this format (a CLI on the same "
-    "machine hands its request to a running serve; unset: JSON only)."
-)
 _RENDERED = "The text the CLI prints, when the request asked for render."
-
-
-class _Request(BaseModel):
-    model_config = ConfigDict(extra="forbid")  # a misspelt field is named, not ignored
-
-    project: str = Field(min_length=1, description='A [project."ID"] of the config: "example".')
-
-
-class QueryRequest(_Request):
-    model_config = _examples(
-        {"project": "example", "query": QUESTION},
-        {
-            "project": "example",
-            "query": 'sediment accretion "reference marshes"',
-            "top_k": 3,
-            "per_doc": 0,
-            "citekeys": ["ardel2023marsh"],
-            "year_from": 2020,
-            "section": "results",
-        },
-    )
-
-    query: str = Field(
-        min_length=1,
-        description='What to find, in your own words; "quoted phrases" must occur verbatim.',
-    )
-    top_k: int | None = Field(
-        None,
-        ge=1,
-        le=MAX_TOP_K,
-        description=f"Passages to return at most (default {DEFAULT_TOP_K}; with budget, as many "
-        f"as fit, up to {MAX_TOP_K}).",
-    )
-    per_doc: int | None = Field(
-        None,
-        ge=0,
-        description="Passages from one paper at most (0: no limit; unset: [query] per_doc).",
-    )
-    citekeys: list[str] = Field(
-        default_factory=list, description="Only these papers (empty: every paper)."
-    )
-    tags: list[str] = Field(
-        default_factory=list, description="Only papers with one of these library tags."
-    )
-    collections: list[str] = Field(
-        default_factory=list,
-        description="Only papers in one of these library collections, as paths from the top: "
-        "'Thesis/Chapter 2'.",
-    )
-    year_from: int | None = Field(None, description="Only papers published in or after this year.")
-    year_to: int | None = Field(None, description="Only papers published in or before this year.")
-    section: str | None = Field(
-        None, description="Words that must occur in the section path, e.g. 'methods'."
-    )
-    budget: int | None = Field(
-        None,
-        ge=1,
-        description="Return the best passages until this many tokens (labels included) are "
-        "spent, for an LLM's context.",
-    )
-    render: Literal["text", "markdown", "context"] | None = Field(None, description=_RENDER)
-
-
-class AnswerRequest(_Request):
-    model_config = _examples({"project": "example", "question": QUESTION})
-
-    question: str = Field(
-        min_length=1, description="A question the project's papers may answer, in plain words."
-    )
-    render: Literal["text", "markdown"] | None = Field(None, description=_RENDER)
-
-
-class CheckRequest(_Request):
-    model_config = _examples(
-        {"project": "example", "draft": CLAIM, "name": "chapter2.md", "format": "markdown"}
-    )
-
-    draft: str = Field(
-        min_length=1,
-        description="The draft's text (Markdown with pandoc citations, or LaTeX with \\cite).",
-    )
-    name: str = Field("draft", description="Shown in the report, e.g. the file name.")
-    format: Literal["auto", "markdown", "latex"] = Field(
-        "auto",
-        description="How to read the citations; auto: LaTeX when name ends in .tex or the "
-        "text holds \\documentclass or a \\cite command, else Markdown.",
-    )
-    fail_on: list[Verdict] | None = Field(
-        None,
-        description="The verdicts that make the check fail (ok false); default: the "
-        "project's [check] fail_on.",
-    )
-    render: Literal["text"] | None = Field(None, description=_RENDER)
 
 
 class _Response(BaseModel):
@@ -151,35 +40,17 @@ class _Response(BaseModel):
         return self.model_dump(mode="json", exclude_unset=True)
 
 
-NO_RELATIONS: dict[str, Any] = {
-    "versions": [],
-    "superseded_by": None,
-    "retracted": False,
-    "conflicts_with": [],
-    "related": [],
-    "banner": None,
-}
-
-
 class VersionOut(_Response):
-    model_config = _examples({"citekey": "ardel2023marsh", "version_of_record": True})
-
     citekey: str = Field(description="Another entry of the library that is the same work.")
     version_of_record: bool = Field(description="This one is the work's version of record.")
 
 
 class ConflictOut(_Response):
-    model_config = _examples(
-        {"citekey": "lindqvist2021quiet", "reason": "a replication found no such effect"}
-    )
-
     citekey: str = Field(description="The entry it conflicts with.")
     reason: str = Field(description="Why, as the relations file says.")
 
 
 class RelatedOut(_Response):
-    model_config = _examples({"citekey": "ardel2024erratum", "relation": "has_erratum"})
-
     citekey: str = Field(description="The related entry.")
     relation: Literal["erratum_of", "has_erratum", "reply_to", "has_reply", "retraction_notice"] = (
         Field(
@@ -194,8 +65,6 @@ class RelationFlags(_Response):
     conflicts (``domain.relations.WorkFlags``, by ``flag_fields``): the same fields in query
     results, answer citations and check verdicts, from the CLI's --json, HTTP and MCP. Only
     certain relations are applied; ``citeloom inspect --relations`` lists the possible ones."""
-
-    model_config = _examples(NO_RELATIONS)
 
     versions: list[VersionOut] = Field(
         description="The other citekeys of the same work in the library (a preprint, the "
@@ -230,38 +99,11 @@ def flag_fields(flags: WorkFlags) -> dict[str, Any]:
             ConflictOut(citekey=c.citekey, reason=c.reason) for c in flags.conflicts_with
         ],
         "related": [RelatedOut.model_validate(r, from_attributes=True) for r in flags.related],
-        "banner": flags.banner,
+        "banner": banner(flags),
     }
 
 
-PASSAGE: dict[str, Any] = {
-    "rank": 1,
-    "score": 0.676986,
-    "citekey": "ardel2023marsh",
-    "title": ARDEL_TITLE,
-    "authors": ARDEL_AUTHORS,
-    "year": 2023,
-    "doi": "10.5555/clx.2023.0417",
-    "url": None,
-    "page_start": 2,
-    "page_end": 2,
-    "page_label_start": "118",
-    "page_label_end": "118",
-    "page_label_source": "printed",
-    "section": "3.1 Accretion rates",
-    "section_path": RESULTS_PATH,
-    "text": ACCRETION,
-    "source": "/home/ines/papers/ardel2023_restored_marshes.pdf",
-    "chunk_id": CHUNK_ID,
-    "kind": "paper",
-    "label": "[@ardel2023marsh, p. 118]",
-    **NO_RELATIONS,
-}
-
-
 class PassageOut(RelationFlags):
-    model_config = _examples(PASSAGE)
-
     rank: int = Field(description="1 for the best passage.")
     score: float = Field(description="The fused relevance score; higher is better.")
     citekey: str | None = Field(description="The paper's key in the library; null: unmatched.")
@@ -284,6 +126,7 @@ class PassageOut(RelationFlags):
     text: str = Field(description="The passage as stored (trimmed to fit a budget if trimmed).")
     source: str = Field(description="The file it was ingested from.")
     chunk_id: str = Field(description="The stored chunk, for MCP get_passage.")
+    doc_id: str = Field(description="The stored document (a note's id for MCP delete_notes).")
     kind: Literal["paper", "note"] = Field(
         description="note: stored beside the paper (MCP store_chunks), never the paper's words."
     )
@@ -313,6 +156,7 @@ class PassageOut(RelationFlags):
             text=p.text,
             source=p.source,
             chunk_id=p.chunk_id,
+            doc_id=p.doc_id,
             kind=p.kind,
             label=p.label,
             **flag_fields(p.flags),
@@ -321,16 +165,6 @@ class PassageOut(RelationFlags):
 
 
 class QueryResponse(_Response):
-    model_config = _examples(
-        {
-            "query": QUESTION,
-            "project": "example",
-            "answerable": True,
-            "confidence": 0.949,
-            "results": [PASSAGE],
-        }
-    )
-
     query: str = Field(description="The query as sent.")
     project: str = Field(description="The project searched.")
     answerable: bool = Field(
@@ -364,23 +198,7 @@ class QueryResponse(_Response):
         )
 
 
-CITATION: dict[str, Any] = {
-    "citekey": "ardel2023marsh",
-    "page": 2,
-    "page_label": "118",
-    "label": "[@ardel2023marsh, p. 118]",
-    "kind": "paper",
-    "section_path": RESULTS_PATH,
-    "quote": ACCRETION,
-    "chunk_id": CHUNK_ID,
-    "verified": True,
-    **NO_RELATIONS,
-}
-
-
 class CitationOut(RelationFlags):
-    model_config = _examples(CITATION)
-
     citekey: str | None = Field(description="The paper's key in the library.")
     page: int | None = Field(description="PDF page (1-based) the quote is on.")
     page_label: str | None = Field(description="The printed page the quote is on.")
@@ -411,28 +229,6 @@ class CitationOut(RelationFlags):
 
 
 class AnswerResponse(_Response):
-    model_config = _examples(
-        {
-            "question": QUESTION,
-            "project": "example",
-            "answer": ACCRETION,
-            "citations": [CITATION],
-            "confidence": 0.794,
-            "fallback": False,
-        },
-        {
-            "question": "how fast do mangrove forests in Vietnam accrete sediment",
-            "project": "example",
-            "answer": None,
-            "citations": [],
-            "confidence": 0.0,
-            "fallback": True,
-            "leads": [PASSAGE],
-            "reason": "Nothing in this library mentions Vietnam.",
-            "absent": ["Vietnam"],
-        },
-    )
-
     question: str = Field(description="The question as sent.")
     project: str = Field(description="The project searched.")
     answer: str | None = Field(
@@ -473,8 +269,6 @@ class AnswerResponse(_Response):
 
 
 class EvidenceOut(CitationOut):
-    model_config = _examples({**CITATION, "score": 1.0})
-
     score: float = Field(description="0 to 1: how closely the sentence states the claim.")
 
     @classmethod
@@ -484,10 +278,6 @@ class EvidenceOut(CitationOut):
 
 
 class DifferenceOut(_Response):
-    model_config = _examples(
-        {"kind": "number", "draft": "9.1 millimetres", "page": "6.8 millimetres"}
-    )
-
     kind: Literal["number", "unit", "negation", "direction", "term"] = Field(
         description="What differs between the draft's claim and the page."
     )
@@ -495,37 +285,7 @@ class DifferenceOut(_Response):
     page: str = Field(description="What the page says: '8 sites'; empty when not stated.")
 
 
-CHECKED: dict[str, Any] = {
-    "citekey": "ardel2023marsh",
-    "pages": ["118"],
-    "line": 1,
-    "column": 62,
-    "sentence": "Restored sites accreted 9.1 millimetres of sediment per year.",
-    "citation": "[@ardel2023marsh, p. 118]",
-    "locator": "p. 118",
-    "verdict": "mismatch",
-    "message": "draft: 9.1 millimetres; p. 118: 6.8 millimetres",
-    "suggested_page": None,
-    "suggested_pdf_page": None,
-    "differences": [{"kind": "number", "draft": "9.1 millimetres", "page": "6.8 millimetres"}],
-    "printed_range": None,
-    "evidence": {**CITATION, "score": 1.0},
-    "elsewhere": [],
-    "notes": [],
-    **NO_RELATIONS,
-}
-
-
 class CheckNoteOut(_Response):
-    model_config = _examples(
-        {
-            "severity": "note",
-            "message": "@ardel2022preprint is superseded by @ardel2023marsh (the version of "
-            "record): cite @ardel2023marsh",
-            "citekey": "ardel2023marsh",
-        }
-    )
-
     severity: Literal["note", "warning"] = Field(
         description="warning: the cited paper is retracted; note: anything else worth knowing."
     )
@@ -537,12 +297,10 @@ class CheckNoteOut(_Response):
 
     @classmethod
     def of(cls, note: CitationNote) -> CheckNoteOut:
-        return cls(severity=note.severity, message=note.message, citekey=note.citekey)
+        return cls(severity=note.severity, message=note_message(note), citekey=note.citekey)
 
 
 class CitationCheckOut(RelationFlags):
-    model_config = _examples(CHECKED)
-
     citekey: str = Field(description="The key the draft cites.")
     pages: list[str] = Field(description="The printed pages the citation names: ['273'].")
     line: int = Field(description="Line of the citation in the draft (1-based).")
@@ -599,17 +357,6 @@ class CitationCheckOut(RelationFlags):
 
 
 class CheckResponse(_Response):
-    model_config = _examples(
-        {
-            "draft": "chapter2.md",
-            "project": "example",
-            "ok": False,
-            "fail_on": [v for v in VERDICTS if v in DEFAULT_FAIL_ON],
-            "counts": {verdict: int(verdict == "mismatch") for verdict in VERDICTS},
-            "citations": [CHECKED],
-        }
-    )
-
     draft: str = Field(description="The draft's name, as sent.")
     project: str = Field(description="The project checked against.")
     ok: bool = Field(
@@ -632,21 +379,9 @@ class CheckResponse(_Response):
         )
 
 
-PROJECT: dict[str, Any] = {
-    "project": "example",
-    "collection": "proj-example",
-    "embedding_model": "fastembed/all-MiniLM-L6-v2-fp32",
-    "stored_model": "fastembed/all-MiniLM-L6-v2-fp32",
-    "documents": 3,
-    "chunks": 25,
-}
-
-
 class ProjectOut(_Response):
     """One project, as MCP list_projects gives it: both are this model, built from
     ``services.inspection.ProjectSummary``, so the two doors cannot name a field differently."""
-
-    model_config = _examples(PROJECT)
 
     project: str = Field(description='The project id: a [project."ID"] of the config.')
     collection: str = Field(description="The Qdrant collection holding its chunks.")
@@ -659,22 +394,16 @@ class ProjectOut(_Response):
 
 
 class ProjectsResponse(_Response):
-    model_config = _examples({"projects": [PROJECT]})
+    """GET /projects and MCP list_projects."""
 
     projects: list[ProjectOut] = Field(description="Every configured project, by id.")
 
+    @classmethod
+    def of(cls, summaries: Sequence[ProjectSummary]) -> ProjectsResponse:
+        return cls(projects=[ProjectOut.model_validate(s, from_attributes=True) for s in summaries])
+
 
 class HealthResponse(_Response):
-    model_config = _examples(
-        {
-            "status": "ok",
-            "models_loaded": ["fastembed/all-MiniLM-L6-v2-fp32"],
-            "index_reachable": True,
-            "index_detail": "index reachable",
-            "versions": {"citeloom": "0.1.0", "python": "3.11.2", "fastapi": "0.165.0"},
-        }
-    )
-
     status: Literal["ok", "degraded"] = Field(
         description="ok: the index answers and every project's model is loaded."
     )
@@ -683,17 +412,18 @@ class HealthResponse(_Response):
     index_detail: str = Field(description="What opening the index said (the error if not).")
     versions: dict[str, str] = Field(description="Versions of citeloom, Python and its engines.")
 
+    @classmethod
+    def of(cls, health: Health, versions: dict[str, str]) -> HealthResponse:
+        return cls(
+            status="ok" if health.ok else "degraded",
+            models_loaded=health.models_loaded,
+            index_reachable=health.index_reachable,
+            index_detail=health.index_detail,
+            versions=versions,
+        )
+
 
 class ErrorResponse(_Response):
-    model_config = _examples(
-        {"error": "question: Field required", "field": "question"},
-        {
-            "error": "citeloom.toml: unknown project 'nope' (configured: example). Add a "
-            '[project."nope"] table or pick a configured one.',
-            "field": "project",
-        },
-    )
-
     error: str = Field(description="What went wrong and, where one exists, the fix.")
     field: str | None = Field(
         None, description="The request field at fault (dotted path); null when none is."

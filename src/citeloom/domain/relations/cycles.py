@@ -16,10 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from citeloom.domain.relations import Relation
+from citeloom.domain.relations.model import Relation
 
 # order -> {relation kind: whether its edge runs from ``source`` to ``target`` (True) or back}
 # An edge x -> y reads "x comes before y": y supersedes, is the record of, corrects, answers

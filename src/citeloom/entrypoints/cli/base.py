@@ -1,0 +1,173 @@
+"""What every command shares: the typer app and its common options, the one error handler
+(a message and a documented exit code, never a traceback), the use cases over a config, and
+the hand-off of a request to a running ``citeloom serve``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+
+import typer
+from pydantic import BaseModel
+from typer.core import TyperGroup
+
+from citeloom import __version__
+from citeloom.domain.errors import CiteloomError, ExitCode
+from citeloom.entrypoints.outcomes import internal
+from citeloom.entrypoints.stdout import echo, echo_err, json_text
+
+if TYPE_CHECKING:
+    from citeloom.services.application import Citeloom
+
+# The order --help lists the commands in: a run's order, then the collection's, then the doors.
+ORDER = (
+    "ingest", "watch", "query", "answer", "check", "serve", "validate", "inspect", "reindex",
+    "export", "import", "drop", "mcp", "tui", "audit", "notes",
+)  # fmt: skip
+
+
+class _Commands(TyperGroup):
+    def list_commands(self, ctx: Any) -> list[str]:
+        return sorted(self.commands, key=lambda name: (*ORDER, name).index(name))
+
+
+app = typer.Typer(
+    name="citeloom",
+    cls=_Commands,
+    help=(
+        "Citation-aware scholarly ingest and retrieval. Turns PDFs into citable chunks in a "
+        "per-project Qdrant collection, matched to your Zotero (Better BibTeX CSL-JSON) "
+        "library, and returns passages with [@citekey, p. N] labels."
+    ),
+    epilog="Exit codes: 0 ok, 1 some documents failed, 2 usage/config error, "
+    "3 index unavailable or busy, 4 embedding-model mismatch, 5 disk full or failing, "
+    "70 internal error, 130 interrupted; check: 1 when a citation has a verdict of --fail-on.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+ConfigOpt = Annotated[
+    Path,
+    typer.Option(
+        "--config",
+        "-c",
+        help="Config file; relative paths inside it resolve against its folder.",
+        envvar="CITELOOM_CONFIG",
+    ),
+]
+ProjectOpt = Annotated[
+    str, typer.Option("--project", "-p", help='Project id, a [project."ID"] table in the config.')
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
+DownloadOpt = Annotated[
+    bool,
+    typer.Option(
+        "--allow-download",
+        help="Let FastEmbed download an embedding model that is not on this machine (needs "
+        "FastEmbed and the network; otherwise nothing is ever downloaded).",
+    ),
+]
+LocalOpt = Annotated[
+    bool,
+    typer.Option(
+        "--local",
+        help="Work in this process even when a citeloom serve for this config is running "
+        "(by default the request goes to it: same output, without loading a model).",
+    ),
+]
+
+F = TypeVar("F", bound=Callable[..., Any])
+_state = {"verbose": 0}
+
+
+def _fail(message: str, code: int) -> None:
+    echo_err(f"error: {message}")
+    raise typer.Exit(code)
+
+
+def handle_errors(command: F) -> F:
+    """One clear message and a documented exit code instead of a traceback."""
+
+    @wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except CiteloomError as error:
+            _fail(str(error), int(error.exit_code))
+        except KeyboardInterrupt:
+            _fail("interrupted", int(ExitCode.INTERRUPTED))
+        except typer.Exit:
+            raise
+        except Exception as error:
+            if _state["verbose"]:
+                raise
+            _fail(
+                f"{internal(error)}. Run again with -v for the traceback and report it.",
+                int(ExitCode.INTERNAL),
+            )
+        return None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def tell(message: str) -> None:
+    """A note for the person at the terminal (stderr, so --json output stays clean)."""
+    echo_err(message)
+
+
+def print_json(data: dict[str, Any]) -> None:
+    echo(json_text(data))
+
+
+def application(config: Path, on_wait: Callable[[str], None] = tell) -> Citeloom:
+    """The use cases over this config, for one command: the index opened for each unit of
+    work, and the person at the terminal told (``on_wait``) while another process holds it."""
+    from citeloom import bootstrap
+
+    return bootstrap.application(bootstrap.settings(config), on_wait=on_wait)
+
+
+def served(
+    config: Path, local: bool, route: str, request: BaseModel, fmt: str
+) -> dict[str, Any] | None:
+    """The response of a running ``citeloom serve`` for this config, shown with the text
+    rendered as ``fmt`` (``entrypoints/handoff.py``), or None: do the work here."""
+    if local:
+        return None
+    from citeloom.entrypoints.handoff import hand_off
+
+    body = request.model_dump(mode="json", exclude_none=True)
+    data = hand_off(config, route, body if fmt == "json" else {**body, "render": fmt})
+    if data is None or (fmt != "json" and not isinstance(data.get("rendered"), str)):
+        return None
+    if fmt == "json":
+        print_json({key: value for key, value in data.items() if key != "rendered"})
+    else:
+        echo(data["rendered"])
+    return data
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"citeloom {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(
+    verbose: Annotated[
+        int, typer.Option("--verbose", "-v", count=True, help="More log output (-vv: debug).")
+    ] = 0,
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Show the version."),
+    ] = False,
+) -> None:
+    from citeloom.entrypoints.logs import configure_logging
+
+    _state["verbose"] = verbose
+    configure_logging(verbose)

@@ -1,0 +1,277 @@
+"""``query``, ``answer`` and ``check``: each builds the request of its use case, hands it to a
+running ``citeloom serve`` when there is one, else runs it here, and renders the report."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from citeloom.domain.errors import ConfigError, ExitCode
+from citeloom.domain.query_syntax import DEFAULT_TOP_K, MAX_TOP_K
+from citeloom.domain.verdicts import Verdict
+from citeloom.entrypoints.cli.base import (
+    ConfigOpt,
+    JsonOpt,
+    LocalOpt,
+    ProjectOpt,
+    app,
+    application,
+    handle_errors,
+    print_json,
+    served,
+)
+from citeloom.entrypoints.stdout import echo
+from citeloom.services.requests import QueryRequest, bounds, build
+
+CITATIONS_UNSUPPORTED = ExitCode.DOCUMENTS_FAILED  # check: a citation has a verdict of --fail-on
+
+
+def _bounds(field: str) -> dict[str, int | None]:
+    """A query option's bounds, as the request every door takes holds them."""
+    low, high = bounds(QueryRequest, field)
+    return {"min": low, "max": high}
+
+
+class OutputFormat(StrEnum):
+    text = "text"
+    json = "json"
+    markdown = "markdown"
+    context = "context"
+
+
+@app.command()
+@handle_errors
+def query(
+    text: Annotated[
+        str,
+        typer.Argument(
+            help='What you are looking for, in your own words. "Quoted phrases" must occur '
+            "verbatim in every result."
+        ),
+    ],
+    project: ProjectOpt = ...,  # type: ignore[assignment]
+    top_k: Annotated[
+        int | None,
+        typer.Option(
+            "--top-k",
+            "-k",
+            **_bounds("top_k"),
+            help=f"Passages to return at most [default: {DEFAULT_TOP_K}; with --budget, as "
+            f"many as fit, up to {MAX_TOP_K}].",
+            show_default=False,
+        ),
+    ] = None,
+    per_doc: Annotated[
+        int | None,
+        typer.Option(
+            "--per-doc",
+            **_bounds("per_doc"),
+            help="Passages from one document at most (0: no limit). Default: [query] per_doc.",
+            show_default=False,
+        ),
+    ] = None,
+    citekey: Annotated[
+        list[str] | None, typer.Option("--citekey", help="Only these papers (repeatable).")
+    ] = None,
+    tag: Annotated[
+        list[str] | None, typer.Option("--tag", help="Only papers with this tag (repeatable).")
+    ] = None,
+    collection: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--collection",
+            help='Only papers in this library collection, as a path: "Thesis/Chapter 2" '
+            "(repeatable).",
+        ),
+    ] = None,
+    year_from: Annotated[int | None, typer.Option("--year-from", help="Published from.")] = None,
+    year_to: Annotated[int | None, typer.Option("--year-to", help="Published until.")] = None,
+    section: Annotated[
+        str | None, typer.Option("--section", help="Words that must occur in the section path.")
+    ] = None,
+    budget: Annotated[
+        int | None,
+        typer.Option(
+            "--budget",
+            **_bounds("budget"),
+            help="Return the best passages until this many tokens are spent (for LLM context).",
+        ),
+    ] = None,
+    output: Annotated[
+        OutputFormat,
+        typer.Option(
+            "--format",
+            "-f",
+            help="text for people, json for scripts, markdown or context with pandoc "
+            "citations ([@key, p. 12]) for drafts and LLM prompts.",
+        ),
+    ] = OutputFormat.text,
+    config: ConfigOpt = Path("citeloom.toml"),
+    as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
+    local: LocalOpt = False,
+) -> None:
+    """Return the best passages with citation labels ([@citekey, p. N]) and section paths.
+
+    Full-text (BM25) and vector candidates are fused, near-duplicates collapse, and results
+    never leave the project. When the library does not seem to answer the question, the
+    passages are still listed but the answer is marked as not confident (JSON: answerable).
+    """
+    from citeloom.entrypoints.bodies import QueryRequest
+
+    fmt = OutputFormat.json if as_json else output
+    request = build(
+        QueryRequest,
+        project=project,
+        query=text,
+        top_k=top_k,
+        per_doc=per_doc,
+        citekeys=citekey or [],
+        tags=tag or [],
+        collections=collection or [],
+        year_from=year_from,
+        year_to=year_to,
+        section=section,
+        budget=budget,
+    )
+    if served(config, local, "/query", request, fmt.value) is not None:
+        return
+
+    from citeloom.entrypoints import render
+
+    report = application(config).query(request)
+    if fmt is OutputFormat.json:
+        from citeloom.services.responses import QueryResponse
+
+        print_json(QueryResponse.from_report(report).dump())
+    else:
+        echo(render.QUERY_FORMATS[fmt.value](report))
+
+
+class AnswerFormat(StrEnum):
+    text = "text"
+    json = "json"
+    markdown = "markdown"
+
+
+@app.command()
+@handle_errors
+def answer(
+    question: Annotated[str, typer.Argument(help="Your question, in your own words.")],
+    project: ProjectOpt = ...,  # type: ignore[assignment]
+    output: Annotated[
+        AnswerFormat,
+        typer.Option(
+            "--format",
+            "-f",
+            help="text for people, json for scripts, markdown for a paste-ready quote with "
+            "its pandoc citation.",
+        ),
+    ] = AnswerFormat.text,
+    config: ConfigOpt = Path("citeloom.toml"),
+    as_json: Annotated[bool, typer.Option("--json", help="Same as --format json.")] = False,
+    local: LocalOpt = False,
+) -> None:
+    """Answer with the library's own sentences, verbatim, each cited to its page.
+
+    The best-supporting sentence of the top passages and at most two close runners-up, each
+    checked to occur on the cited page of the stored document text. When the library does
+    not answer the question: "No answer found in the library." and the nearest passages.
+    """
+    from citeloom.entrypoints.bodies import AnswerRequest
+
+    fmt = AnswerFormat.json if as_json else output
+    request = build(AnswerRequest, project=project, question=question)
+    if served(config, local, "/answer", request, fmt.value) is not None:
+        return
+
+    from citeloom.entrypoints import render
+
+    report = application(config).answer(request)
+    if fmt is AnswerFormat.json:
+        from citeloom.services.responses import AnswerResponse
+
+        print_json(AnswerResponse.from_report(report).dump())
+    else:
+        echo(render.ANSWER_FORMATS[output.value](report))
+
+
+def _verdicts(option: str | None) -> frozenset[Verdict] | None:
+    """--fail-on as verdicts; an unknown name is a usage error naming the known ones."""
+    if option is None:
+        return None
+    from citeloom.domain.verdicts import parse_verdicts
+
+    try:
+        return parse_verdicts([option])
+    except ValueError as error:
+        raise ConfigError(f"--fail-on: {error}") from error
+
+
+@app.command()
+@handle_errors
+def check(
+    draft: Annotated[
+        Path, typer.Argument(help="A Markdown draft with pandoc citations, or a LaTeX file.")
+    ],
+    project: ProjectOpt = ...,  # type: ignore[assignment]
+    config: ConfigOpt = Path("citeloom.toml"),
+    as_json: JsonOpt = False,
+    local: LocalOpt = False,
+    fail_on: Annotated[
+        str | None,
+        typer.Option(
+            "--fail-on",
+            help="Comma-separated verdicts that make the exit code 1, e.g. "
+            "mismatch,not-found. Default: [check] fail_on (all but supported, unconfirmed and "
+            "other-page).",
+        ),
+    ] = None,
+) -> None:
+    """Check that each cited paper supports the sentence citing it, on the cited pages.
+
+    Verdicts: supported, mismatch (names what differs), unconfirmed (the page discusses it,
+    citeloom cannot confirm it), other-page (says which page), no-page (says the page to
+    add), no-such-page, not-found (lists other papers that support it), unknown-key (not in
+    the references file), not-ingested (in the library, no document). Exit 1 when a
+    citation has a verdict of --fail-on, 0 otherwise: usable in a writing pipeline or a
+    pre-commit hook. A note names the version of record to cite instead of a preprint, a
+    warning a retracted paper; neither changes the verdict.
+    """
+    from citeloom.entrypoints import render
+    from citeloom.entrypoints.bodies import CheckRequest
+
+    try:
+        text = draft.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(
+            f"{draft}: cannot be read as a UTF-8 text draft ({error}). Pass a Markdown or "
+            "LaTeX file."
+        ) from error
+    latex = draft.suffix.lower() in (".tex", ".ltx")
+    fmt = "json" if as_json else "text"
+    failing = _verdicts(fail_on)
+    request = build(
+        CheckRequest,
+        project=project,
+        draft=text,
+        name=str(draft),
+        format="latex" if latex else "auto",
+        fail_on=sorted(failing) if failing is not None else None,
+    )
+    if (data := served(config, local, "/check", request, fmt)) is not None:
+        if not data.get("ok"):
+            raise typer.Exit(int(CITATIONS_UNSUPPORTED))
+        return
+
+    report = application(config).check(request)
+    if as_json:
+        from citeloom.services.responses import CheckResponse
+
+        print_json(CheckResponse.from_report(report).dump())
+    else:
+        echo(render.check_text(report))
+    if not report.ok:
+        raise typer.Exit(int(CITATIONS_UNSUPPORTED))

@@ -1,0 +1,67 @@
+"""Who may call ``citeloom serve``: loopback by default; any other address needs a bearer
+token from the environment (read once, by ``config``), which every API route and /mcp/ then
+require through one check (``bearer_accepted``)."""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from citeloom.config import SERVE_TOKEN_ENV as TOKEN_ENV
+from citeloom.config import serve_token_from_environment
+from citeloom.domain.errors import ConfigError
+
+__all__ = ["TOKEN_ENV", "bearer_accepted", "checked_token", "is_loopback", "serve_token"]
+# A token is sent in a header: visible ASCII only, which every client sends byte for byte.
+_TOKEN_CHARS = re.compile(r"[\x21-\x7e]+")
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def checked_token(token: str | None) -> str | None:
+    """The token, or ``ConfigError`` when HTTP headers cannot carry it alike from every
+    client: a non-ASCII character is sent as UTF-8 by some and as Latin-1 by others (or not
+    at all), so such a token is refused at start rather than half-working."""
+    if token is not None and not _TOKEN_CHARS.fullmatch(token):
+        raise ConfigError(
+            f"{TOKEN_ENV} holds a character an HTTP header cannot carry reliably (a non-ASCII "
+            "letter, a space or a control character). Set a token of ASCII letters, digits "
+            f"and punctuation, e.g. export {TOKEN_ENV}=\"$(python3 -c 'import secrets; "
+            "print(secrets.token_urlsafe(32))')\"."
+        )
+    return token
+
+
+def serve_token(host: str) -> str | None:
+    """The bearer token requests must carry, or ``ConfigError`` when a non-loopback bind
+    has none (the API reads the whole library) or it cannot be sent in a header."""
+    token = checked_token(serve_token_from_environment())
+    if token is None and not is_loopback(host):
+        raise ConfigError(
+            f"--host {host} is reachable from other machines: set a bearer token in the "
+            f"{TOKEN_ENV} environment variable first (clients send 'Authorization: Bearer "
+            "TOKEN'), or bind 127.0.0.1."
+        )
+    return token
+
+
+def bearer_accepted(scope: Mapping[str, Any], token: str | None) -> bool:
+    """The one check of a request's credentials, for every API route and for /mcp/: no
+    token configured lets everything through (a loopback bind); else the request's
+    ``Authorization`` header must name the Bearer scheme (in any case: ``bearer`` too) and
+    carry the token, compared byte for byte in constant time."""
+    if token is None:
+        return True
+    header = next((v for k, v in scope.get("headers") or () if k.lower() == b"authorization"), b"")
+    scheme, _, given = bytes(header).strip().partition(b" ")
+    return scheme.lower() == b"bearer" and hmac.compare_digest(given.strip(), token.encode())

@@ -1,0 +1,59 @@
+"""Retrieval: hit@1 and hit@5 of the default hybrid query per half and kind of
+benchmarks/data/paper_queries.json, and its "not confident" flag, on the quality project
+(papers/, paginated/ and the examples: more distractors than the benchmark's papers/ alone).
+Outcome per query: the rank of the first passage on an expected page of the expected paper.
+Benchmark: benchmarks/eval_papers.py."""
+
+from __future__ import annotations
+
+import pytest
+from benchmarks import eval_papers, paper_queries
+from benchmarks.metrics import hit_at
+
+from citeloom import bootstrap
+from citeloom.services.query import QueryOptions
+from tests.conftest import CORPUS
+from tests.quality.conftest import PROJECT
+from tests.quality.floors import Figure, hold, share
+
+pytestmark = [pytest.mark.real, pytest.mark.shared, pytest.mark.quality]
+
+
+def outcome(o: paper_queries.Outcome) -> str:
+    rank = next((i for i, hit in enumerate(o.hits, start=1) if hit), None)
+    if o.query["citekey"] is None:
+        said = "no paper to find"
+    else:
+        said = f"rank {rank}" if rank else f"not in the top {len(o.hits)}"
+    return said + (", not confident" if o.abstained else "")
+
+
+def test_the_right_page_of_the_right_paper_comes_first(quality_project):
+    project = quality_project(CORPUS)
+    service = bootstrap.query_service(
+        project.settings, PROJECT, project.index(), project.embedder()
+    )
+    search = eval_papers.service_search(service, QueryOptions().per_doc)
+    outcomes = paper_queries.run(paper_queries.load(), search)
+    named = {f"{o.query['kind']}: {o.query['query'][:70]}": o for o in outcomes}
+    figures: list[Figure] = []
+    for half in paper_queries.HALVES:
+        mine = {item: o for item, o in named.items() if paper_queries.half(o.query) == half}
+        answerable = {item: o for item, o in mine.items() if o.query["citekey"] is not None}
+        for kind in [*paper_queries.KINDS[:-1], "all"]:
+            chosen = {i: o for i, o in answerable.items() if kind in ("all", o.query["kind"])}
+            assert chosen, f"no {kind} query in the {half} half"
+            for k in (1, 5):
+                hits = {i: bool(hit_at(o.hits, k)) for i, o in chosen.items()}
+                figures.append(share(f"{half} {kind} hit@{k}", hits))
+        unanswerable = {i: o.abstained for i, o in mine.items() if o.query["citekey"] is None}
+        figures += [
+            # an answerable query flagged "not confident": the user doubts a right answer
+            share(
+                f"{half} answerable flagged not confident",
+                {i: o.abstained for i, o in answerable.items()},
+                lower=True,
+            ),
+            share(f"{half} unanswerable flagged not confident", unanswerable),
+        ]
+    hold("retrieval", __doc__, figures, {i: outcome(o) for i, o in named.items()}, __file__)
