@@ -63,8 +63,12 @@ def joined_library(folder: Path, *libraries: Path) -> Path:
 class CachedEmbedder:
     """An Embedder that remembers document vectors on disk (queries are always embedded)."""
 
-    def __init__(self, inner: Embedder, folder: Path) -> None:
+    def __init__(self, inner: Embedder, folder: Path, autosave: bool = True) -> None:
+        """``autosave``: write the file after every call that embedded something (a long
+        build survives a stop); without it, only at ``save`` (many small calls: a check)."""
         self.inner = inner
+        self.autosave = autosave
+        self._fresh: dict[str, list[float]] = {}  # embedded since the last save
         self.folder = folder / inner.model_id.replace("/", "--")
         self.folder.mkdir(parents=True, exist_ok=True)
         self._keys: list[str] = []
@@ -84,7 +88,13 @@ class CachedEmbedder:
         return hashlib.sha1(text.encode("utf-8")).hexdigest()
 
     def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
-        missing = list(dict.fromkeys(t for t in texts if self._key(t) not in self._rows))
+        missing = list(
+            dict.fromkeys(
+                t
+                for t in texts
+                if self._key(t) not in self._rows and self._key(t) not in self._fresh
+            )
+        )
         if missing:
             fresh = []
             for start in range(0, len(missing), 64):
@@ -92,14 +102,26 @@ class CachedEmbedder:
                 done = min(start + 64, len(missing))
                 if len(missing) > 256 and done % 1024 < 64:
                     print(f"  embedded {done}/{len(missing)}", flush=True)
-            self._matrix = np.vstack([self._matrix, np.asarray(fresh, dtype=np.float32)])
-            for text in missing:
-                self._rows[self._key(text)] = len(self._keys)
-                self._keys.append(self._key(text))
-            self._save()
-        return [self._matrix[self._rows[self._key(t)]].tolist() for t in texts]
+            self._fresh.update(zip(map(self._key, missing), fresh, strict=True))
+            if self.autosave:
+                self.save()
+        return [self._vector(self._key(t)) for t in texts]
 
-    def _save(self) -> None:
+    def _vector(self, key: str) -> list[float]:
+        if key in self._fresh:
+            return self._fresh[key]
+        return self._matrix[self._rows[key]].tolist()
+
+    def save(self) -> None:
+        """Write the vectors embedded since the last save to the cache."""
+        if not self._fresh:
+            return
+        fresh = np.asarray(list(self._fresh.values()), dtype=np.float32)
+        self._matrix = np.vstack([self._matrix, fresh])
+        for key in self._fresh:
+            self._rows[key] = len(self._keys)
+            self._keys.append(key)
+        self._fresh = {}
         np.save(self.folder / "vectors.npy", self._matrix)
         (self.folder / "keys.json").write_text(json.dumps(self._keys))
 

@@ -174,6 +174,12 @@ class CheckConfig(_Section):
     coverage: float = Field(DEFAULT_THRESHOLDS.coverage, ge=0.0, le=1.0)
     paraphrase: float = Field(DEFAULT_THRESHOLDS.paraphrase, ge=0.0, le=1.0)
     paraphrase_coverage: float = Field(DEFAULT_THRESHOLDS.paraphrase_coverage, ge=0.0, le=1.0)
+    # ... or one stating every number of the claim (one with two significant digits or more)
+    # and holding at least numbers_coverage of its terms
+    numbers_coverage: float = Field(DEFAULT_THRESHOLDS.numbers_coverage, ge=0.0, le=1.01)
+    # the paper's topic (the stems on topic_share of its pages or more) is context a cited
+    # page need not repeat; above 1: none
+    topic_share: float = Field(0.5, ge=0.0, le=1.01)
     # alignment at which the page discusses the claim (unconfirmed rather than not-found),
     # and at which a contradiction is a mismatch
     discuss: float = Field(DEFAULT_THRESHOLDS.discuss, ge=0.0, le=1.0)
@@ -190,6 +196,7 @@ class CheckConfig(_Section):
             coverage=self.coverage,
             paraphrase=self.paraphrase,
             paraphrase_coverage=self.paraphrase_coverage,
+            numbers_coverage=self.numbers_coverage,
             discuss=self.discuss,
             mismatch=self.mismatch,
         )

@@ -8,7 +8,8 @@ journal (the library entries hold the page ranges a Zotero library would):
 - a digit group the text layer splits with a space ("Ki =10 395+ -593 nM");
 - a negated finding pasted as the paper prints it ("no association between ...");
 - a range of pages (pp. 274-275): the true value supported naming p. 274, a wrong one a
-  mismatch naming both values.
+  mismatch naming both values;
+- a claim naming the paper's topic (IDA, H pylori) on a page that states the rest of it.
 """
 
 from __future__ import annotations
@@ -144,3 +145,19 @@ def test_fail_on_chooses_the_verdicts_that_fail_the_check(project, tmp_path):
     path = tmp_path / "draft.md"
     code, out = run("check", str(path), "-p", "papers", "-c", str(project), "--fail-on", "nope")
     assert code == 2 and "unknown verdict 'nope'" in out
+
+
+def test_the_papers_topic_need_not_be_repeated_on_the_cited_page(project, tmp_path):
+    """p. 277 says "Only eight RCTs were available, and all the studies were performed in
+    Asia"; the claim adds the paper's topic (IDA, H pylori: named on most of its pages), which
+    the citation supplies and the page need not repeat. A claim changing the place still is
+    not supported."""
+    claim = (
+        "All studies were performed in Asia, an area with a high incidence of IDA and "
+        "H pylori [@huang2010iron, p. 277]."
+    )
+    elsewhere = claim.replace("Asia", "Europe")
+    _, (said, changed) = check(project, tmp_path, f"{claim}\n\n{elsewhere}")
+    assert said["verdict"] == "supported", said
+    assert said["evidence"]["page_label"] == "277"
+    assert changed["verdict"] != "supported"

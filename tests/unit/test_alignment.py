@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from citeloom.domain.alignment import PageText, abbreviations, page_spans
+from citeloom.domain.abstention import stem
+from citeloom.domain.alignment import PageText, abbreviations, page_spans, pervasive
+from citeloom.domain.text import fold
 from citeloom.services.claim_judge import ClaimJudge
 from tests.fakes import FakeEmbedder
 
@@ -132,3 +134,35 @@ def test_nothing_aligned_is_not_found():
     assert outcome("Restored marshes accreted sediment faster than natural ones.", page)[0] == (
         "not-found"
     )
+
+
+def test_the_papers_topic_is_context_a_cited_page_need_not_repeat():
+    """iqbal p. 145 says "R1 contains 57.5% of total importance" in a paper on MDRPM: the
+    citation names the paper, so "MDRPM" and "requirement" (on most of its pages) are context;
+    the claim's own content and its number are what the page must state."""
+    pages = [
+        PageText(n, (("text", f"MDRPM prioritises requirements by market value. Page {n}."),))
+        for n in range(1, 6)
+    ]
+    cited = PageText(
+        6,
+        (
+            (
+                "text",
+                "The example was computed by hand. R1 contains 57.5% of total importance. "
+                "The rest is shared.",
+            ),
+        ),
+    )
+    claim = "In the worked example of MDRPM, requirement R1 carries 57.5% of the total importance."
+    core = judge()
+    paper = fold(" ".join(t for p in [*pages, cited] for _, t in p.blocks))
+    topic = pervasive([*pages, cited], 0.5)
+    assert stem("mdrpm") in topic and stem("requirements") in topic
+    with_topic = core.content(claim, paper=paper, topic=topic)
+    assert core.judge(with_topic, [cited]).outcome == "supported"
+    alone = core.content(claim, paper=paper)
+    assert core.judge(alone, [cited]).outcome == "unconfirmed"
+    # a claim made of the topic alone keeps its terms: the topic is not the content
+    only = core.content("MDRPM prioritises requirements.", paper=paper, topic=topic)
+    assert set(only.weights) == {"mdrpm", "prioritises", "requirements"}

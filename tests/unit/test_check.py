@@ -138,3 +138,20 @@ def test_between_runs_before_every_citation_but_the_first_and_can_stop_the_check
 
     with pytest.raises(TimeLimitExceeded):  # no report of the citations judged so far
         checker.check(draft, "draft.md", between=time_is_up)
+
+
+def test_a_cited_page_that_discusses_the_claim_stays_unconfirmed_naming_the_stating_page():
+    """The cited page speaks of the claim in its own words while another page (an abstract)
+    states it verbatim: the reader's page is the cited one, so the verdict is unconfirmed,
+    with the stating page as a hint rather than other-page."""
+    index, embedder = FakeIndex(), FakeEmbedder(dimensions=64)
+    discussing = "Restored marshes accreted sediment after the breach, faster than before."
+    store(index, embedder, SHA, "ardel2023marsh", [(f"{PAGE3}\n{discussing}", ("1",), 2, 3)],
+          page="272-275")  # fmt: skip
+    texts = FakeDocumentText({SHA: {2: PAGE3, 3: discussing}})
+    query = QueryService(project="p", collection="c", embedder=embedder, index=index)
+    evidence = SentenceEvidence(collection="c", embedder=embedder, index=index, texts=texts)
+    checker = CheckService(query, evidence, ["ardel2023marsh"])
+    (check,) = checker.check(f"{CLAIM} [@ardel2023marsh, p. 274].", "draft.md").checks
+    assert check.verdict == "unconfirmed"
+    assert check.message.endswith("p. 273 states it")

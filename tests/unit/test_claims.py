@@ -4,6 +4,7 @@ import pytest
 
 from citeloom.domain.claims import compare_facts, negated_words
 from citeloom.domain.names import mentioned, names
+from citeloom.domain.quantities import quantities
 from citeloom.domain.questions import asked_kind, missing_focus, wants_number
 from citeloom.domain.text import spellings
 
@@ -223,3 +224,43 @@ def test_a_hyphenated_option_the_question_names_carries_its_focus():
     assert missing_focus(question, "In reference marshes we dated sediment cores.") == ["isotopes"]
     # every part must be there: "lead" alone is another word
     assert missing_focus(question, "Cores were taken with lead weights.") == ["isotopes"]
+
+
+# ---------------------------------------------------------------- rules added for issue 27
+BOLEJKO = (
+    "The Lemaı̂tre–Tolman model6 [30] is a spherically symmetric, pressure free and "
+    "irrotational solution of the Einstein equations."
+)
+PUSEP = "At B=3T another QH state with the filling factor νSL = 0.5 emerges."
+
+
+def test_a_negation_in_words_is_answered_by_a_negative_affix():
+    """bolejko p. 5: "exerts no pressure and does not rotate" is what "pressure free and
+    irrotational" says; it was judged a contradiction."""
+    claim = (
+        "The Lemaître–Tolman metric solves Einstein's equations for matter that is spherically "
+        "symmetric, exerts no pressure and does not rotate."
+    )
+    assert not compare_facts(claim, BOLEJKO).contradictions
+    # an affix answers a negation of the same word only
+    other = "The Lemaître–Tolman model is not a spherically symmetric solution."
+    assert compare_facts(other, BOLEJKO).contradictions
+
+
+def test_a_unit_written_on_to_its_number_is_read_with_it():
+    """pusep p. 1 prints "B=3T": the claim's "B = 3 T" is stated, "4 T" is another value."""
+    assert [q.text for q in quantities("stored at 12mK and 3T, learning rate 1e-5")] == [
+        "12mK",
+        "3T",
+        "1e-5",
+    ]
+    assert not [q for q in quantities("in the 1990s, the 2nd run, model 5b")]
+    assert compare_facts("A QH state with filling factor 0.5 emerges at B = 3 T.", PUSEP).agree
+    wrong = compare_facts("A QH state with filling factor 0.5 emerges at B = 4 T.", PUSEP)
+    assert [(d.draft, d.page) for d in wrong.contradictions] == [("4 T", "3T")]
+
+
+def test_each_number_of_the_claim_is_stated_by_its_own_number_of_the_page():
+    """The two 4s of "4 × 4" are not both stated by the one 4 of "4 × 1"."""
+    assert not compare_facts("The comparison matrix is 4 × 4.", "The matrix is 4 × 1.").agree
+    assert compare_facts("The comparison matrix is 4 × 4.", "The matrix is 4 × 4.").agree

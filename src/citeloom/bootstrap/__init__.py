@@ -493,6 +493,7 @@ def check_service(
         sentences.term_weights,
         settings.check.thresholds(),
         evidence.vectors if evidence is not None else None,
+        topic_share=settings.check.topic_share,
     )
     return CheckService(
         query,

@@ -27,10 +27,17 @@ from typing import Literal
 
 from citeloom.domain.abstention import STOPWORDS, stem, text_stems
 from citeloom.domain.claims import FRAMING_WORDS, Difference, Facts, compare_facts
-from citeloom.domain.names import names
-from citeloom.domain.quantities import Quantity, find_number
+from citeloom.domain.names import mentioned, names
+from citeloom.domain.quantities import Quantity, distinctive, find_number, same_quantity
 from citeloom.domain.sentences import split_sentences
-from citeloom.domain.text import comparable_words, fold_for_match
+from citeloom.domain.text import (
+    NO_TEXT,
+    Folded,
+    comparable_words,
+    fold_for_match,
+    normalise_text,
+    spellings,
+)
 
 BODY_KINDS = frozenset({"text", "list_item"})
 NO_EVIDENCE_KINDS = frozenset({"heading"})  # a heading names a topic, it states nothing
@@ -149,7 +156,10 @@ class ClaimContent:
     ignore_numbers: frozenset[float] = frozenset()  # the cited paper's year
     # the cited paper's whole text, folded: a name of the claim it mentions somewhere is a
     # name of its own (the sentence stating the claim may call it "it" or "our method")
-    paper: str = ""
+    paper: Folded = NO_TEXT
+    # the claim's terms the paper uses on most of its pages (its topic: "MDRPM" in a paper on
+    # MDRPM): the citation itself supplies them, a page need not repeat them
+    context: frozenset[str] = frozenset()
 
     @property
     def total(self) -> float:
@@ -182,17 +192,44 @@ def claim_content(
     weights: Mapping[str, float],
     ignore_names: Collection[str] = (),
     ignore_numbers: Collection[float] = (),
-    paper: str = "",
+    paper: Folded = NO_TEXT,
+    topic: frozenset[str] = frozenset(),
 ) -> ClaimContent:
     """``weights``: how rare each term is in the library (IDF); a term it lacks weighs as the
-    rarest."""
+    rarest. ``topic``: the stems the cited paper uses on most of its pages (``pervasive``);
+    the claim's terms among them are its context: they count where a span holds them and are
+    not asked for where it does not (unless the claim has no other term)."""
     from citeloom.domain.claims import claim_numbers
 
     terms = claim_terms(claim, ignore_names)
+    context = [t for t in terms if stem(t) in topic]
+    if len(context) == len(terms):
+        context = []
     top = max(weights.values(), default=1.0) or 1.0
     weighed = {t: weights.get(t, top) or top for t in terms}
     numbers = tuple(claim_numbers(claim, ignore_numbers))
-    return ClaimContent(claim, weighed, numbers, frozenset(ignore_names), frozenset(ignore_numbers))
+    return ClaimContent(
+        claim,
+        weighed,
+        numbers,
+        frozenset(ignore_names),
+        frozenset(ignore_numbers),
+        paper,
+        frozenset(context),
+    )
+
+
+def pervasive(pages: Sequence[PageText], share: float, least: int = 4) -> frozenset[str]:
+    """The stems on at least ``share`` of a paper's pages (a paper of ``least`` pages or
+    more): its topic, which a page discussing it need not name again."""
+    texts = [" ".join(t for _, t in page.blocks) for page in pages]
+    if len(texts) < least or share > 1:
+        return frozenset()
+    counts: dict[str, int] = {}
+    for text in texts:
+        for s in text_stems(text):
+            counts[s] = counts.get(s, 0) + 1
+    return frozenset(s for s, n in counts.items() if n >= share * len(texts))
 
 
 def covered(content: ClaimContent, text: str, short_forms: ShortForms = NO_SHORT_FORMS) -> set[str]:
@@ -253,13 +290,15 @@ def align(
     if not sentences:
         return []
     by_sentence = dict(zip(sentences, vectors(sentences), strict=True))
-    total = content.total or 1.0
     weights = content.weights
-    term_total = sum(weights.values()) or 1.0
     single: dict[str, tuple[float, float]] = {}
     out = []
     for span in spans:
         held = covered(content, span.text, short_forms)
+        # the paper's topic the span does not name is not asked of it
+        unasked = sum(weights[t] for t in content.context if t not in held)
+        total = (content.total - unasked) or 1.0
+        term_total = (sum(weights.values()) - unasked) or 1.0
         stated = sum(1 for q in content.numbers if find_number(q, span.text).stated is not None)
         lexical = (sum(weights[t] for t in held) + content.number_weight * stated) / total
         vector = _mean([by_sentence[s] for s in span.sentences])
@@ -267,7 +306,10 @@ def align(
         score = 0.5 * lexical + 0.5 * _dense(cosine) - 0.01 * (len(span.sentences) - 1)
         if len(span.sentences) == 1:
             single[span.sentences[0]] = (score, cosine)
-        uncovered = sorted((t for t in weights if t not in held), key=lambda t: -weights[t])
+        uncovered = sorted(
+            (t for t in weights if t not in held and t not in content.context),
+            key=lambda t: -weights[t],
+        )
         out.append(
             Alignment(
                 span,
@@ -323,6 +365,10 @@ class Thresholds:
     # a close paraphrase: this similarity with at least ``paraphrase_coverage`` of the terms
     paraphrase: float = 0.75
     paraphrase_coverage: float = 0.5
+    # the share of the terms enough when the span states every number of the claim, one of
+    # them distinctive (57.5%, 19,812): a figure with its unit or noun is found only where
+    # the fact is stated
+    numbers_coverage: float = 0.5
     # the alignment score at which a page discusses the claim (unconfirmed, else not-found)
     discuss: float = 0.45
     # the alignment score at which a contradiction of the best-aligned span is a mismatch
@@ -357,10 +403,9 @@ def facts_of(
         content.ignore_numbers,
         tuple(_known_names(content, alignment.span.text, short_forms)),
     )
-    if not facts.contradictions:
-        swapped = _swapped_names(content, alignment)
-        if swapped:
-            facts = Facts(facts.contradictions, facts.missing + swapped)
+    swapped = _swapped_names(content, alignment)
+    if swapped:  # another method or dataset in its place: the sentence says otherwise
+        facts = Facts(facts.contradictions + swapped, facts.missing)
     return facts
 
 
@@ -390,7 +435,7 @@ def _known_names(content: ClaimContent, text: str, short_forms: ShortForms) -> l
     words = word_set(text)
     out = []
     for name in names(content.text):
-        if content.paper and f" {fold_for_match(name)} " in content.paper:
+        if content.paper and mentioned(content.paper, name):
             out.append(name)
             continue
         key = fold_for_match(name)
@@ -408,15 +453,26 @@ def _swapped_names(content: ClaimContent, alignment: Alignment) -> tuple[Differe
     something the claim does not: another method in its place."""
     mine = names(content.text, content.ignore_names)
     theirs = names(alignment.core, content.ignore_names)
-    core = fold_for_match(alignment.core)
-    absent = [n for n in mine if f" {fold_for_match(n)} " not in f" {core} "]
-    claim = fold_for_match(content.text)
-    other = [n for n in theirs if f" {fold_for_match(n)} " not in f" {claim} "]
+    core, claim = alignment.core, content.text
+    # counted: "95% SD ... 95% CI" against "95% CI ... 95% CI" swaps one of two
+    absent = [n for n in mine if _count(n, claim) > _count(n, core)]
+    other = [n for n in theirs if _count(n, core) > _count(n, claim)]
     for name in absent:
         rival = next((n for n in other if _shape(n) == _shape(name)), None)
         if rival is not None:
             return (Difference("term", name, rival),)
     return ()
+
+
+def _count(name: str, text: str) -> int:
+    """How often a text writes a name, in any of its spellings ("C29", "C-29", ``domain.text
+    .spellings``); an acronym only where it is not a plain word: the acronym "AND" is not
+    the word "and"."""
+    if name.isalpha() and name.isupper():
+        pattern = re.compile(rf"(?<![^\W_]){re.escape(name)}(?![^\W_])", re.I)
+        return sum(1 for m in pattern.finditer(normalise_text(text)) if not m[0].islower())
+    folded = f" {fold_for_match(text)} "
+    return sum(folded.count(f" {' '.join(words)} ") for words in spellings(name))
 
 
 def _shape(name: str) -> str:
@@ -439,6 +495,8 @@ def content_ok(content: ClaimContent, a: Alignment, t: Thresholds) -> bool:
         return a.similarity >= t.paraphrase
     if a.terms >= t.coverage:
         return True
+    if a.numbers == 1.0 and any(distinctive(q) for q in content.numbers):
+        return a.terms >= t.numbers_coverage
     return a.terms >= t.paraphrase_coverage and a.similarity >= t.paraphrase
 
 
@@ -480,11 +538,12 @@ def _numbers_stated(content: ClaimContent, spans: Sequence[Alignment]) -> set[st
     of a like quantity elsewhere ("11.77 g/l for children" beside "12.88 g/l") is then no
     contradiction of the claim's own."""
     out = set()
+    singles = [a.span.text for a in spans if len(a.span.sentences) == 1]
     for q in content.numbers:
-        if any(
-            find_number(q, a.span.text).stated is not None
-            for a in spans
-            if len(a.span.sentences) == 1
-        ):
-            out.add(q.text)
+        for text in singles:
+            found = find_number(q, text).stated
+            # "2" is stated somewhere on any page: only the same quantity counts then
+            if found is not None and (distinctive(q) or same_quantity(q, found)):
+                out.add(q.text)
+                break
     return out

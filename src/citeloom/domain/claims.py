@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from citeloom.domain.names import mentioned, names
-from citeloom.domain.quantities import Quantity, find_number, quantities
+from citeloom.domain.quantities import Quantity, find_numbers, quantities
 from citeloom.domain.text import comparable_text, fold_for_match
 
 DifferenceKind = Literal["number", "unit", "negation", "direction", "term"]
@@ -82,8 +82,10 @@ def number_facts(
     ("the two peaks") is only missing when a rival is stated."""
     against: list[Difference] = []
     missing: list[Difference] = []
-    for q in numbers:
-        in_core = find_number(q, core)
+    claimed = tuple(numbers)
+    in_cores = find_numbers(claimed, core)
+    arounds = find_numbers(claimed, passage) if passage != core else in_cores
+    for q, in_core, around in zip(claimed, in_cores, arounds, strict=True):
         if in_core.stated is not None:
             continue
         if in_core.unit_clash is not None:
@@ -92,7 +94,6 @@ def number_facts(
         if in_core.rival is not None:
             against.append(Difference("number", q.text, in_core.rival.text))
             continue
-        around = find_number(q, passage) if passage != core else in_core
         if around.stated is not None:
             continue
         if q.spelled and q.unit is None:  # "the two peaks": no figure to state
@@ -108,11 +109,11 @@ _NEGATION = re.compile(
     re.I,
 )
 _NOT_NEGATION = re.compile(
-    r"\b(?:not only|not just|no doubt|no\.|not necessarily|no more than|no less than|"
-    r"no fewer than|not least)\b",
+    r"\b(?:not (?:only|just)\b(?=.*\bbut\b)|no doubt|no\.|not necessarily|no more than|"
+    r"no less than|no fewer than|not least)\b",
     re.I,
 )
-_CLAUSE_END = re.compile(r"[,;:()]|\b(?:but|whereas|while|although|however|yet)\b", re.I)
+_CLAUSE_END = re.compile(r"[,;:()]|\.(?:\s|$)|\b(?:but|whereas|while|although|however|yet)\b", re.I)
 _AUXILIARY = frozenset(
     """was were is are be been being do does did has have had can could will would should may
     might must shall any anything significantly significant statistically also even either
@@ -133,23 +134,81 @@ def _negations(text: str) -> list[re.Match[str]]:
     return list(_NEGATION.finditer(cleaned))
 
 
+# an adverb is not what a negation governs: "cannot potentially be employed"
+_ADVERB = re.compile(r"(?:al|iv|ent|ant|ous|ab|ib|ed|ing|ar|ct|te|ful|ic|ess)ly$")
+# an aside between a negation and what it governs: "does not, of course, mean that"
+_ASIDE = re.compile(r"^\s*,\s*(?:[A-Za-z]+\s*){1,3},")
+
+
 def negation_scopes(text: str, span: int = 3) -> list[tuple[str, ...]]:
     """For each negation, the stems of the content words it governs, in order, up to the end
     of its clause: "no association between negative or positive life events" -> (assoc,
-    negat, posit)."""
+    negat, posit). A reporting verb is not what is negated: "did not find an association"
+    governs (assoc, ...)."""
+    return [tuple(dict.fromkeys(w[:5] for w in words[:span])) for words in _governed(text)]
+
+
+def _governed(text: str) -> list[list[str]]:
+    """The content words each negation of the text governs, folded, up to its clause's end."""
     text = comparable_text(text)
     out = []
     for match in _negations(text):
-        clause = _CLAUSE_END.split(text[match.end() : match.end() + 120], maxsplit=1)[0]
+        after = _ASIDE.sub("", text[match.end() : match.end() + 140])
+        clause = _CLAUSE_END.split(after, maxsplit=1)[0]
         words = re.findall(r"[a-z]+", fold_for_match(clause))
-        kept = [w for w in words if w not in _FILLER and w not in _AUXILIARY and len(w) > 2]
-        out.append(tuple(dict.fromkeys(w[:5] for w in kept[:span])))
+        out.append(
+            [
+                w
+                for w in words
+                if w not in _FILLER
+                and w not in _AUXILIARY
+                and w not in FRAMING_WORDS
+                and len(w) > 2
+                and not _ADVERB.search(w)
+                and not _NEGATION.fullmatch(w)
+            ]
+        )
     return out
 
 
 def negated_words(text: str) -> set[str]:
     """Stems of the content words any negation of the text governs."""
     return {w for scope in negation_scopes(text) for w in scope}
+
+
+# negation by affix: "irrotational", "unchanged", "non-linear", "pressure-free", "motionless"
+_NEGATIVE_PREFIX = re.compile(r"(?:non|un|in|im|ir|il|dis)(?P<rest>[a-z]{4,})")
+_NOT_NEGATIVE_SUFFIX = frozenset({"unless", "regardless", "nevertheless", "nonetheless"})
+
+
+def _affixed(word: str) -> str | None:
+    """The word a negative affix negates ("irrotational" -> "rotational", "motionless" ->
+    "motion"), or None."""
+    if word.endswith("less") and len(word) >= 8 and word not in _NOT_NEGATIVE_SUFFIX:
+        return word[:-4]
+    match = _NEGATIVE_PREFIX.fullmatch(word)
+    return match["rest"] if match else None
+
+
+def affix_negations(text: str) -> list[tuple[str, ...]]:
+    """What the text negates by affix, each as a negation's scope: "pressure free and
+    irrotational" -> (press,), (rotat,). They answer a negation in words of the other text
+    ("exerts no pressure and does not rotate"), never ask for one."""
+    words = re.findall(r"[a-z]+", fold_for_match(comparable_text(text)))
+    out = []
+    plain = set()
+    for n, (before, word) in enumerate(zip(["", *words], words, strict=False)):
+        after = words[n + 1] if n + 1 < len(words) else ""
+        if word == "free" and len(before) > 3 and before not in _FILLER:
+            out.append((before[:5],))
+            continue
+        rest = _affixed(word)
+        if rest is not None:
+            out.append((rest[:5],))
+        elif after != "free":
+            plain.add(word[:5])
+    # "unrestricted size ... do restrict the volume": the word said plainly too is affirmed
+    return [scope for scope in out if scope[0] not in plain]
 
 
 def _same_predicate(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
@@ -165,38 +224,56 @@ def negation_facts(
     claim: str, passage: str, core: str
 ) -> tuple[list[Difference], list[Difference]]:
     """Each negation of the claim must be matched by one of the passage governing the same
-    words; each negation of the sentence stating the claim, governing words the claim uses,
-    must be matched by one of the claim ("no association between ... and dementia" against
-    "an association between ... and dementia")."""
+    words (or by an affix there: "does not rotate" by "irrotational"); each negation of the
+    sentence stating the claim that governs a word of the claim must be matched by one of
+    the claim ("no association between ... and dementia" against "an association between
+    ... and dementia"). A negation of the page governing something the claim does not speak
+    of ("does not require that ...") says nothing of it."""
     against: list[Difference] = []
     missing: list[Difference] = []
     mine = negation_scopes(claim)
     in_core = negation_scopes(core)
     core_stems, claim_stems = _stems(core), _stems(claim)
-    unmatched = _unmatched(mine, in_core)
+    unmatched = _unmatched(mine, in_core, affix_negations(core), _doubled(claim))
     if unmatched:
         difference = Difference("negation", _negation_phrase(claim), "affirms it")
         (against if set(unmatched[0]) & core_stems else missing).append(difference)
-    said = [s for s in in_core if set(s) & claim_stems or not s]
-    if _unmatched(said, mine):
+    said = [s for s in in_core if not s or s[0] in claim_stems]
+    if _unmatched(said, mine, affix_negations(claim), _doubled(core)):
         against.append(Difference("negation", "affirms it", _negation_phrase(core)))
     return against, missing
 
 
+def _doubled(text: str) -> list[bool]:
+    """For each negation, whether it governs a word negated by its own affix ("not
+    unchanged"): an affix elsewhere does not answer it."""
+    return [any(_affixed(w) or w == "free" for w in words[:3]) for words in _governed(text)]
+
+
 def _unmatched(
-    scopes: list[tuple[str, ...]], others: list[tuple[str, ...]]
+    scopes: list[tuple[str, ...]],
+    others: list[tuple[str, ...]],
+    affixes: list[tuple[str, ...]] = (),  # type: ignore[assignment]
+    doubled: list[bool] = (),  # type: ignore[assignment]
 ) -> list[tuple[str, ...]]:
     """The negations of ``scopes`` no negation of ``others`` matches, one to one, by the
     words they govern: "none of which has not been studied" has one more than "none of
-    which has been studied"."""
+    which has been studied". ``affixes`` (negations by affix) answer those of ``scopes``
+    not ``doubled``."""
     free = list(others)
+    by_affix = list(affixes)
     out = []
-    for scope in scopes:
+    for n, scope in enumerate(scopes):
         match = next((o for o in free if _same_predicate(o, scope)), None)
-        if match is None:
-            out.append(scope)
-        else:
+        if match is not None:
             free.remove(match)
+            continue
+        double = n < len(doubled) and doubled[n]
+        affix = None if double else next((a for a in by_affix if scope and a[0] == scope[0]), None)
+        if affix is not None:
+            by_affix.remove(affix)
+            continue
+        out.append(scope)
     return out
 
 

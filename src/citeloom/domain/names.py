@@ -18,12 +18,15 @@ import re
 from collections.abc import Collection
 
 from citeloom.domain.languages import looks_german
-from citeloom.domain.text import fold_for_match, holds_spelling, normalise_text
+from citeloom.domain.text import Folded, fold_for_match, holds_spelling, normalise_text
 
 _NAME = re.compile(
     r"\b(?:[A-Z]{2,}[A-Za-z0-9]*s?|[A-Za-z]+[0-9][A-Za-z0-9]*|[a-z]+[A-Z][A-Za-z0-9]*|"
-    r"[A-Z][a-z]+[A-Z][A-Za-z0-9]*)(?:-[A-Za-z0-9]+)*\b"
-)
+    r"[A-Z][a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z]?-[0-9]+[A-Za-z0-9]*)(?:-[A-Za-z0-9]+)*\b"
+)  # the last: a numbered position or atom, "C-29", "H-3"
+# a unit's power after a number or another unit is no name: "12.88 g L-1", "5 K-1"
+_UNIT_POWER = re.compile(r"[A-Z][a-z]?-[1-4]")
+_AFTER_UNIT = re.compile(r"(?:\d|(?<![\w])(?!(?:of|in|at|to|on|by|an|as|is|or)\b)[a-zμ]{1,2})\s?$")
 # a run of capitalised words inside a sentence is one name: "Expert Choice", "Hong-Ou-Mandel"
 _CAPITALISED = re.compile(r"(?<=[\w,;:)] )[A-Z][a-z]{1,}(?:(?:-| )[A-Z][a-z]+)*\b")
 _DOPED = re.compile(r"\b[A-Z][a-z]?:[A-Za-z]{2,}\b")  # Ti:sapphire, Nd:YAG
@@ -45,7 +48,12 @@ def names(text: str, ignore: Collection[str] = ()) -> list[str]:
     text = normalise_text(text)
     skip = {fold_for_match(n) for n in ignore}
     found = [m[0] for m in _DOPED.finditer(text)]
-    found += [n for n in (m[0] for m in _NAME.finditer(text)) if not any(n in f for f in found)]
+    found += [
+        m[0]
+        for m in _NAME.finditer(text)
+        if not any(m[0] in f for f in found)
+        and not (_UNIT_POWER.fullmatch(m[0]) and _AFTER_UNIT.search(text[: m.start()]))
+    ]
     # in German every noun is capitalised: a capitalised word names nothing there
     for match in () if looks_german(text) else _CAPITALISED.finditer(text):
         words = match[0].split(" ")
@@ -53,7 +61,8 @@ def names(text: str, ignore: Collection[str] = ()) -> list[str]:
             words.pop(0)
         if words and (len(words) > 1 or len(words[0]) > 2):
             found.append(" ".join(words))
-    return [n for n in dict.fromkeys(found) if fold_for_match(n) not in skip]
+    # an author's name in capitals is an acronym the claim uses, not a reference to them
+    return [n for n in dict.fromkeys(found) if fold_for_match(n) not in skip or n.isupper()]
 
 
 def mentioned(text: str, name: str) -> bool:
@@ -65,6 +74,8 @@ def mentioned(text: str, name: str) -> bool:
     "Semantic Scholar"."""
     if holds_spelling(text, name):
         return True
+    if isinstance(text, Folded):  # its capitals are gone: no name of its own can be read
+        return False
     words = name.split()
     if len(words) < 2 or not all(w[:1].isupper() for w in words):
         return False

@@ -53,6 +53,7 @@ _SYMBOLS: dict[str, tuple[str, float]] = {
     "eV": ("energy", 1), "J": ("work", 1), "W": ("power", 1), "V": ("voltage", 1),
     "Pa": ("pressure", 1), "B": ("data", 8), "bit": ("data", 1), "K": ("temperature", 1),
     "Gy": ("dose", 1), "Da": ("molecular mass", 1), "N": ("force", 1), "A": ("current", 1),
+    "T": ("magnetic field", 1),
 }  # fmt: skip
 # units taking no prefix
 _PLAIN: dict[str, tuple[str, float]] = {
@@ -227,7 +228,8 @@ _WORD_NUMBER = "|".join(sorted(_SMALL, key=len, reverse=True))
 # a number as written: digits with a decimal point or comma; groups are read in _groups
 _DIGITS = r"\d+(?:[.,]\d+)*"
 _NUMBER = re.compile(
-    rf"(?<![\w.,/])(?P<lead>[~≈<>≤≥±]\s?)?(?P<sign>-)?(?P<num>{_DIGITS}|\.\d+)(?![\w])"
+    rf"(?<![\w.,/])(?P<lead>[~≈<>≤≥±]\s?)?(?P<sign>-)?(?P<num>{_DIGITS}|\.\d+)"
+    r"(?:(?P<glued>(?=[A-Za-zμ°]))|(?![\w]))"
     rf"|(?<![\w-])(?P<word>{_WORD_NUMBER})(?![\w-])",
     re.I,
 )
@@ -325,6 +327,8 @@ def _shown(text: str, start: int, end: int, unit: Unit | None) -> str:
 
 _POWER = re.compile(
     r"(?:(?P<mantissa>\d+(?:\.\d+)?)\s*×\s*)?10\s*\^\s*\{?\s*(?P<exponent>-?\s*\d+)\s*\}?"
+    # 1e-5, 6.02e23; not "2e76", an en dash a text layer wrote as "e"
+    r"|(?<![\w.])(?P<e_mantissa>\d+(?:\.\d+)?(?=[eE][-+])|\d\.\d+)[eE](?P<e_exponent>[-+]?\d+)\b"
 )
 
 
@@ -341,9 +345,14 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
     text = comparable_text(text)
     found: list[Quantity] = []
     for match in _POWER.finditer(text):
-        exponent = int(match["exponent"].replace(" ", ""))
-        mantissa = float(match["mantissa"]) if match["mantissa"] else 1.0
-        flat = f"{match['mantissa']}×10{exponent}" if match["mantissa"] else f"10{exponent}"
+        written = match["mantissa"] or match["e_mantissa"]
+        exponent = int((match["exponent"] or match["e_exponent"]).replace(" ", ""))
+        if abs(exponent) > 300:  # no measured value: an identifier, a garbled line
+            continue
+        mantissa = float(written) if written else 1.0
+        if mantissa == 1.0:
+            written = None  # 1e-5 is 10^-5
+        flat = f"{written}×10{exponent}" if written else f"10{exponent}"
         value = mantissa * 10.0**exponent
         found.append(
             Quantity(
@@ -399,6 +408,17 @@ def _with_unit(q: Quantity, end: Quantity) -> Quantity:
     )
 
 
+_TIMES_BEFORE = re.compile(r"[A-Za-zμ)]\s?×\s?$")
+
+
+def _glued_unit(text: str, match: re.Match[str], unit: Unit | None, end: int) -> bool:
+    """A unit written on to its number ("3T", "12mK", "75.0m s-1") reads as one only when
+    the letters after the number are all of it, and not a decade ("1990s")."""
+    if unit is None or (end < len(text) and (text[end].isalnum() or text[end] == "_")):
+        return False
+    return not (unit.text == "s" and re.fullmatch(r"1[89]\d0|20\d0", match["num"]))
+
+
 def _read(text: str, match: re.Match[str], range_end: bool = False) -> Quantity | None:
     before = text[: match.start()]
     if _POINTER.search(before):
@@ -419,6 +439,11 @@ def _read(text: str, match: re.Match[str], range_end: bool = False) -> Quantity 
         if 1900 <= value <= 2099 and decimals == 0 and "," not in match["num"]:
             pass  # a year is a value like any other: "in 2006"
     unit, end = _unit_after(text, match.end())
+    times = unit is None and bool(_TIMES_BEFORE.search(before))
+    if times:  # "30 ml×3": three times
+        unit = Unit("×", (("times", 1),), 1.0)
+    if match["glued"] is not None and not _glued_unit(text, match, unit, end):
+        return None  # "2nd", "5b", "1990s": not a number with a unit written on
     if spelled and word in _MULTIPLIERS:
         unit = unit or Unit(word, (("times", 1),), 1.0)
     if spelled and word in ("one", "single", "once", "half") and unit is None:
@@ -430,7 +455,7 @@ def _read(text: str, match: re.Match[str], range_end: bool = False) -> Quantity 
     spread = lead == "±" or before.rstrip().endswith("±")
     return Quantity(
         value=value,
-        text=_shown(text, match.start(), end, unit),
+        text=("×" if times else "") + _shown(text, match.start(), end, unit),
         unit=unit,
         noun=_noun(text, end),
         context=_context(text, match.start(), end),
@@ -517,10 +542,23 @@ def _agrees(claim: Quantity, page: Quantity) -> bool:
     if math.isclose(value, claim.value, rel_tol=1e-9, abs_tol=1e-12):
         return True
     if claim.hedged or page.hedged:  # "about 7" for 6.8; not "around 404" for "around 400"
-        rounder = _significant(claim.value) <= _significant(value)
-        return rounder and math.isclose(value, claim.value, rel_tol=0.1)
+        if _significant(claim.value) >= _significant(value):
+            return False  # "over 96" is not "over 95"
+        return math.isclose(value, claim.value, rel_tol=0.1)  # "about 10%" is not 14%
     rounded = claim.decimals < page.decimals or value != page.value
     return rounded and math.isclose(round(value, claim.decimals), claim.value, abs_tol=1e-9)
+
+
+def distinctive(q: Quantity) -> bool:
+    """A value unlikely to be written for anything else: two significant digits or more
+    (12.88, 57.5, 19,812), not 1, 3 or 30."""
+    return _significant(q.value) >= 2
+
+
+def _unit_on_one(claim: Quantity, page: Quantity) -> bool:
+    """One of the two has a unit and the value is too common to be the same quantity by
+    itself: "3" is not "3T", "1 times" is not the "1" of "1000:1"; "12.88" is "12.88 g/l"."""
+    return (claim.unit is None) != (page.unit is None) and not distinctive(claim)
 
 
 def units_clash(claim: Quantity, page: Quantity) -> bool:
@@ -565,7 +603,7 @@ def find_number(claim: Quantity, page_text: str) -> NumberFinding:
     text = comparable_text(page_text)
     said = quantities(text)
     for q in said:
-        if _agrees(claim, q) and not units_clash(claim, q):
+        if _agrees(claim, q) and not units_clash(claim, q) and not _unit_on_one(claim, q):
             return NumberFinding(claim, stated=q)
     if claim.flattened and claim.flattened.replace("×", "") in re.sub(r"[\s×]", "", text):
         return NumberFinding(claim, stated=claim)  # 10^5 printed as "105"
@@ -589,13 +627,45 @@ def find_number(claim: Quantity, page_text: str) -> NumberFinding:
             if not units_clash(claim, q):
                 return NumberFinding(claim, stated=q)
     same_value = [q for q in said if math.isclose(q.value, claim.value) and units_clash(claim, q)]
-    if same_value:
-        return NumberFinding(claim, unit_clash=same_value[0])
     rivals = [q for q in said if same_quantity(claim, q) and not (q.flattened or q.spread)]
     if abs(claim.value) >= 1000 and not claim.decimals:  # its rival may be grouped too
         grouped = [q for q in _grouped(text) if same_quantity(claim, q)]
         rivals = grouped or rivals
-    if rivals:
-        best = max(rivals, key=lambda q: (len(claim.context & q.context), -q.start))
+    best = max(rivals, key=lambda q: (len(claim.context & q.context), -q.start), default=None)
+    if same_value and (best is None or best.unit is None or claim.unit != best.unit):
+        return NumberFinding(claim, unit_clash=same_value[0])  # 6.8 cm for 6.8 mm
+    if best is not None:  # "×30" for "×3", rather than the "30 ml" beside it
         return NumberFinding(claim, rival=best)
+    return NumberFinding(claim)
+
+
+def find_numbers(claims: tuple[Quantity, ...], page_text: str) -> list[NumberFinding]:
+    """``find_number`` for each of a claim's numbers, one to one: the two 4s of "4 × 4" are
+    not both stated by the one 4 of "4 × 1"."""
+    used: set[int] = set()
+    out = []
+    for claim in claims:
+        found = find_number(claim, page_text)
+        if found.stated is not None and found.stated is not claim and found.stated.start in used:
+            found = _another(claim, page_text, used)
+        if found.stated is not None and found.stated is not claim:
+            used.add(found.stated.start)
+        out.append(found)
+    return out
+
+
+def _another(claim: Quantity, page_text: str, used: set[int]) -> NumberFinding:
+    """The page's number stating the claim's that no other number of the claim took, else
+    one of the same quantity with another value."""
+    said = [q for q in quantities(page_text) if q.start not in used]
+    for q in said:
+        if _agrees(claim, q) and not units_clash(claim, q) and not _unit_on_one(claim, q):
+            return NumberFinding(claim, stated=q)
+    rivals = [
+        q
+        for q in said
+        if same_quantity(claim, q) and not (q.flattened or q.spread) and not _agrees(claim, q)
+    ]
+    if rivals:
+        return NumberFinding(claim, rival=max(rivals, key=lambda q: len(claim.context & q.context)))
     return NumberFinding(claim)

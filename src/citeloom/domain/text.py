@@ -41,9 +41,9 @@ def fold_for_match(text: str) -> str:
 # "ThreadingBuildingBlocks"; a text layer holds whichever the typesetter chose. A name's parts
 # are its words, split further at hyphens and other punctuation and at a capital inside a word
 # ("BuildingBlocks": "Building" "Blocks", when both sides have three letters or more, so that
-# "PaSa" or "McDonald" stay whole); a spelling glues some neighbouring parts and keeps the rest
-# apart.
-_HUMP = re.compile(r"(?<=[a-z]{3})(?=[A-Z][a-z]{2})")
+# "PaSa" or "McDonald" stay whole) and where letters meet digits ("C29", "C-29" and "C 29" are
+# one position); a spelling glues some neighbouring parts and keeps the rest apart.
+_HUMP = re.compile(r"(?<=[a-z]{3})(?=[A-Z][a-z]{2})|(?<=[^\W\d_])(?=\d)")
 MAX_SPELLINGS = 16  # 2 ** 4: every spelling of a name of up to five parts
 
 
@@ -76,11 +76,23 @@ def spellings(name: str) -> list[tuple[str, ...]]:
     return out
 
 
+class Folded(str):
+    """A text folded for matching and padded with spaces (``fold``): a whole paper, folded
+    once, in which many names are looked up."""
+
+
+def fold(text: str) -> Folded:
+    return Folded(f" {fold_for_match(text)} ")
+
+
+NO_TEXT = Folded("")
+
+
 def holds_spelling(text: str, name: str) -> bool:
     """Whether ``text`` holds one spelling of ``name``, its words side by side: "Threading
     Building Blocks" is in a page reading "Threading-BuildingBlocks", and a name broken across
     lines is read whole (``normalise_text``)."""
-    folded = f" {fold_for_match(text)} "
+    folded = text if isinstance(text, Folded) else fold(text)
     return any(f" {' '.join(words)} " in folded for words in spellings(name))
 
 

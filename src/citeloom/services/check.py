@@ -50,7 +50,7 @@ from citeloom.domain.relations import (
     WorkFlags,
     citation_notes,
 )
-from citeloom.domain.text import fold_for_match, normalise_text
+from citeloom.domain.text import Folded, fold, normalise_text
 from citeloom.domain.verdicts import DEFAULT_FAIL_ON, VERDICTS, Verdict
 from citeloom.ports import SearchFilter
 from citeloom.services.claim_judge import ClaimJudge
@@ -65,7 +65,9 @@ class CitationCheck:
     citation: DraftCitation
     verdict: Verdict
     evidence: Support | None = None  # the paper's sentence the verdict rests on, if any
-    elsewhere: tuple[Support, ...] = ()  # not-found: other papers' supporting sentences
+    # not-found: other papers' supporting sentences; unconfirmed: the sentence of another
+    # page of the paper that states the claim (a hint: the cited page may say it in other words)
+    elsewhere: tuple[Support, ...] = ()
     differences: tuple[Difference, ...] = ()  # mismatch: what the page says otherwise
     printed_range: str | None = None  # no-such-page: the pages the paper is printed on
     # about the cited paper, not the claim: its versions, retraction, errata, conflicts
@@ -87,7 +89,9 @@ class CitationCheck:
             return "; ".join(d.describe(page) for d in self.differences)
         if self.verdict == "unconfirmed":
             where = f"p. {page}" if page else "the paper"
-            return f"{where} discusses this, but citeloom cannot confirm it states it"
+            said = f"{where} discusses this, but citeloom cannot confirm it states it"
+            hint = next((s.page_label for s in self.elsewhere if s.page_label), None)
+            return f"{said}; p. {hint} states it" if hint else said
         if self.verdict == "no-such-page":
             printed = f"pp. {self.printed_range}" if self.printed_range else "no numbered pages"
             hint = f"; the claim is on p. {page}" if page else ""
@@ -135,7 +139,8 @@ class _Paper:
     short_forms: ShortForms
     authors: tuple[str, ...]
     years: frozenset[float]
-    folded: str  # its whole text, folded and padded: where its names are looked up
+    folded: Folded  # its whole text, folded and padded: where its names are looked up
+    topic: frozenset[str]  # the stems on most of its pages
 
 
 class CheckService:
@@ -183,6 +188,11 @@ class CheckService:
             report.checks.append(self.judge(citation))
         return report
 
+    def forget_papers(self) -> None:
+        """Read the cited papers' text again at the next check (a benchmark changing how a
+        paper's topic is read)."""
+        self._texts.clear()
+
     def papers(self) -> dict[str, list[DocumentSummary]]:
         """The project's documents of each citekey: papers only, a note is not the paper."""
         if self._papers is None:
@@ -224,7 +234,9 @@ class CheckService:
         if not any(ch.isalnum() for ch in claim):  # nothing to judge by
             return CitationCheck(citation, "not-found")
         paper = self._paper(citation.citekey, documents)
-        content = self.judge_core.content(claim, paper.authors, paper.years, paper.folded)
+        content = self.judge_core.content(
+            claim, paper.authors, paper.years, paper.folded, paper.topic
+        )
         cited = _cited_pages(citation, documents)
         cited_keys = {(doc, page) for doc, pages in cited.items() for page in pages}
         on_cited = [paper.pages[k] for k in sorted(cited_keys, key=_order) if k in paper.pages]
@@ -246,7 +258,14 @@ class CheckService:
         if judged.outcome == "supported":
             return self._outcome(citation, "supported", judged, support)
         elsewhere, other = self._verdict(content, rest, paper, shortlist=True)
-        if elsewhere.outcome == "supported" and not _outvoted(elsewhere, judged):
+        stated = elsewhere.outcome == "supported" and not _outvoted(elsewhere, judged)
+        if stated and judged.outcome == "unconfirmed" and other is not None:
+            # the cited page discusses the claim in its own words (a results page beside an
+            # abstract that states it verbatim): the reader's page, which citeloom cannot
+            # confirm; the page stating it is named as a hint
+            check = self._outcome(citation, "unconfirmed", judged, support)
+            return replace(check, elsewhere=(other,))
+        if stated:
             return self._outcome(citation, "other-page", elsewhere, other)
         if judged.outcome in ("mismatch", "unconfirmed"):
             return self._outcome(citation, judged.outcome, judged, support)
@@ -340,7 +359,8 @@ class CheckService:
             abbreviations(text),
             tuple(authors),
             frozenset(years),
-            f" {fold_for_match(text)} ",
+            fold(text),
+            self.judge_core.topic_of(list(pages.values())),
         )
         self._texts[citekey] = paper
         return paper
@@ -367,7 +387,7 @@ class CheckService:
                 and (passage.page_start <= (page or 0) <= (passage.page_end or passage.page_start))
             ]
             content = self.judge_core.content(
-                citation.sentence, paper.authors, paper.years, paper.folded
+                citation.sentence, paper.authors, paper.years, paper.folded, paper.topic
             )
             judged, support = self._verdict(content, pages, paper)
             new = support is not None and all(s.quote != support.quote for s in out)

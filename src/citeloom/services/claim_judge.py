@@ -27,8 +27,10 @@ from citeloom.domain.alignment import (
     covered,
     judge,
     page_spans,
+    pervasive,
 )
 from citeloom.domain.quantities import find_number
+from citeloom.domain.text import NO_TEXT, Folded
 from citeloom.ports import Embedder
 from citeloom.services.evidence import SentenceVectors
 
@@ -43,6 +45,7 @@ class ClaimJudge:
         thresholds: Thresholds = DEFAULT_THRESHOLDS,
         vectors: SentenceVectors | None = None,
         shortlist: int = 40,
+        topic_share: float = 0.5,
     ) -> None:
         """``weigh``: how rare each word of a claim is in the library (IDF);
         ``shortlist``: spans of the rest of a paper embedded per claim, those holding most
@@ -52,6 +55,8 @@ class ClaimJudge:
         self.thresholds = thresholds
         self.vectors = vectors if vectors is not None else SentenceVectors()
         self.shortlist = shortlist
+        # chosen on the tuning halves (benchmarks/check_claims.py --topic; docs/adr/0018)
+        self.topic_share = topic_share
         self._claims: OrderedDict[str, Sequence[float]] = OrderedDict()
         # alignments of a claim with the same pages, kept: a draft cites a paper many times,
         # and a benchmark judges the same alignments under other thresholds
@@ -63,10 +68,16 @@ class ClaimJudge:
         claim: str,
         ignore_names: Collection[str] = (),
         ignore_numbers: Collection[float] = (),
-        paper: str = "",
+        paper: Folded = NO_TEXT,
+        topic: frozenset[str] = frozenset(),
     ) -> ClaimContent:
-        """``paper``: the cited paper's text, folded and padded with spaces (its names)."""
-        return claim_content(claim, self.weigh(claim), ignore_names, ignore_numbers, paper)
+        """``paper``: the cited paper's text, folded and padded with spaces (its names);
+        ``topic``: the stems on most of its pages (``topic_of``)."""
+        return claim_content(claim, self.weigh(claim), ignore_names, ignore_numbers, paper, topic)
+
+    def topic_of(self, pages: Sequence[PageText]) -> frozenset[str]:
+        """The stems a paper uses on ``topic_share`` of its pages or more."""
+        return pervasive(pages, self.topic_share)
 
     def alignments(
         self,
@@ -78,7 +89,7 @@ class ClaimJudge:
     ) -> list[Alignment]:
         """The spans of ``pages`` aligned with the claim, best first; with ``shortlist``, only
         the spans holding most of the claim's terms and numbers are embedded."""
-        key = (content.text, content.ignore_names, shortlist, tuple(pages))
+        key = (content.text, content.ignore_names, content.context, shortlist, tuple(pages))
         if key in self._aligned:
             self._aligned.move_to_end(key)
             return self._aligned[key]

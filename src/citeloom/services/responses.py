@@ -322,7 +322,8 @@ class CitationCheckOut(RelationFlags):
         description="The paper's sentence the verdict rests on, if any."
     )
     elsewhere: list[EvidenceOut] = Field(
-        description="not-found: sentences of other papers of the project that state the claim."
+        description="not-found: sentences of other papers of the project that state the "
+        "claim; unconfirmed: the sentence of another page of the cited paper that states it."
     )
     notes: list[CheckNoteOut] = Field(
         description="About the cited paper, not the claim (the verdict is the same without "
