@@ -46,6 +46,7 @@ WORK = ROOT / "benchmarks" / ".work" / "throughput"
 EXAMPLES = ROOT / "examples" / "papers"
 STAGES = ("hash", "convert", "match", "chunk", "embed", "index")
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT))
 
 
 def cpu_seconds() -> tuple[float, float]:
@@ -455,4 +456,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    from benchmarks.machine import stamp_figures
+
+    stamp_figures()
     main()
