@@ -173,7 +173,7 @@ def ingest_embed_threads() -> int:
     """The embedder's threads in an ingest: every core this process may use but the one the
     conversion thread keeps busy (ADR 0009). With a thread per core besides it, three busy
     threads shared two cores and onnxruntime's pinned worker waited for a core at every
-    operator: the embed stage cost a tenth more CPU for the same vectors (ADR 0022)."""
+    operator: an ingest cost about 7% more CPU for the same vectors (ADR 0022)."""
     return max(1, len(os.sched_getaffinity(0)) - 1)
 
 
