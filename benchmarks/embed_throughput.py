@@ -41,6 +41,7 @@ PAPERS = ROOT.parent / "shared" / "corpus" / "papers"
 WORK = ROOT / "benchmarks" / ".work" / "embed"
 CHUNKS = WORK / "chunks.json"
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT))
 
 INT8, FP32 = "fastembed/all-MiniLM-L6-v2", "fastembed/all-MiniLM-L6-v2-fp32"
 BEFORE = "FastEmbed"  # the int8 file through FastEmbed, as citeloom embedded before ADR 0007
@@ -277,4 +278,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    from benchmarks.machine import stamp_figures
+
+    stamp_figures()
     main()

@@ -23,6 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT))
 
 from citeloom.adapters.qdrant.core import QdrantIndex  # noqa: E402
 from citeloom.adapters.qdrant.edge_engine import EdgeEngine, bytes_for  # noqa: E402
@@ -112,4 +113,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    from benchmarks.machine import stamp_figures
+
+    stamp_figures()
     main()

@@ -18,6 +18,7 @@ is not shown (a child's ``ru_maxrss`` counts the parent's pages it was forked fr
 
     .venv/bin/python benchmarks/ingest_throughput.py [--only convert [--warm] [--stages]]
         [--sequential] [--repeat 3] [--documents] [--model fastembed/all-MiniLM-L6-v2-fp32]
+        [--embed-threads N]
     .venv/bin/python benchmarks/ingest_throughput.py --imports [--repeat 3]
 """
 
@@ -46,6 +47,7 @@ WORK = ROOT / "benchmarks" / ".work" / "throughput"
 EXAMPLES = ROOT / "examples" / "papers"
 STAGES = ("hash", "convert", "match", "chunk", "embed", "index")
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT))
 
 
 def cpu_seconds() -> tuple[float, float]:
@@ -80,8 +82,11 @@ def document_row(name: str, pages: int, ocr: int, chunks: int, seconds: dict[str
     return {"name": name, "pages": pages, "ocr": ocr, "chunks": chunks, "seconds": seconds}
 
 
-def run_ingest(config: Path, sequential: bool) -> list[dict]:
+def run_ingest(config: Path, sequential: bool, embed_threads: int | None) -> list[dict]:
     from citeloom import bootstrap
+
+    if embed_threads is not None:  # 0: onnxruntime's default (a thread per core, pinned)
+        bootstrap.ingest_embed_threads = lambda: embed_threads or None  # type: ignore[assignment,return-value]
 
     settings = bootstrap.settings(config)
     index = bootstrap.index(settings)
@@ -175,7 +180,14 @@ def run_convert(config: Path, warm: bool, stages: dict[str, float] | None) -> li
     return rows
 
 
-def child(only: str, warm: bool, stages: bool, sequential: bool, model: str | None) -> None:
+def child(
+    only: str,
+    warm: bool,
+    stages: bool,
+    sequential: bool,
+    model: str | None,
+    embed_threads: int | None = None,
+) -> None:
     """One measured run; prints one JSON line for the parent."""
     logging.getLogger("docling").setLevel(logging.ERROR)
     config = prepare(model)
@@ -183,7 +195,7 @@ def child(only: str, warm: bool, stages: bool, sequential: bool, model: str | No
     if only == "convert":
         rows = run_convert(config, warm, totals)
     else:
-        rows = run_ingest(config, sequential)
+        rows = run_ingest(config, sequential, embed_threads)
     end = time.perf_counter()
     own_cpu, kids_cpu = cpu_seconds()
     result = {
@@ -405,6 +417,12 @@ def main() -> None:
     parser.add_argument(
         "--model", help="the project's embedding_model (default: the configured default)"
     )
+    parser.add_argument(
+        "--embed-threads",
+        type=int,
+        help="the embedder's threads in the ingest (default: what citeloom picks, ADR 0022; "
+        "0: onnxruntime's own default)",
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--child-import", choices=IMPORTS, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -412,7 +430,7 @@ def main() -> None:
         child_import(args.child_import)
         return
     if args.child:
-        child(args.only, args.warm, args.stages, args.sequential, args.model)
+        child(args.only, args.warm, args.stages, args.sequential, args.model, args.embed_threads)
         return
     if args.imports:
         compare_imports(args.repeat)
@@ -438,6 +456,11 @@ def main() -> None:
                 *(["--stages"] if args.stages else []),
                 *(["--sequential"] if args.sequential else []),
                 *(["--model", args.model] if args.model else []),
+                *(
+                    ["--embed-threads", str(args.embed_threads)]
+                    if args.embed_threads is not None
+                    else []
+                ),
             ],
             check=True,
             stdout=subprocess.PIPE,
@@ -455,4 +478,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    from benchmarks.machine import stamp_figures
+
+    stamp_figures()
     main()

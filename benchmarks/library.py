@@ -125,6 +125,10 @@ class CachedEmbedder:
         np.save(self.folder / "vectors.npy", self._matrix)
         (self.folder / "keys.json").write_text(json.dumps(self._keys))
 
+    def known(self, texts: Sequence[str]) -> list[str]:
+        """The ones of ``texts`` whose vectors are cached (nothing is embedded)."""
+        return [t for t in texts if self._key(t) in self._rows]
+
     def embed_query(self, text: str) -> list[float]:
         return self.inner.embed_query(text)
 

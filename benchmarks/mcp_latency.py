@@ -12,8 +12,8 @@ the cache), then starts `citeloom mcp` as an editor would and measures, from the
 - how long a tool call waits while another process holds the project for H seconds.
 
 With ``--chunks N`` the library is instead query_latency.py's synthetic project of N chunks
-(real haystack text and vectors; built once, which needs benchmarks/eval_haystack.py's vector
-cache). Run:  .venv/bin/python benchmarks/mcp_latency.py [--calls 100] [--hold 2] [--chunks N]
+(real haystack text and vectors; built once, embedding what the benchmarks' cache lacks).
+Run:  .venv/bin/python benchmarks/mcp_latency.py [--calls 100] [--hold 2] [--chunks N]
 """
 
 from __future__ import annotations
@@ -192,4 +192,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    from benchmarks.machine import stamp_figures
+
+    stamp_figures()
     main()

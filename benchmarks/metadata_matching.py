@@ -130,4 +130,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    from benchmarks.machine import stamp_figures
+
+    stamp_figures()
     main()

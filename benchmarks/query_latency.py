@@ -2,9 +2,10 @@
 
 For each size it builds (once; reused on later runs) a project of that many chunks through the
 project's own adapters (``index_points`` and the configured index's ``replace_document``, then
-the same end-of-ingest optimisation as ``citeloom ingest``): real scientific text (the 18,521
-haystack abstracts, repeated with a counter appended) and vectors that are the real MiniLM
-vectors of those abstracts with a little noise (synthetic, so that no size needs hours of
+the same end-of-ingest optimisation as ``citeloom ingest``): real scientific text (the haystack
+abstracts, repeated with a counter appended) and vectors that are the real vectors of those
+abstracts (citeloom's default model; the ones in the benchmarks' embedding cache, or the first
+2,000 embedded once) with a little noise (synthetic, so that no size needs hours of
 embedding). The shared papers project that benchmarks/eval_papers.py builds is measured too.
 
 Warm: one QueryService answering the judged paper queries (benchmarks/data/paper_queries.json)
@@ -35,8 +36,9 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import corpora, paper_queries  # noqa: E402
-from benchmarks.library import write_config  # noqa: E402
+from benchmarks.library import CachedEmbedder, write_config  # noqa: E402
 from citeloom import bootstrap  # noqa: E402
+from citeloom.config import DEFAULT_EMBED_MODEL  # noqa: E402
 from citeloom.domain.ids import chunk_id  # noqa: E402
 from citeloom.domain.models import Chunk, ConvertedDocument, IndexPoint, MetadataMatch  # noqa: E402
 from citeloom.domain.records import build_payload  # noqa: E402
@@ -50,27 +52,27 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def abstract_vectors(model_id: str) -> tuple[list[str], np.ndarray]:
-    """The haystack abstracts and their real vectors, from the benchmarks' embedding cache
-    (benchmarks/eval_haystack.py or eval_collections.py fills it)."""
-    folder = WORK / "cache" / "vectors" / model_id.replace("/", "--")
-    keys = json.loads((folder / "keys.json").read_text())
-    matrix = np.load(folder / "vectors.npy")
-    rows = {k: i for i, k in enumerate(keys)}
-    texts, picked = [], []
-    for record in corpora.haystack():
-        key = hashlib.sha1((record.text or record.title).encode()).hexdigest()
-        if key in rows:
-            texts.append(record.text or record.title)
-            picked.append(rows[key])
-    if not texts:
-        sys.exit("no cached abstract vectors: run benchmarks/eval_haystack.py first")
-    return texts, matrix[picked]
+# the synthetic libraries' model: citeloom's default (latency hardly depends on which
+# 384-dimension model made the vectors, but the query embeds with this one)
+LATENCY_MODEL = DEFAULT_EMBED_MODEL
+# distinct abstracts a synthetic library repeats at least (embedded once when not cached)
+ABSTRACTS = 2000
 
 
-# the synthetic libraries' model: eval_haystack.py's vector cache holds its vectors (latency
-# hardly depends on which 384-dimension model made them)
-LATENCY_MODEL = "fastembed/all-MiniLM-L6-v2"
+def abstract_vectors(config: Path, least: int = ABSTRACTS) -> tuple[list[str], np.ndarray]:
+    """The haystack abstracts and their real vectors for the project's model: those in the
+    benchmarks' embedding cache (eval_haystack.py and eval_collections.py fill it), or, when it
+    holds fewer than ``least`` of them, the first ``least`` embedded now and cached, so that a
+    fresh clone builds what it needs."""
+    settings = bootstrap.settings(config)
+    inner = bootstrap.embedder(settings, settings.get_project("lat"))
+    cached = CachedEmbedder(inner, settings.paths.cache_dir / "vectors")
+    texts = [record.text or record.title for record in corpora.haystack()]
+    known = cached.known(texts)
+    if len(known) < least:
+        print(f"  embedding {least} haystack abstracts with {inner.model_id} (once)", flush=True)
+        known = texts[:least]
+    return known, np.asarray(cached.embed_documents(known), dtype=np.float32)
 
 
 def build(size: int, model_id: str) -> Path:
@@ -89,7 +91,7 @@ def build(size: int, model_id: str) -> Path:
         if info is not None and info.points >= size:
             index.optimize(f"lat-{size}")  # a library built by an older version: as ingest would
             return config
-        texts, vectors = abstract_vectors(model_id)
+        texts, vectors = abstract_vectors(config)
         rng = np.random.default_rng(0)
         index.ensure_collection(f"lat-{size}", model_id, vectors.shape[1])
         start = time.perf_counter()
@@ -240,4 +242,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    from benchmarks.machine import stamp_figures
+
+    stamp_figures()
     main()

@@ -6,6 +6,7 @@ it uses: ``citeloom query`` never imports Docling, and ``--help`` imports no ada
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
@@ -141,19 +142,32 @@ def model_sources(settings: Settings, allow_download: bool = False) -> ModelSour
 
 
 def embedder(
-    settings: Settings, project: ProjectConfig, allow_download: bool = False
+    settings: Settings,
+    project: ProjectConfig,
+    allow_download: bool = False,
+    threads: int | None = None,
 ) -> LoadedEmbedder:
     """A built-in model with onnxruntime and the tokenizer only (never FastEmbed, torch or
     PIL): queries start fast; any other through FastEmbed. A model that is exported on first
     use (the fp32 MiniLM) is built here, once; one that is not here is downloaded only with
-    ``allow_download``."""
+    ``allow_download``. ``threads``: onnxruntime's intra-op threads (None: its default, one
+    per physical core, pinned)."""
     from citeloom.adapters.embedding.loader import load_embedder
 
     return load_embedder(
         project.embedding_model,
         cache_dir=settings.paths.cache_dir,
         sources=model_sources(settings, allow_download),
+        threads=threads,
     )
+
+
+def ingest_embed_threads() -> int:
+    """The embedder's threads in an ingest: every core this process may use but the one the
+    conversion thread keeps busy (ADR 0009). With a thread per core besides it, three busy
+    threads shared two cores and onnxruntime's pinned worker waited for a core at every
+    operator: an ingest cost about 7% more CPU for the same vectors (ADR 0022)."""
+    return max(1, len(os.sched_getaffinity(0)) - 1)
 
 
 def available_models(settings: Settings) -> list[str]:
@@ -285,14 +299,16 @@ def _pipeline(
     index: Index,
     embedding_model: str | None = None,
     allow_download: bool = False,
+    embed_threads: int | None = None,
 ) -> Pipeline:
-    """``embedding_model``: another than the project's, for a reindex."""
+    """``embedding_model``: another than the project's, for a reindex; ``embed_threads``: the
+    embedder's threads."""
     project = settings.get_project(project_name)
     resolver = metadata(settings, project)
     resolver.references()  # a broken references file stops the run before anything else
     if embedding_model is not None:
         project = project.model_copy(update={"embedding_model": embedding_model})
-    emb = embedder(settings, project, allow_download)
+    emb = embedder(settings, project, allow_download, embed_threads)
     return Pipeline(
         project=project_name,
         collection=project.collection,
@@ -312,7 +328,8 @@ def ingest_service(settings: Settings, project_name: str, index: Index) -> Inges
 
     project = settings.get_project(project_name)
     return IngestService(
-        **_pipeline(settings, project_name, index), relations=relations(settings, project)
+        **_pipeline(settings, project_name, index, embed_threads=ingest_embed_threads()),
+        relations=relations(settings, project),
     )
 
 
