@@ -7,6 +7,14 @@ from dataclasses import dataclass
 
 DEFAULT_TOP_K = 6  # passages a query returns when not told
 MAX_TOP_K = 50  # the most any door returns: the CLI, HTTP and MCP alike
+# The least and greatest value of each number a query takes (None: no bound), held here so
+# the request models and the CLI's options (made when the CLI starts, before any model is
+# imported) read the same rule
+QUERY_BOUNDS: dict[str, tuple[int | None, int | None]] = {
+    "top_k": (1, MAX_TOP_K),
+    "per_doc": (0, None),
+    "budget": (1, None),
+}
 
 _QUOTED = re.compile(r"[\"“”„«»]([^\"“”„«»]+)[\"“”„«»]")
 

@@ -23,7 +23,7 @@ from pydantic import (
 
 from citeloom.domain.errors import ConfigError
 from citeloom.domain.notes import MAX_PAGE, MAX_TAGS, NoteItem
-from citeloom.domain.query_syntax import DEFAULT_TOP_K, MAX_TOP_K
+from citeloom.domain.query_syntax import DEFAULT_TOP_K, MAX_TOP_K, QUERY_BOUNDS
 from citeloom.domain.verdicts import Verdict
 from citeloom.services.browse import MAX_CONTEXT
 from citeloom.services.notes import MAX_ITEMS
@@ -31,9 +31,16 @@ from citeloom.services.query import QueryOptions
 
 R = TypeVar("R", bound=BaseModel)
 # The bounds every door holds a query to (the CLI's --top-k reads them too: ``bounds``).
-TopK = Annotated[int | None, Field(ge=1, le=MAX_TOP_K)]
-PerDoc = Annotated[int | None, Field(ge=0)]
-Budget = Annotated[int | None, Field(ge=1)]
+
+
+def _bounded(field: str) -> Any:
+    low, high = QUERY_BOUNDS[field]
+    return Field(ge=low, le=high)
+
+
+TopK = Annotated[int | None, _bounded("top_k")]
+PerDoc = Annotated[int | None, _bounded("per_doc")]
+Budget = Annotated[int | None, _bounded("budget")]
 EXAMPLE_QUERY = "how fast do restored marshes accrete sediment"
 
 
@@ -243,13 +250,3 @@ def same(model: type[BaseModel], field: str) -> Any:
     """A field as ``model`` declares it (type rules, bounds, description), for a door's own
     model that takes the same value in another shape (MCP's query with nested filters)."""
     return model.model_fields[field]
-
-
-def bounds(model: type[BaseModel], field: str) -> tuple[int | None, int | None]:
-    """The least and greatest value a number field takes, for a door that checks them
-    itself before building the request (typer's ``min`` and ``max``)."""
-    low = high = None
-    for rule in model.model_fields[field].metadata:
-        low = getattr(rule, "ge", low)
-        high = getattr(rule, "le", high)
-    return low, high

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
-from pydantic import BaseModel
 from typer.core import TyperGroup
 
 from citeloom import __version__
@@ -19,6 +18,8 @@ from citeloom.entrypoints.outcomes import internal
 from citeloom.entrypoints.stdout import echo, echo_err, json_text
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from citeloom.services.application import Citeloom
 
 # The order --help lists the commands in: a run's order, then the collection's, then the doors.

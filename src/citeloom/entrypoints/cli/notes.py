@@ -17,7 +17,6 @@ from citeloom.entrypoints.cli.base import (
     print_json,
 )
 from citeloom.entrypoints.stdout import echo
-from citeloom.services.requests import DeleteNotesRequest, build
 
 notes_app = typer.Typer(
     help="The notes stored beside a project's papers (MCP store_chunks): list and delete them.",
@@ -56,6 +55,7 @@ def notes_delete(
 ) -> None:
     """Delete notes by id (every chunk of each); an id that is not a note deletes nothing."""
     from citeloom.services.report_responses import DeletedNotesResponse
+    from citeloom.services.requests import DeleteNotesRequest, build
 
     request = build(DeleteNotesRequest, project=project, doc_ids=doc_ids)
     deleted = DeletedNotesResponse(

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from citeloom.domain.errors import ConfigError, ExitCode
-from citeloom.domain.query_syntax import DEFAULT_TOP_K, MAX_TOP_K
+from citeloom.domain.query_syntax import DEFAULT_TOP_K, MAX_TOP_K, QUERY_BOUNDS
 from citeloom.domain.verdicts import Verdict
 from citeloom.entrypoints.cli.base import (
     ConfigOpt,
@@ -24,14 +24,13 @@ from citeloom.entrypoints.cli.base import (
     served,
 )
 from citeloom.entrypoints.stdout import echo
-from citeloom.services.requests import QueryRequest, bounds, build
 
 CITATIONS_UNSUPPORTED = ExitCode.DOCUMENTS_FAILED  # check: a citation has a verdict of --fail-on
 
 
 def _bounds(field: str) -> dict[str, int | None]:
-    """A query option's bounds, as the request every door takes holds them."""
-    low, high = bounds(QueryRequest, field)
+    """A query option's bounds, the rule the request every door takes holds too."""
+    low, high = QUERY_BOUNDS[field]
     return {"min": low, "max": high}
 
 
@@ -120,6 +119,7 @@ def query(
     passages are still listed but the answer is marked as not confident (JSON: answerable).
     """
     from citeloom.entrypoints.bodies import QueryRequest
+    from citeloom.services.requests import build
 
     fmt = OutputFormat.json if as_json else output
     request = build(
@@ -181,6 +181,7 @@ def answer(
     not answer the question: "No answer found in the library." and the nearest passages.
     """
     from citeloom.entrypoints.bodies import AnswerRequest
+    from citeloom.services.requests import build
 
     fmt = AnswerFormat.json if as_json else output
     request = build(AnswerRequest, project=project, question=question)
@@ -242,6 +243,7 @@ def check(
     """
     from citeloom.entrypoints import render
     from citeloom.entrypoints.bodies import CheckRequest
+    from citeloom.services.requests import build
 
     try:
         text = draft.read_text(encoding="utf-8")
