@@ -42,11 +42,16 @@ from citeloom.domain.errors import ConfigError, UnknownProject
 from citeloom.domain.fusion import DEFAULT_FUSION
 from citeloom.domain.languages import BM25_LANGUAGES, DEFAULT_LANGUAGES
 from citeloom.domain.verdicts import DEFAULT_FAIL_ON, parse_verdicts
+from citeloom.environment import (  # noqa: F401  (re-exported: the settings' environment)
+    API_KEY_ENV,
+    SERVE_TOKEN_ENV,
+    citeloom_environment,
+    runtime_dir,
+    serve_token_from_environment,
+)
 
 DEFAULT_CONFIG = Path("citeloom.toml")
 DEFAULT_EMBED_MODEL = "fastembed/all-MiniLM-L6-v2-fp32"  # ADR 0012
-API_KEY_ENV = "CITELOOM_QDRANT_API_KEY"
-SERVE_TOKEN_ENV = "CITELOOM_SERVE_TOKEN"  # citeloom serve's bearer token: a secret, never a file's
 _COLLECTION_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$")
 
 
@@ -470,22 +475,3 @@ def load_settings(path: Path | None = None) -> Settings:
             if getattr(project, name) is not None:
                 setattr(project, name, _resolve(base, getattr(project, name)))
     return settings
-
-
-# ---------------------------------------------------------------------- the rest of the environment
-# Read here, as the settings are, so that no other module reads the environment itself.
-def serve_token_from_environment() -> str | None:
-    """The bearer token ``citeloom serve`` requires and the CLI sends it (CITELOOM_SERVE_TOKEN)."""
-    return os.environ.get(SERVE_TOKEN_ENV) or None
-
-
-def citeloom_environment() -> dict[str, str]:
-    """Every ``CITELOOM_*`` variable set, as set: a server answers for the CLI only when it
-    runs with the same ones (``entrypoints/handoff.py``)."""
-    return {k: v for k, v in os.environ.items() if k.upper().startswith("CITELOOM_")}
-
-
-def runtime_dir() -> Path | None:
-    """The user's runtime folder (XDG_RUNTIME_DIR), where a server announces itself."""
-    folder = os.environ.get("XDG_RUNTIME_DIR")
-    return Path(folder) if folder else None

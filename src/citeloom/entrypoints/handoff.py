@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from citeloom import __version__
-from citeloom.config import (
+from citeloom.environment import (
     API_KEY_ENV,
     SERVE_TOKEN_ENV,
     citeloom_environment,

@@ -18,8 +18,6 @@ from citeloom.entrypoints.outcomes import internal
 from citeloom.entrypoints.stdout import echo, echo_err, json_text
 
 if TYPE_CHECKING:
-    from pydantic import BaseModel
-
     from citeloom.services.application import Citeloom
 
 # The order --help lists the commands in: a run's order, then the collection's, then the doors.
@@ -133,15 +131,18 @@ def application(config: Path, on_wait: Callable[[str], None] = tell) -> Citeloom
 
 
 def served(
-    config: Path, local: bool, route: str, request: BaseModel, fmt: str
+    config: Path, local: bool, route: str, fields: dict[str, Any], fmt: str
 ) -> dict[str, Any] | None:
     """The response of a running ``citeloom serve`` for this config, shown with the text
-    rendered as ``fmt`` (``entrypoints/handoff.py``), or None: do the work here."""
+    rendered as ``fmt`` (``entrypoints/handoff.py``), or None: do the work here. The fields
+    go as they are: the server validates them with the request model, and a request it
+    refuses is done here, where the same model refuses it in the same words (building the
+    models first would cost a handed-off command more than its answer)."""
     if local:
         return None
     from citeloom.entrypoints.handoff import hand_off
 
-    body = request.model_dump(mode="json", exclude_none=True)
+    body = {name: value for name, value in fields.items() if value is not None}
     data = hand_off(config, route, body if fmt == "json" else {**body, "render": fmt})
     if data is None or (fmt != "json" and not isinstance(data.get("rendered"), str)):
         return None

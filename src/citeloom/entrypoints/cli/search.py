@@ -118,26 +118,26 @@ def query(
     never leave the project. When the library does not seem to answer the question, the
     passages are still listed but the answer is marked as not confident (JSON: answerable).
     """
+    fmt = OutputFormat.json if as_json else output
+    fields = {
+        "project": project,
+        "query": text,
+        "top_k": top_k,
+        "per_doc": per_doc,
+        "citekeys": citekey or [],
+        "tags": tag or [],
+        "collections": collection or [],
+        "year_from": year_from,
+        "year_to": year_to,
+        "section": section,
+        "budget": budget,
+    }
+    if served(config, local, "/query", fields, fmt.value) is not None:
+        return
     from citeloom.entrypoints.bodies import QueryRequest
     from citeloom.services.requests import build
 
-    fmt = OutputFormat.json if as_json else output
-    request = build(
-        QueryRequest,
-        project=project,
-        query=text,
-        top_k=top_k,
-        per_doc=per_doc,
-        citekeys=citekey or [],
-        tags=tag or [],
-        collections=collection or [],
-        year_from=year_from,
-        year_to=year_to,
-        section=section,
-        budget=budget,
-    )
-    if served(config, local, "/query", request, fmt.value) is not None:
-        return
+    request = build(QueryRequest, **fields)
 
     from citeloom.entrypoints import render
 
@@ -180,17 +180,15 @@ def answer(
     checked to occur on the cited page of the stored document text. When the library does
     not answer the question: "No answer found in the library." and the nearest passages.
     """
+    fmt = AnswerFormat.json if as_json else output
+    fields = {"project": project, "question": question}
+    if served(config, local, "/answer", fields, fmt.value) is not None:
+        return
+    from citeloom.entrypoints import render
     from citeloom.entrypoints.bodies import AnswerRequest
     from citeloom.services.requests import build
 
-    fmt = AnswerFormat.json if as_json else output
-    request = build(AnswerRequest, project=project, question=question)
-    if served(config, local, "/answer", request, fmt.value) is not None:
-        return
-
-    from citeloom.entrypoints import render
-
-    report = application(config).answer(request)
+    report = application(config).answer(build(AnswerRequest, **fields))
     if fmt is AnswerFormat.json:
         from citeloom.services.responses import AnswerResponse
 
@@ -241,10 +239,6 @@ def check(
     pre-commit hook. A note names the version of record to cite instead of a preprint, a
     warning a retracted paper; neither changes the verdict.
     """
-    from citeloom.entrypoints import render
-    from citeloom.entrypoints.bodies import CheckRequest
-    from citeloom.services.requests import build
-
     try:
         text = draft.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
@@ -255,20 +249,22 @@ def check(
     latex = draft.suffix.lower() in (".tex", ".ltx")
     fmt = "json" if as_json else "text"
     failing = _verdicts(fail_on)
-    request = build(
-        CheckRequest,
-        project=project,
-        draft=text,
-        name=str(draft),
-        format="latex" if latex else "auto",
-        fail_on=sorted(failing) if failing is not None else None,
-    )
-    if (data := served(config, local, "/check", request, fmt)) is not None:
+    fields = {
+        "project": project,
+        "draft": text,
+        "name": str(draft),
+        "format": "latex" if latex else "auto",
+        "fail_on": sorted(failing) if failing is not None else None,
+    }
+    if (data := served(config, local, "/check", fields, fmt)) is not None:
         if not data.get("ok"):
             raise typer.Exit(int(CITATIONS_UNSUPPORTED))
         return
+    from citeloom.entrypoints import render
+    from citeloom.entrypoints.bodies import CheckRequest
+    from citeloom.services.requests import build
 
-    report = application(config).check(request)
+    report = application(config).check(build(CheckRequest, **fields))
     if as_json:
         from citeloom.services.responses import CheckResponse
 
