@@ -6,7 +6,6 @@ it uses: ``citeloom query`` never imports Docling, and ``--help`` imports no ada
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
@@ -162,12 +161,12 @@ def embedder(
     )
 
 
-def ingest_embed_threads() -> int:
-    """The embedder's threads in an ingest: every core this process may use but the one the
-    conversion thread keeps busy (ADR 0009). With a thread per core besides it, three busy
-    threads shared two cores and onnxruntime's pinned worker waited for a core at every
-    operator: an ingest cost about 7% more CPU for the same vectors (ADR 0022)."""
-    return max(1, len(os.sched_getaffinity(0)) - 1)
+def ingest_embed_threads() -> int | None:
+    """The embedder's threads in an ingest: onnxruntime's default (None). One thread fewer
+    saved about 4-7 % of the CPU but cost a quarter of the wall time on two cores, a trade a
+    researcher waiting for an ingest does not want (ADR 0022); ``ingest_throughput.py
+    --embed-threads N`` measures it again."""
+    return None
 
 
 def available_models(settings: Settings) -> list[str]:
