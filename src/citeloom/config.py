@@ -42,13 +42,7 @@ from citeloom.domain.errors import ConfigError, UnknownProject
 from citeloom.domain.fusion import DEFAULT_FUSION
 from citeloom.domain.languages import BM25_LANGUAGES, DEFAULT_LANGUAGES
 from citeloom.domain.verdicts import DEFAULT_FAIL_ON, parse_verdicts
-from citeloom.environment import (  # noqa: F401  (re-exported: the settings' environment)
-    API_KEY_ENV,
-    SERVE_TOKEN_ENV,
-    citeloom_environment,
-    runtime_dir,
-    serve_token_from_environment,
-)
+from citeloom.environment import API_KEY_ENV
 
 DEFAULT_CONFIG = Path("citeloom.toml")
 DEFAULT_EMBED_MODEL = "fastembed/all-MiniLM-L6-v2-fp32"  # ADR 0012

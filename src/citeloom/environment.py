@@ -1,5 +1,5 @@
 """The environment variables that are not citeloom's settings keys: secrets and where the
-user's runtime folder is. Read here, apart from ``config`` (which re-exports them), so that a
+user's runtime folder is. Read here, apart from ``config``, so that a
 command handed to a running ``citeloom serve`` can read them without importing
 pydantic-settings: the hand-off must cost less than the work it saves."""
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from citeloom.config import SERVE_TOKEN_ENV
 from citeloom.entrypoints import handoff
+from citeloom.environment import SERVE_TOKEN_ENV
 from tests.impostor import FORGED, listening
 
 QUESTION = "how fast do restored salt marshes accrete sediment"

@@ -10,9 +10,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from citeloom.config import SERVE_TOKEN_ENV as TOKEN_ENV
-from citeloom.config import serve_token_from_environment
 from citeloom.domain.errors import ConfigError
+from citeloom.environment import SERVE_TOKEN_ENV as TOKEN_ENV
+from citeloom.environment import serve_token_from_environment
 
 __all__ = ["TOKEN_ENV", "bearer_accepted", "checked_token", "is_loopback", "serve_token"]
 # A token is sent in a header: visible ASCII only, which every client sends byte for byte.

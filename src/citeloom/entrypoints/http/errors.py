@@ -15,9 +15,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from citeloom.config import SERVE_TOKEN_ENV as TOKEN_ENV
 from citeloom.domain.errors import CiteloomError, UnknownProject
 from citeloom.entrypoints.outcomes import outcome
+from citeloom.environment import SERVE_TOKEN_ENV as TOKEN_ENV
 from citeloom.services.requests import plain
 from citeloom.services.responses import ErrorResponse
 
