@@ -30,6 +30,10 @@ RATE = "[@ardel2023marsh, p. 118]"  # the 6.8 mm a year sentence: PDF page 2, pr
 CLAIM = "Restored sites accreted 6.8 millimetres of sediment per year [@ardel2023marsh, p. 118]."
 WRONG = "Restored <b>sites</b> accreted 9 millimetres of sediment a year [@ardel2023marsh, p. 118]."
 SCREENSHOT = ROOT / "docs" / "web.png"
+OFFICES = "how often are researchers interrupted in open-plan offices"
+RETRACTION = "retracted for a test of the page's banner"
+RELATIONS = 'relations = "relations.toml"'
+
 TOKEN = "page-test-token-4f1c9a"
 # every host but this machine resolves to nothing: a page needing a CDN would break here
 OFFLINE = "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"
@@ -200,7 +204,17 @@ def test_ask_copy_read_around_open_the_pdf_and_check_a_draft(library):
 
 
 def test_a_server_with_a_token_takes_it_once_from_the_fragment(library):
-    with served(library, TOKEN) as url, chromium(url) as (page, _):
+    """...and a retracted paper's results carry the retraction banner (a relations file that
+    retracts one of the example papers, on the same index)."""
+    folder = library.parent
+    (folder / "relations.toml").write_text(
+        f'[[retracted]]\ncitekey = "lindqvist2021quiet"\nreason = "{RETRACTION}"\n',
+        encoding="utf-8",
+    )
+    config = write_config(
+        folder, REFERENCES, project="example", name="retracted.toml", extra=RELATIONS
+    )
+    with served(config, TOKEN) as url, chromium(url) as (page, _):
         page.goto(f"{url}/")
         page.wait_for_selector("#token-form:not([hidden])")  # asked for, nothing shown
         assert page.locator("#project option").count() == 0
@@ -219,3 +233,10 @@ def test_a_server_with_a_token_takes_it_once_from_the_fragment(library):
         popup = opened.value
         popup.wait_for_url(re.compile(r"^blob:"))
         assert popup.url.startswith(f"blob:{url}/") and popup.url.endswith("#page=2"), popup.url
+
+        page.bring_to_front()
+        page.fill("#question", OFFICES)
+        page.press("#question", "Enter")
+        retracted = page.locator("#results li", has_text="[@lindqvist2021quiet").first
+        retracted.locator(".banner.retracted").wait_for()
+        assert "retracted" in retracted.locator(".banner.retracted").inner_text().lower()
