@@ -97,9 +97,14 @@ def chromium(url: str, width: int = 1280, height: int = 800) -> Iterator[tuple[A
 
 
 def ask(page: Any, url: str, question: str = QUESTION) -> None:
-    """Load the page and ask with the keyboard alone: the question box has the focus, Enter."""
+    """Load the page and ask with the keyboard alone: the question box has the focus, Tab
+    goes on to Ask, Enter asks."""
     page.goto(f"{url}/")
     page.wait_for_selector("body[data-ready]")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "ask-button"
+    page.keyboard.press("Shift+Tab")
+    assert page.evaluate("document.activeElement.id") == "question"
     page.keyboard.type(question)
     page.keyboard.press("Enter")
     page.wait_for_selector("#quotes li")
