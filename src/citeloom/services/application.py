@@ -251,23 +251,11 @@ class Citeloom:
             return service.get_passage(request.chunk_id, request.context)
 
     def document_file(self, request: PassageRequest, deadline: Deadline | None = None) -> Path:
-        """The stored file of the document ``request.chunk_id`` belongs to, for a door that
-        opens it (the web page's PDF link): a path is only ever one the project's index
-        recorded at ingest, never one a caller names, so no other file can be reached."""
-        found = self.passage(request.model_copy(update={"context": 0}), deadline).passage
-        if found.kind == "note":
-            raise ConfigError(
-                f"chunk '{request.chunk_id}' is a note stored beside the papers: it has no file. "
-                "Open the paper it cites instead."
-            )
-        path = Path(found.source)
-        if not path.is_file():
-            raise ConfigError(
-                f"{path}: the file of {found.citekey or found.doc_id} is no longer there (moved or "
-                f"deleted since it was ingested). Put it back, or ingest its new place again "
-                f"(citeloom ingest FOLDER -p {request.project})."
-            )
-        return path
+        """The stored file of the paper ``request.chunk_id`` is in (the page's PDF link)."""
+        self.project(request.project)
+        with self._unit(deadline) as index:
+            service = self.wiring.browse_service(request.project, index)
+            return service.document_file(request.chunk_id)
 
     # ------------------------------------------------------------------ notes
     def store_notes(
