@@ -186,9 +186,10 @@ function fileLink(project, chunkId, page, printed, source) {
         throw new ApiError((data && data.error) || "HTTP " + response.status);
       }
       const blob = await response.blob();
-      const url = URL.createObjectURL(blob) + fragment;
-      if (opened) opened.location.href = url;
-      else location.href = url;
+      const file = URL.createObjectURL(blob);
+      if (opened) opened.location.href = file + fragment;
+      else location.href = file + fragment;
+      setTimeout(() => URL.revokeObjectURL(file), 60000); // the viewer has read it by then
     } catch (error) {
       if (opened) opened.close();
       say(error.message);
