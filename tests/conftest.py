@@ -129,9 +129,15 @@ def converted(converter):
 
 
 def write_config(
-    folder: Path, references: Path, *, url: str = "", extra: str = "", name: str = "citeloom.toml"
+    folder: Path,
+    references: Path,
+    *,
+    url: str = "",
+    extra: str = "",
+    name: str = "citeloom.toml",
+    project: str = "papers",
 ) -> Path:
-    """A config file for a throwaway project 'papers' in ``folder``."""
+    """A config file for a throwaway project (``project``, 'papers') in ``folder``."""
     config = folder / name
     config.write_text(
         f"""
@@ -143,8 +149,8 @@ cache_dir = "var/cache"
 [qdrant]
 url = "{url}"
 
-[project."papers"]
-collection = "proj-papers"
+[project."{project}"]
+collection = "proj-{project}"
 references_json = "{references}"
 {extra}
 """,

@@ -16,7 +16,7 @@ from tests.conftest import write_config
 from tests.integration.test_serve import REFERENCES, start, stop
 
 pytestmark = pytest.mark.real
-ROUTES = ("/query", "/answer", "/check", "/projects", "/health")
+ROUTES = ("/query", "/answer", "/check", "/passage", "/file", "/projects", "/health")
 # CI sets CITELOOM_REQUIRE_BROWSER=1 so that a missing Chromium fails instead of skipping.
 BROWSER = shutil.which("chromium") or shutil.which("chromium-browser")
 REQUIRED = bool(os.environ.get("CITELOOM_REQUIRE_BROWSER"))

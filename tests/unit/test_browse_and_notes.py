@@ -104,6 +104,26 @@ def test_get_passage_stays_in_the_project(index):
         browse(index).get_passage(chunk, context=4)
 
 
+def test_a_passage_opens_only_its_own_papers_file_and_says_when_it_is_gone(index, tmp_path):
+    chunk = browse(index).find_chunks("smith2020").passages[3].chunk_id
+    assert browse(index).document_file(chunk) == tmp_path / "smith2020.pdf"
+    theirs = BrowseService(project="q", collection="cq", index=index)
+    other = theirs.find_chunks("smith2020").passages[0].chunk_id
+    with pytest.raises(ConfigError, match="no chunk"):  # another project's file: not by us
+        browse(index).document_file(other)
+    with pytest.raises(ConfigError, match="no chunk"):
+        browse(index).document_file(str(tmp_path / "smith2020.pdf"))  # never a path
+    (tmp_path / "smith2020.pdf").rename(tmp_path / "moved.pdf")
+    with pytest.raises(ConfigError, match=r"smith2020\.pdf: the file of smith2020 is no longer"):
+        browse(index).document_file(chunk)
+    note = NoteItem("Eelgrass meadows slow the tide.", "smith2020", page=7)
+    notes(index).store([note])
+    (hit,) = query(index, "eelgrass tide", citekeys=("smith2020",), top_k=1).results
+    assert hit.kind == "note"
+    with pytest.raises(ConfigError, match="is a note stored beside the papers"):
+        browse(index).document_file(hit.chunk_id)
+
+
 def notes(index: FakeIndex, embedder: FakeEmbedder | None = None) -> NoteService:
     return NoteService(
         project="p",

@@ -112,7 +112,20 @@ EXAMPLES: dict[str, list[dict[str, Any]]] = {
             "section": "results",
         },
     ],
-    "AnswerRequest": [{"project": "example", "question": QUESTION}],
+    "AnswerRequest": [
+        {"project": "example", "question": QUESTION},
+        {"project": "example", "question": QUESTION, "within": {"year_from": 2020}},
+    ],
+    "Filters": [{"year_from": 2020, "tags": ["wetlands"], "section": "results"}],
+    "PassageRequest": [{"project": "example", "chunk_id": CHUNK_ID, "context": 1}],
+    "PassageContextResponse": [
+        {
+            "project": "example",
+            "passage": {**PASSAGE, "rank": 0, "score": 0.0},
+            "before": [],
+            "after": [],
+        }
+    ],
     "CheckRequest": [
         {"project": "example", "draft": CLAIM, "name": "chapter2.md", "format": "markdown"}
     ],

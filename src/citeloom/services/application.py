@@ -250,6 +250,13 @@ class Citeloom:
             service = self.wiring.browse_service(request.project, index)
             return service.get_passage(request.chunk_id, request.context)
 
+    def document_file(self, request: PassageRequest, deadline: Deadline | None = None) -> Path:
+        """The stored file of the paper ``request.chunk_id`` is in (the page's PDF link)."""
+        self.project(request.project)
+        with self._unit(deadline) as index:
+            service = self.wiring.browse_service(request.project, index)
+            return service.document_file(request.chunk_id)
+
     # ------------------------------------------------------------------ notes
     def store_notes(
         self, request: StoreNotesRequest, deadline: Deadline | None = None

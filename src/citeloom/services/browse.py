@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from citeloom.domain.errors import ConfigError
@@ -156,3 +157,22 @@ class BrowseService:
             before=passages[:at],
             after=passages[at + 1 :],
         )
+
+    def document_file(self, chunk_id: str) -> Path:
+        """The file the paper holding ``chunk_id`` was ingested from, for a door that opens
+        it (the web page's PDF link). The path is only ever one the project's index recorded
+        at ingest, never one a caller names, so no other file of the machine can be reached."""
+        found = self.get_passage(chunk_id).passage
+        if found.kind == "note":
+            raise ConfigError(
+                f"chunk '{chunk_id}' is a note stored beside the papers: it has no file. Open "
+                "the paper it cites instead."
+            )
+        path = Path(found.source)
+        if not path.is_file():
+            raise ConfigError(
+                f"{path}: the file of {found.citekey or found.doc_id} is no longer there (moved "
+                "or deleted since it was ingested). Put it back, or ingest it from its new "
+                f"place (citeloom ingest FOLDER -p {self.project})."
+            )
+        return path

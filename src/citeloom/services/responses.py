@@ -23,6 +23,7 @@ from citeloom.domain.relations import CitationNote, WorkFlags
 from citeloom.domain.verdicts import VERDICTS, Verdict
 from citeloom.services.answer import AnswerReport
 from citeloom.services.application import Health
+from citeloom.services.browse import PassageContext
 from citeloom.services.check import CheckReport, CitationCheck
 from citeloom.services.evidence import Support
 from citeloom.services.inspection import ProjectSummary
@@ -195,6 +196,24 @@ class QueryResponse(_Response):
             confidence=round(report.confidence, 3),
             results=[PassageOut.from_passage(p) for p in report.results],
             **optional,
+        )
+
+
+class PassageContextResponse(_Response):
+    """POST /passage: a passage between its neighbours (MCP get_passage, untrimmed)."""
+
+    project: str = Field(description="The project the passage is in.")
+    passage: PassageOut = Field(description="The passage asked for (rank 0, score 0).")
+    before: list[PassageOut] = Field(description="The chunks before it, nearest last.")
+    after: list[PassageOut] = Field(description="The chunks after it, nearest first.")
+
+    @classmethod
+    def of(cls, found: PassageContext) -> PassageContextResponse:
+        return cls(
+            project=found.project,
+            passage=PassageOut.from_passage(found.passage),
+            before=[PassageOut.from_passage(p) for p in found.before],
+            after=[PassageOut.from_passage(p) for p in found.after],
         )
 
 

@@ -4,26 +4,33 @@ model, with the CLI's text when the request asked for ``render``."""
 
 from __future__ import annotations
 
+import mimetypes
 import platform
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
-from typing import Any
+from pathlib import Path
+from typing import Annotated, Any
 
-from fastapi import APIRouter, FastAPI
+from fastapi import APIRouter, FastAPI, Query
+from fastapi.responses import FileResponse
 
 from citeloom import __version__
 from citeloom.entrypoints import render
-from citeloom.entrypoints.bodies import AnswerRequest, CheckRequest, QueryRequest
+from citeloom.entrypoints.bodies import AnswerRequest, CheckRequest, PassageRequest, QueryRequest
 from citeloom.entrypoints.http.errors import documented
 from citeloom.entrypoints.runtime import Limit, Runtime
 from citeloom.entrypoints.time_limit import Deadline
+from citeloom.services.requests import Request
 from citeloom.services.responses import (
     AnswerResponse,
     CheckResponse,
     HealthResponse,
+    PassageContextResponse,
     ProjectsResponse,
     QueryResponse,
 )
+
+_PROJECT = Request.model_fields["project"].description
 
 
 def _versions() -> dict[str, str]:
@@ -65,7 +72,7 @@ def add_routes(app: FastAPI, runtime: Runtime, limit: Limit, guarded: Sequence[A
     )
     async def answer(request: AnswerRequest) -> dict[str, Any]:
         def work(deadline: Deadline) -> dict[str, Any]:
-            report = uses.answer(request, deadline=deadline)
+            report = uses.answer(request, request.within, deadline)
             out = AnswerResponse.from_report(report).dump()
             if request.render:
                 out["rendered"] = render.ANSWER_FORMATS[request.render](report)
@@ -88,6 +95,46 @@ def add_routes(app: FastAPI, runtime: Runtime, limit: Limit, guarded: Sequence[A
             return out
 
         return await runtime.run("POST /check", work, limit)
+
+    @router.post(
+        "/passage",
+        summary="A passage between its neighbours in its paper (MCP get_passage)",
+        response_model=PassageContextResponse,
+        response_model_exclude_unset=True,
+    )
+    async def passage(request: PassageRequest) -> dict[str, Any]:
+        def work(deadline: Deadline) -> dict[str, Any]:
+            return PassageContextResponse.of(uses.passage(request, deadline)).dump()
+
+        return await runtime.run("POST /passage", work, limit)
+
+    @router.get(
+        "/file",
+        summary="The stored file (the PDF) of the paper a passage is in; add #page=N to open "
+        "a PDF at page_start",
+        response_class=FileResponse,
+        responses={200: {"content": {"application/pdf": {}}, "description": "The file."}},
+    )
+    async def stored_file(
+        project: Annotated[str, Query(min_length=1, description=_PROJECT)],
+        chunk_id: Annotated[str, Query(description="A chunk_id of a passage of that paper.")],
+    ) -> FileResponse:
+        """Only the file a stored document of the project was ingested from (its path comes
+        from the index, never from the request), under the same token as every route."""
+
+        def work(deadline: Deadline) -> Path:
+            request = PassageRequest(project=project, chunk_id=chunk_id)
+            return uses.document_file(request, deadline)
+
+        path = await runtime.run("GET /file", work, limit)
+        media = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        return FileResponse(
+            path,
+            media_type=media,
+            filename=path.name,
+            content_disposition_type="inline",  # the browser's own viewer, not a download
+            headers={"Cache-Control": "private, no-store"},
+        )
 
     @router.get(
         "/projects",

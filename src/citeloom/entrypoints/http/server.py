@@ -32,6 +32,7 @@ from citeloom.entrypoints.http.errors import (
     unauthorised,
 )
 from citeloom.entrypoints.http.limits import BodyLimit
+from citeloom.entrypoints.http.page import mount_page
 from citeloom.entrypoints.http.routes import add_routes
 from citeloom.entrypoints.runtime import Limit, Runtime
 
@@ -158,6 +159,7 @@ def create_app(
     )
     app.add_middleware(BodyLimit, max_bytes=settings.serve.max_body_bytes)
     mount_docs(app)
+    mount_page(app)
     mount_handoff(app, handoff_secret)
     keep_example_nulls(app)
 
