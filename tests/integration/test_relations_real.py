@@ -177,7 +177,7 @@ def test_http_and_mcp_carry_the_same_fields(project):
     from tests.integration.test_mcp_server import call, session
 
     settings = bootstrap.settings(project)
-    client = TestClient(create_app(settings, preload=False))
+    client = TestClient(create_app(settings, preload=False), base_url="http://127.0.0.1")
     body = {"project": "papers", "query": QUESTION, "top_k": 8}
     served = client.post("/query", json=body).json()["results"]
     cli = json.loads(run("query", QUESTION, "-p", "papers", "-c", str(project), "--json",

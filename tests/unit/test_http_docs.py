@@ -39,7 +39,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> FastAPI:
 
 @pytest.fixture(scope="module")
 def openapi(app: FastAPI) -> dict[str, Any]:
-    return TestClient(app).get("/openapi.json").json()
+    return TestClient(app, base_url="http://127.0.0.1").get("/openapi.json").json()
 
 
 # every model /docs shows: the request bodies (the HTTP door's) and the responses (the use cases')
@@ -98,7 +98,7 @@ def test_the_examples_come_from_the_bundled_example_project(openapi):
 def test_every_error_status_is_declared_with_what_it_means_and_an_example(openapi):
     from citeloom.entrypoints.outcomes import INTERNAL, TABLE
 
-    answered = {row[1] for row in TABLE} | {INTERNAL.http_status, 401, 413, 422}
+    answered = {row[1] for row in TABLE} | {INTERNAL.http_status, 401, 403, 413, 422}
     assert answered == set(ERROR_STATUSES)
     for path, method in ROUTES:
         responses = openapi["paths"][path][method]["responses"]
@@ -112,7 +112,7 @@ def test_every_error_status_is_declared_with_what_it_means_and_an_example(openap
 
 
 def test_the_docs_page_loads_only_files_this_server_serves(app):
-    client = TestClient(app)
+    client = TestClient(app, base_url="http://127.0.0.1")
     page = client.get("/docs")
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]
     linked = re.findall(r'(?:src|href)="([^"]+)"', page.text)
@@ -127,7 +127,7 @@ def test_the_docs_page_loads_only_files_this_server_serves(app):
 
 
 def test_no_docs_page_is_served_from_a_cdn_and_unknown_assets_get_the_error_shape(app):
-    client = TestClient(app)
+    client = TestClient(app, base_url="http://127.0.0.1")
     for path in ("/redoc", f"{DOCS_ASSETS}/nope.js", "/docs/oauth2-redirect"):
         answer = client.get(path)
         assert answer.status_code == 404, path

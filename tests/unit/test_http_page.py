@@ -26,7 +26,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> FastAPI:
 
 
 def test_the_page_loads_only_files_this_server_serves_and_runs_no_inline_script(app):
-    client = TestClient(app)
+    client = TestClient(app, base_url="http://127.0.0.1")
     page = client.get("/")
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]
     policy = page.headers["content-security-policy"]
@@ -73,7 +73,19 @@ def test_the_page_files_ship_in_the_wheel():
 
 
 def test_the_page_is_not_an_api_route_and_unknown_page_files_get_the_error_shape(app):
-    client = TestClient(app)
+    client = TestClient(app, base_url="http://127.0.0.1")
     assert "/" not in client.get("/openapi.json").json()["paths"]
     missing = client.get(f"{PAGE_ASSETS}/nope.js")
     assert missing.status_code == 404 and set(missing.json()) == {"error", "field"}
+
+
+def test_a_tokenless_server_refuses_a_request_addressed_to_another_name(app):
+    """DNS rebinding: a web page re-points its own name at 127.0.0.1 and calls the API from
+    the visitor's browser; its requests carry its own name as Host and are refused unread."""
+    for host in ("127.0.0.1:8765", "localhost", "[::1]:8765", "LOCALHOST:1"):
+        assert TestClient(app, base_url=f"http://{host}").get("/").status_code == 200, host
+    for host in ("attacker.example", "attacker.example:8765", "127.0.0.1.attacker.example"):
+        rebound = TestClient(app, base_url=f"http://{host}")
+        for answer in (rebound.get("/"), rebound.get("/projects"), rebound.post("/query")):
+            assert answer.status_code == 403, host
+            assert "addressed to this machine" in answer.json()["error"]

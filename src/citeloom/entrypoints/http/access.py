@@ -14,7 +14,20 @@ from citeloom.domain.errors import ConfigError
 from citeloom.environment import SERVE_TOKEN_ENV as TOKEN_ENV
 from citeloom.environment import serve_token_from_environment
 
-__all__ = ["TOKEN_ENV", "bearer_accepted", "checked_token", "is_loopback", "serve_token"]
+__all__ = [
+    "NOT_ADDRESSED_HERE",
+    "TOKEN_ENV",
+    "addressed_to_loopback",
+    "bearer_accepted",
+    "checked_token",
+    "is_loopback",
+    "serve_token",
+]
+# What a tokenless loopback server answers (403) to a request naming another host.
+NOT_ADDRESSED_HERE = (
+    "this server answers only requests addressed to this machine (Host: 127.0.0.1, localhost "
+    "or [::1]); open it as http://127.0.0.1:PORT/, or set a bearer token to serve other names"
+)
 # A token is sent in a header: visible ASCII only, which every client sends byte for byte.
 _TOKEN_CHARS = re.compile(r"[\x21-\x7e]+")
 
@@ -65,3 +78,17 @@ def bearer_accepted(scope: Mapping[str, Any], token: str | None) -> bool:
     header = next((v for k, v in scope.get("headers") or () if k.lower() == b"authorization"), b"")
     scheme, _, given = bytes(header).strip().partition(b" ")
     return scheme.lower() == b"bearer" and hmac.compare_digest(given.strip(), token.encode())
+
+
+def addressed_to_loopback(scope: Mapping[str, Any]) -> bool:
+    """Whether a request names this machine in its ``Host`` header (localhost, 127.x or
+    [::1], any port). Without a token, a loopback server answers only such requests: a web
+    page whose name an attacker re-points at 127.0.0.1 (DNS rebinding) sends its own name as
+    Host, and would otherwise read the library through the visitor's browser."""
+    header = next((v for k, v in scope.get("headers") or () if k.lower() == b"host"), b"")
+    host = bytes(header).decode("latin-1").strip().lower()
+    if host.startswith("["):  # [::1]:8765
+        name = host[1 : host.find("]")] if "]" in host else host
+    else:
+        name = host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+    return is_loopback(name)

@@ -16,6 +16,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from citeloom.domain.errors import CiteloomError, UnknownProject
+from citeloom.entrypoints.http.access import NOT_ADDRESSED_HERE
 from citeloom.entrypoints.outcomes import outcome
 from citeloom.environment import SERVE_TOKEN_ENV as TOKEN_ENV
 from citeloom.services.requests import plain
@@ -48,6 +49,11 @@ ERROR_STATUSES = {
     401: ErrorStatus(
         f"The bearer token is missing or wrong (only when {TOKEN_ENV} is set).",
         f"missing or wrong bearer token (see {TOKEN_ENV})",
+    ),
+    403: ErrorStatus(
+        "Without a token: a request whose Host header does not name this machine (a page "
+        "re-pointing its own name at 127.0.0.1).",
+        NOT_ADDRESSED_HERE,
     ),
     404: ErrorStatus(
         "An unknown project (field: project).",

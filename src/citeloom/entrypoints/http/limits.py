@@ -1,10 +1,11 @@
-"""The body size limit of ``citeloom serve``: [serve] max_body_bytes, enforced before any
-route or FastAPI's parser reads the body."""
+"""What ``citeloom serve`` refuses before any route reads a request: a body over [serve]
+max_body_bytes, and (without a token) a request not addressed to this machine."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from citeloom.entrypoints.http.access import NOT_ADDRESSED_HERE, addressed_to_loopback
 from citeloom.entrypoints.http.errors import refusal
 
 
@@ -50,4 +51,20 @@ class BodyLimit:
             f"the request body is larger than [serve] max_body_bytes = {self.max_bytes} bytes; "
             "send less at a time (a draft in parts) or raise the limit",
         )
+        await response(scope, receive, send)
+
+
+class LoopbackHost:
+    """Installed when ``serve`` runs on loopback without a token: every request (page, API,
+    /docs, /mcp/) must name this machine in its Host header, else it is answered 403. The
+    token is the guard off loopback; on loopback this stops DNS rebinding."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or addressed_to_loopback(scope):
+            await self.app(scope, receive, send)
+            return
+        response = refusal(403, NOT_ADDRESSED_HERE)
         await response(scope, receive, send)

@@ -31,7 +31,7 @@ from citeloom.entrypoints.http.errors import (
     refusal,
     unauthorised,
 )
-from citeloom.entrypoints.http.limits import BodyLimit
+from citeloom.entrypoints.http.limits import BodyLimit, LoopbackHost
 from citeloom.entrypoints.http.page import mount_page
 from citeloom.entrypoints.http.routes import add_routes
 from citeloom.entrypoints.runtime import Limit, Runtime
@@ -158,6 +158,8 @@ def create_app(
         swagger_ui_oauth2_redirect_url=None,
     )
     app.add_middleware(BodyLimit, max_bytes=settings.serve.max_body_bytes)
+    if token is None:  # added last, so it runs first: a rebound name is refused unread
+        app.add_middleware(LoopbackHost)
     mount_docs(app)
     mount_page(app)
     mount_handoff(app, handoff_secret)
