@@ -152,6 +152,33 @@ def test_results_link_back_to_their_entry_and_pdf_page_in_zotero(library):
     assert code == 0 and f"in Zotero: {results[0]['zotero']['open_pdf']}" in text
 
 
+def test_an_index_stored_before_links_answers_without_them_until_the_next_ingest(library):
+    """Documents stored before citeloom kept a PDF's library address (issue 28's payloads)
+    answer with ``zotero: null``, no error; the next ingest relabels them with their links
+    from the cached conversions, nothing converted or embedded again."""
+    from citeloom.bootstrap import index
+    from citeloom.config import load_settings
+    from citeloom.ports import SearchFilter
+
+    settings = load_settings(library["config"])
+    with index(settings) as idx:  # as issue 28 stored them: no link_library, an older library
+        chunks = idx.chunks("thesis", SearchFilter(project="thesis"), 10_000)
+        older: dict[str, dict] = {}
+        for payload in chunks.values():
+            # merged into the stored object, so emptied rather than taken out: read as absent
+            zotero = {**payload["zotero"], "link_library": None, "library": "before-links"}
+            older[payload["doc_id"]] = zotero
+        for doc_id, zotero in older.items():
+            idx.relabel_document("thesis", doc_id, {"zotero": zotero})
+    results = query(library, "dark matter scalar field")
+    assert results and all(r["zotero"] is None for r in results)
+    code, out = run("ingest", "-p", "thesis", "--config", str(library["config"]), "--json")
+    assert code == 0, out
+    assert json.loads(out)["totals"]["ingested"] == 0  # relabelled, not embedded again
+    papers = [r for r in query(library, "dark matter scalar field") if r["kind"] == "paper"]
+    assert papers and all(r["zotero"]["library"] == "library" for r in papers)
+
+
 def test_changes_in_zotero_reach_the_index_and_prune_removes_what_left(library):
     zotero: ZoteroFixture = library["zotero"]
     config = str(library["config"])
