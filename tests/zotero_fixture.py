@@ -73,6 +73,11 @@ CREATE TABLE collectionItems (
 );
 CREATE TABLE deletedItems (itemID INTEGER PRIMARY KEY,
     dateDeleted DEFAULT CURRENT_TIMESTAMP NOT NULL);
+CREATE TABLE groups (
+    groupID INTEGER PRIMARY KEY, libraryID INT NOT NULL UNIQUE, name TEXT NOT NULL,
+    description TEXT NOT NULL, version INT NOT NULL,
+    FOREIGN KEY (libraryID) REFERENCES libraries(libraryID) ON DELETE CASCADE
+);
 """
 
 # Better BibTeX's key store (content/db/citation-key.sql of zotero-better-bibtex)
@@ -172,8 +177,28 @@ class ZoteroWriter:
                 (item_id, creator, CREATOR_TYPES["author"], order),
             )
 
+    def library(self, library_id: int, kind: str, group_id: int | None = None) -> None:
+        """Another library: a group (Zotero's ``groups`` row gives its zotero.org id) or a
+        feed."""
+        self.db.execute(
+            "INSERT INTO libraries (libraryID, type, editable, filesEditable) VALUES (?, ?, 1, 1)",
+            (library_id, kind),
+        )
+        if group_id is not None:
+            self.db.execute(
+                "INSERT INTO groups (groupID, libraryID, name, description, version) "
+                "VALUES (?, ?, 'Lab', '', 0)",
+                (group_id, library_id),
+            )
+
     def stored(
-        self, parent: int | None, key: str, source: Path | None, name: str, content_type: str = PDF
+        self,
+        parent: int | None,
+        key: str,
+        source: Path | None,
+        name: str,
+        content_type: str = PDF,
+        library: int = 1,
     ) -> tuple[int, Path]:
         """An imported file: storage/<key>/<name>, a link to ``source`` (None: missing)."""
         folder = self.data_dir / "storage" / key
@@ -181,7 +206,7 @@ class ZoteroWriter:
         path = folder / name
         if source is not None:
             path.symlink_to(source)
-        item_id = self.item(key, "attachment", title=name)
+        item_id = self.item(key, "attachment", library, title=name)
         self.db.execute(
             "INSERT INTO itemAttachments (itemID, parentItemID, linkMode, contentType, path) "
             "VALUES (?, ?, ?, ?, ?)",

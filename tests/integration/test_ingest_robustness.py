@@ -705,6 +705,38 @@ def test_every_document_has_one_audit_event_and_audit_show_summarises(project):
     assert "3 ingested" in shown and "1 failed" in shown and "bad.pdf: the file is empty" in shown
 
 
+def test_progress_json_tells_each_event_on_stderr_and_leaves_stdout_to_the_result(project):
+    """``--progress json``: every stderr line is one JSON object (started, a document event
+    per file in order with the counts so far, finished), stdout is the --json result."""
+    bad = project["dir"] / "bad"
+    bad.mkdir()
+    (bad / "empty.pdf").write_bytes(b"")
+    command = [CITELOOM, "ingest", str(EXAMPLES), str(bad), "-p", "papers",
+               "-c", project["config"], "--json", "--progress", "json"]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, timeout=900, check=False)
+    assert done.returncode == 1, done.stderr  # one document failed
+    result = json.loads(done.stdout)
+    events = [json.loads(line) for line in done.stderr.splitlines()]  # each line is JSON
+    kinds = [e["event"] for e in events if e["event"] != "log"]
+    assert kinds == ["started", *["document"] * 4, "finished"], events
+    started, *documents, finished = [e for e in events if e["event"] != "log"]
+    assert started["total"] == 4 and started["correlation_id"] == result["correlation_id"]
+    assert [d["number"] for d in documents] == [1, 2, 3, 4]
+    assert {d["path"] for d in documents} == {d["path"] for d in result["documents"]}
+    failed = next(d for d in documents if d["status"] == "failed")
+    assert failed["path"].endswith("empty.pdf") and "empty" in failed["error"]
+    assert documents[-1]["counts"] == {"ingested": 3, "skipped": 0, "failed": 1}
+    assert all(d["chunks"] > 0 for d in documents if d["status"] == "ingested")
+    assert finished["totals"] == result["totals"]
+
+    again = subprocess.run([*command[:-3], "--progress", "json"], capture_output=True,
+                           text=True, timeout=900, check=False)  # fmt: skip
+    events = [json.loads(line) for line in again.stderr.splitlines()]
+    skipped = [e for e in events if e["event"] == "document" and e["status"] == "skipped"]
+    assert len(skipped) == 3  # the unchanged examples
+    assert "correlation id" in again.stdout  # text on stdout, JSON on stderr
+
+
 def test_a_terminal_gets_a_progress_bar_and_json_gets_none(project):
     import pty
 

@@ -180,14 +180,28 @@ def test_moving_through_the_results_and_copying_a_citation_or_the_quote(runtime)
     run(go)
 
 
+def reading(app: Any) -> str:
+    """The reading view's text: the neighbours before, the chosen passage, those after."""
+    parts = (str(app.screen.query_one(f"#{part}").content) for part in READING)
+    return "\n\n".join(p for p in parts if p)
+
+
+READING = ("before", "passage", "after")
+
+
+async def read_rate(app: Any, pilot: Any) -> None:
+    """The 6.8 mm a year quote opened in the reading view."""
+    await ask(app, pilot, QUESTION)
+    await move_to(app, pilot, RATE)
+    await pilot.press("enter")
+    await settle(app, pilot)
+
+
 def test_enter_reads_the_result_between_its_neighbours(runtime):
     async def go() -> None:
         async with tui(runtime) as (app, pilot):
-            await ask(app, pilot, QUESTION)
-            await move_to(app, pilot, RATE)
-            await pilot.press("enter")
-            await settle(app, pilot)
-            text = str(app.screen.query_one("#passage").content)
+            await read_rate(app, pilot)
+            text = reading(app)
             assert text.startswith("Carbon Burial in Restored Tidal Marshes")
             assert "6.8 millimetres" in text
             headers = re.findall(r"^\[@ardel2023marsh, pp?\. [\d-]+\].*$", text, flags=re.M)
@@ -195,12 +209,35 @@ def test_enter_reads_the_result_between_its_neighbours(runtime):
             assert "2 neighbours on each side" in shown(app)
             await pilot.press("minus", "minus")
             await settle(app, pilot)
-            text = str(app.screen.query_one("#passage").content)
+            text = reading(app)
             assert len(re.findall(r"^\[@ardel2023marsh", text, flags=re.M)) == 1
             await pilot.press("c")
             assert app.clipboard == RATE  # cites the quote's page from here too
             await pilot.press("escape")
             assert "Answer: the library's own words" in shown(app)
+
+    run(go)
+
+
+def test_the_reading_view_opens_on_the_chosen_passage_not_its_neighbours(runtime):
+    """The passage chosen is in view when the reading screen opens, its quote on the screen;
+    the neighbours before it are a scroll up."""
+
+    async def go() -> None:
+        async with tui(runtime) as (app, pilot):
+            await read_rate(app, pilot)
+            await pilot.pause()  # scrolled once laid out
+            view = app.screen.query_one("#reading")
+            chosen = app.screen.query_one("#passage")
+            assert str(app.screen.query_one("#before").content)  # there is text above it
+            top = view.scroll_offset.y
+            visible = range(top, top + view.scrollable_content_region.height)
+            assert chosen.virtual_region.y in visible, (chosen.virtual_region, top)
+            screen = shown(app)
+            assert RATE in screen and "6.8 millimetres" in " ".join(screen.split())
+            await pilot.press("home")  # the neighbours before it are still there to read
+            await pilot.pause()
+            assert "Carbon Burial in Restored Tidal Marshes" in shown(app)
 
     run(go)
 

@@ -21,10 +21,10 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import CITELOOM, DATA, PAPERS
+from tests.conftest import CITELOOM, DATA, EXAMPLES, PAPERS, ROOT
 from tests.zotero_fixture import build_zotero
 
-pytestmark = [pytest.mark.real, pytest.mark.shared]
+pytestmark = pytest.mark.real
 
 WAIT_S = 240  # an upper bound for one run on a loaded machine, never a measurement
 
@@ -56,7 +56,9 @@ class Watch:
 
 
 @contextmanager
-def watching(config: Path, project: str, *paths: Path) -> Iterator[Watch]:
+def watching(
+    config: Path, project: str, *paths: Path, options: tuple[str, ...] = ()
+) -> Iterator[Watch]:
     process = subprocess.Popen(
         [
             CITELOOM,
@@ -69,6 +71,7 @@ def watching(config: Path, project: str, *paths: Path) -> Iterator[Watch]:
             "--json",
             "--settle",
             "0.3",
+            *options,
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -116,6 +119,7 @@ prune = true
     return config
 
 
+@pytest.mark.shared
 def test_watch_keeps_a_folder_and_its_references_in_step(tmp_path, cache_dir):
     inbox = tmp_path / "inbox"
     inbox.mkdir()
@@ -184,6 +188,7 @@ def test_watch_keeps_a_folder_and_its_references_in_step(tmp_path, cache_dir):
     assert hong["citekey"] == "hong1999solitary"
 
 
+@pytest.mark.shared
 def test_watch_follows_a_zotero_library(tmp_path, cache_dir):
     zotero = build_zotero(tmp_path)
     config = write_config(tmp_path, cache_dir, f'zotero = "{zotero.data_dir}"')
@@ -216,6 +221,7 @@ def audit_events(folder: Path) -> list[list[dict]]:
     ]
 
 
+@pytest.mark.shared
 def test_sigterm_ends_watch_as_ctrl_c_does(tmp_path, cache_dir):
     """A service manager (or kill) stops watch with SIGTERM: the document in hand is stored,
     the run's audit ends with its end record, the stopped event is said (JSON and text),
@@ -275,3 +281,25 @@ def test_sigterm_ends_watch_as_ctrl_c_does(tmp_path, cache_dir):
     assert all(run[-1]["event"] == "run_finished" for run in audit_events(tmp_path))
     stored = citeloom("inspect", "-p", "papers", "--config", str(config))
     assert len(stored["documents"]) == len(names)
+
+
+def test_watch_tells_each_runs_progress_as_json_on_stderr(tmp_path, cache_dir):
+    """``watch --json --progress json``: stdout holds watch's events, stderr one JSON object
+    per line for each run's start, documents and end."""
+    inbox = tmp_path / "inbox"
+    shutil.copytree(EXAMPLES, inbox)
+    references = ROOT / "references" / "example.json"
+    config = write_config(tmp_path, cache_dir, f'references_json = "{references}"')
+    with watching(config, "papers", inbox, options=("--progress", "json")) as watch:
+        run = watch.next_run()
+        assert run["totals"]["ingested"] == 3
+        watch.process.send_signal(signal.SIGINT)
+        assert watch.process.wait(timeout=WAIT_S) == 0
+        stderr = watch.process.stderr.read() if watch.process.stderr else ""
+    events = [json.loads(line) for line in stderr.splitlines()]  # every line is JSON
+    told = [e for e in events if e["event"] in ("started", "document", "finished")]
+    assert [e["event"] for e in told] == ["started", "document", "document", "document",
+                                          "finished"]  # fmt: skip
+    assert told[0]["total"] == 3 and told[0]["correlation_id"] == run["correlation_id"]
+    assert {Path(e["path"]).name for e in told[1:4]} == {p.name for p in EXAMPLES.iterdir()}
+    assert told[-1]["totals"] == run["totals"]

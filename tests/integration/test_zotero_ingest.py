@@ -109,6 +109,76 @@ def test_annotations_are_searchable_notes_labelled_as_annotations(library):
     assert note["citekey"] == "hong1999exact"
 
 
+def attachments_in_zotero(zotero: ZoteroFixture) -> dict[str, tuple[str, str]]:
+    """Each PDF's (attachment key, entry key), as Zotero's database holds them, by the path
+    the attachment's file is at."""
+    with zotero.connect() as db:
+        rows = db.execute(
+            "SELECT a.key, p.key, ia.linkMode, ia.path FROM itemAttachments ia "
+            "JOIN items a ON a.itemID = ia.itemID JOIN items p ON p.itemID = ia.parentItemID"
+        ).fetchall()
+    out = {}
+    for attachment, entry, link_mode, stored in rows:
+        storage = zotero.data_dir / "storage" / attachment / stored.removeprefix("storage:")
+        path = str(storage) if link_mode == 0 else stored  # 0: a stored file, else linked
+        out[path] = (attachment, entry)
+    return out
+
+
+def test_results_link_back_to_their_entry_and_pdf_page_in_zotero(library):
+    keys = attachments_in_zotero(library["zotero"])
+    results = [r for r in query(library, "dark matter scalar field") if r["kind"] == "paper"]
+    assert results
+    for result in results:
+        attachment, entry = keys[result["source"]]
+        assert result["zotero"] == {
+            "item_key": entry,
+            "attachment_key": attachment,
+            "library": "library",
+            # Zotero's reader opens page index page - 1: the PDF page, not the printed label
+            "open_pdf": f"zotero://open-pdf/library/items/{attachment}?page={result['page_start']}",
+            "select": f"zotero://select/library/items/{entry}",
+        }
+    config = str(library["config"])
+    code, out = run("answer", "what does the scalar field behave as", "-p", "thesis",
+                    "--config", config, "--json", "--local")  # fmt: skip
+    assert code == 0, out
+    answer = json.loads(out)
+    for cited in answer["citations"] or answer["leads"]:
+        page = cited.get("page", cited.get("page_start"))
+        assert cited["zotero"]["open_pdf"].endswith(f"?page={page}")
+    code, text = run("query", "dark matter scalar field", "-p", "thesis", "--config", config,
+                     "--local")  # fmt: skip
+    assert code == 0 and f"in Zotero: {results[0]['zotero']['open_pdf']}" in text
+
+
+def test_an_index_stored_before_links_answers_without_them_until_the_next_ingest(library):
+    """Documents stored before citeloom kept a PDF's library address (issue 28's payloads)
+    answer with ``zotero: null``, no error; the next ingest relabels them with their links
+    from the cached conversions, nothing converted or embedded again."""
+    from citeloom.bootstrap import index
+    from citeloom.config import load_settings
+    from citeloom.ports import SearchFilter
+
+    settings = load_settings(library["config"])
+    with index(settings) as idx:  # as issue 28 stored them: no link_library, an older library
+        chunks = idx.chunks("thesis", SearchFilter(project="thesis"), 10_000)
+        older: dict[str, dict] = {}
+        for payload in chunks.values():
+            # merged into the stored object, so emptied rather than taken out: read as absent
+            zotero = {**payload["zotero"], "link_library": None, "library": "before-links"}
+            older[payload["doc_id"]] = zotero
+        for doc_id, zotero in older.items():
+            idx.relabel_document("thesis", doc_id, {"zotero": zotero})
+    results = query(library, "dark matter scalar field")
+    assert results and all(r["zotero"] is None for r in results)
+    code, out = run("ingest", "-p", "thesis", "--config", str(library["config"]), "--json")
+    assert code == 0, out
+    assert json.loads(out)["totals"]["ingested"] == 0  # relabelled, not embedded again
+    papers = [r for r in query(library, "dark matter scalar field") if r["kind"] == "paper"]
+    assert papers and all(r["zotero"]["library"] == "library" for r in papers)
+
+
 def test_changes_in_zotero_reach_the_index_and_prune_removes_what_left(library):
     zotero: ZoteroFixture = library["zotero"]
     config = str(library["config"])

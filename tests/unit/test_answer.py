@@ -86,6 +86,7 @@ def test_the_answer_quotes_the_sentence_verbatim_with_the_page_it_is_on(library)
         "page_label": "3",
         "label": "[@ardel2023marsh, p. 3]",
         "kind": "paper",
+        "zotero": None,  # not a PDF read from a Zotero data directory
         # no other version, retraction or conflict known
         "versions": [],
         "superseded_by": None,

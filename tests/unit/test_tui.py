@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import asyncio
 import html
+import sys
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any, cast
 
 import pytest
 
 from citeloom.domain.records import Passage
-from citeloom.entrypoints.tui.opener import file_url, open_at
+from citeloom.entrypoints.tui.opener import file_url, open_at, open_result
 from citeloom.entrypoints.tui.session import Filters
 from citeloom.entrypoints.tui.view import (
     Item,
@@ -142,6 +144,51 @@ def test_without_an_opener_the_address_is_shown_instead(tmp_path, monkeypatch):
     )
     assert open_at(str(tmp_path / "gone.pdf"), 2).startswith("the file is no longer at ")
     assert open_at("note:0123abcd", 1) == "a note has no file to open"
+
+
+def _stored(tmp_path, link_library: str | None):
+    """A passage as a query returns it, of a PDF Zotero holds (``link_library``) or stored
+    before links existed (None)."""
+    from citeloom.domain.library_files import LibraryItem
+    from citeloom.domain.models import Chunk, ConvertedDocument, MetadataMatch, Reference
+    from citeloom.domain.records import build_payload, passage_from_payload
+
+    pdf = tmp_path / "paper.pdf"
+    pdf.write_bytes(b"%PDF-1.4\n")
+    item = LibraryItem("1/PDFBOS01", "BOSONS01", link_library)
+    match = MetadataMatch(Reference("key2009", "Bosons"), "zotero", 1.0, item=item)
+    document = ConvertedDocument(str(pdf), "0" * 64, "Bosons", 5, (), "test")
+    payload = build_payload(
+        project="p",
+        chunk=Chunk("d", 0, "text", "text", (), 3, 3, 1),
+        document=document,
+        match=match,
+        embed_model="m",
+        ingest_id="i",
+    )
+    return passage_from_payload(1, 0.5, "c", payload), pdf
+
+
+def test_o_opens_zoteros_reader_for_a_zotero_pdf_and_the_file_otherwise(tmp_path, monkeypatch):
+    (tmp_path / "bin").mkdir()
+    opener = tmp_path / "bin" / ("open" if sys.platform == "darwin" else "xdg-open")
+    seen = tmp_path / "opened.txt"
+    opener.write_text(f'#!/bin/sh\necho "$@" >> {seen}\n', encoding="utf-8")
+    opener.chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    in_zotero, pdf = _stored(tmp_path, "library")
+    said = open_result(in_zotero, 3)
+    assert said.endswith(": zotero://open-pdf/library/items/PDFBOS01?page=3")
+    old, _ = _stored(tmp_path, None)  # stored before links: the file, as before
+    assert open_result(old, 3).endswith(f": {pdf.as_uri()}#page=3")
+    for _ in range(50):
+        if seen.exists() and len(seen.read_text().splitlines()) == 2:
+            break
+        time.sleep(0.1)
+    assert seen.read_text().splitlines() == [
+        "zotero://open-pdf/library/items/PDFBOS01?page=3",
+        f"{pdf.as_uri()}#page=3",
+    ]
 
 
 # ---------------------------------------------------------------------- responsiveness

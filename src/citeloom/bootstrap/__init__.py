@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from citeloom.services.browse import BrowseService
     from citeloom.services.check import CheckService
     from citeloom.services.evidence import SentenceEvidence, WarmEvidence
-    from citeloom.services.ingest import IngestReport, IngestService
+    from citeloom.services.ingest import IngestReport, IngestService, ProgressHook
     from citeloom.services.notes import NoteBook, NoteService
     from citeloom.services.query import QueryService
     from citeloom.services.reindex import ReindexService, TermsReindex
@@ -570,6 +570,7 @@ def watch_service(
     prune: bool,
     on_wait: Callable[[str], None] | None = None,
     settle_s: float = 1.0,
+    progress: ProgressHook | None = None,
 ) -> WatchService:
     """``watch``: the project's sources and one ingest run per settled batch of changes, each
     with its own ingest service (its own audit and correlation id) and its own hold of the
@@ -594,6 +595,7 @@ def watch_service(
         try:
             return ingest_service(settings, project_name, idx).run(
                 sources.folders,
+                progress=progress,
                 prune=prune,
                 should_stop=should_stop,
                 from_library=files is not None,

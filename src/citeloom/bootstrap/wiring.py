@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from citeloom.services.browse import BrowseService
     from citeloom.services.check import CheckService
     from citeloom.services.evidence import WarmEvidence
-    from citeloom.services.ingest import IngestService
+    from citeloom.services.ingest import IngestService, ProgressHook
     from citeloom.services.notes import NoteBook, NoteService
     from citeloom.services.query import QueryService
     from citeloom.services.reindex import ReindexService, TermsReindex
@@ -126,8 +126,11 @@ class Wiring:
         prune: bool,
         on_wait: Callable[[str], None] | None,
         settle_s: float,
+        progress: ProgressHook | None = None,
     ) -> WatchService:
-        return b.watch_service(self.settings, project, list(paths), prune, on_wait, settle_s)
+        return b.watch_service(
+            self.settings, project, list(paths), prune, on_wait, settle_s, progress
+        )
 
     def conversion_checks(self) -> list[Check]:
         return b.conversion_checks(self.settings)

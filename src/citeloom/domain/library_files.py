@@ -21,6 +21,9 @@ class LibraryItem:
 
     attachment: str  # the attachment's identity: "<library id>/<key>", e.g. "1/PDFKEY01"
     item_key: str  # its parent entry's key; the attachment's own for a standalone file
+    # its library in a zotero:// link: "library" (the user's own) or "groups/<group id>";
+    # None when Zotero gives it no address (a feed) (domain.zotero_links)
+    link_library: str | None = None
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,7 @@ class LibraryAttachment:
     library_id: int = 1  # Zotero's libraryID: 1 is the user's own library, groups follow
     # why the entry has no usable citation key (none at all, or one another entry claims too)
     no_key: str | None = None
+    link_library: str | None = None  # its library in a zotero:// link (LibraryItem's)
 
     @property
     def identity(self) -> str:
@@ -44,7 +48,7 @@ class LibraryAttachment:
 
     @property
     def item(self) -> LibraryItem:
-        return LibraryItem(self.identity, self.parent_key or self.item_key)
+        return LibraryItem(self.identity, self.parent_key or self.item_key, self.link_library)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -56,4 +60,5 @@ class LibraryAttachment:
             "skipped": self.skipped,
             "library_id": self.library_id,
             "no_key": self.no_key,
+            "link_library": self.link_library,
         }

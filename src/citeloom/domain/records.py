@@ -31,6 +31,7 @@ from citeloom.domain.models import (
 from citeloom.domain.notes import ANNOTATION, NOTE_FIELD, NoteItem, is_note_path
 from citeloom.domain.page_labels import PageLabels, PagesDisagree, decide_labels
 from citeloom.domain.relations import NO_FLAGS, DocumentFacts, WorkFlags
+from citeloom.domain.zotero_links import ZoteroLinks, zotero_links
 
 PAYLOAD_VERSION = 1
 # What label_fields records for relations (arXiv's stamp, the other entries page 1 fits);
@@ -104,6 +105,9 @@ def label_fields(
             # citekey, the label
             "attachment": match.item.attachment if match.item else None,
             "item": match.item.item_key if match.item else None,
+            # its library in a zotero:// link ("library", "groups/4711"): absent from indexes
+            # written before links existed, whose results have none until the next ingest
+            "link_library": match.item.link_library if match.item else None,
             "detail": match.detail,
         },
     }
@@ -220,6 +224,14 @@ class Passage:
     annotation: bool = False  # a note mirrored from a Zotero PDF annotation
     # the Zotero entry of a document without a usable citekey: what its passages are cited by
     item: str | None = None
+    # the Zotero attachment ("1/PDFKEY01") and its library's part of a zotero:// link
+    attachment: str | None = None
+    link_library: str | None = None
+
+    def zotero(self, page: int | None) -> ZoteroLinks | None:
+        """Its document's entry and PDF in Zotero, the reader at PDF page ``page``; None for a
+        document not read from a Zotero data directory, or stored before links existed."""
+        return zotero_links(self.link_library, self.attachment, self.item, page)
 
     def page_label(self, page: int | None) -> str | None:
         """The printed label of a PDF page of this passage's document."""
@@ -310,6 +322,8 @@ def passage_from_payload(
         also_fits=_also_fits(zotero),
         annotation=payload.get(NOTE_KIND_FIELD) == ANNOTATION,
         item=_text(zotero.get("item")),
+        attachment=_text(zotero.get("attachment")),
+        link_library=_text(zotero.get("link_library")),
     )
 
 

@@ -52,6 +52,7 @@ PASSAGE: dict[str, Any] = {
     "doc_id": "0c5e2a4f-3b1d-5e8a-9f6c-7d2b1a0e4c93",
     "kind": "paper",
     "label": "[@ardel2023marsh, p. 118]",
+    "zotero": None,
     **NO_RELATIONS,
 }
 
@@ -65,6 +66,7 @@ CITATION: dict[str, Any] = {
     "quote": ACCRETION,
     "chunk_id": CHUNK_ID,
     "verified": True,
+    "zotero": None,
     **NO_RELATIONS,
 }
 
@@ -135,6 +137,15 @@ EXAMPLES: dict[str, list[dict[str, Any]]] = {
     ],
     "RelatedOut": [{"citekey": "ardel2024erratum", "relation": "has_erratum"}],
     "RelationFlags": [NO_RELATIONS],
+    "ZoteroOut": [
+        {
+            "item_key": "ARDL2023",
+            "attachment_key": "K7QF3MZA",
+            "library": "library",
+            "open_pdf": "zotero://open-pdf/library/items/K7QF3MZA?page=2",
+            "select": "zotero://select/library/items/ARDL2023",
+        }
+    ],
     "PassageOut": [PASSAGE],
     "QueryResponse": [
         {

@@ -19,6 +19,31 @@ class KeyValueFormatter(logging.Formatter):
         return " ".join([line, *(f"{k}={v}" for k, v in fields.items() if v is not None)])
 
 
+class JsonFormatter(logging.Formatter):
+    """A log record as one JSON object (``--progress json``: every stderr line is one)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        import json
+
+        fields = getattr(record, "fields", None) or {}
+        data = {
+            "event": "log",
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+            **{k: v for k, v in fields.items() if v is not None},
+        }
+        if record.exc_info:
+            data["traceback"] = self.formatException(record.exc_info)
+        return json.dumps(data, default=str)
+
+
+def log_as_json() -> None:
+    """The root logger's lines on stderr as JSON objects from now on."""
+    for handler in logging.getLogger().handlers:
+        handler.setFormatter(JsonFormatter())
+
+
 def configure_logging(verbose: int = 0) -> None:
     level = logging.WARNING if verbose == 0 else logging.INFO if verbose == 1 else logging.DEBUG
     handler = logging.StreamHandler(sys.stderr)

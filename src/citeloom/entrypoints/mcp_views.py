@@ -36,7 +36,7 @@ def _list_of(view: Any) -> Any:
 _CITING = (
     "chunk_id", "doc_id", "label", "citekey", "title", "authors", "year", "doi", "url",
     "page_start", "page_end", "page_label_start", "page_label_end", "page_label_source",
-    "kind", "section_path", *RelationFlags.model_fields,
+    "kind", "section_path", "zotero", *RelationFlags.model_fields,
 )  # fmt: skip
 _SHOWN = {
     "render_text": (str, Field(description="The text, trimmed to [mcp] max_chars_per_chunk.")),

@@ -1,26 +1,80 @@
 """Progress of an ingest run: a bar on a terminal (documents, pages, chunks, ETA), plain
-lines otherwise, nothing at all with ``--json``. Ctrl-C asks the run to stop after the current
-document; a second Ctrl-C stops at once."""
+lines otherwise, nothing at all with ``--json``; with ``--progress json`` one JSON object per
+line on stderr for each event of the run (``JsonProgress``), for a script or an editor to show.
+Ctrl-C asks the run to stop after the current document; a second Ctrl-C stops at once."""
 
 from __future__ import annotations
 
+import json
 import signal
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
-from citeloom.entrypoints.stdout import echo
+from citeloom.entrypoints.stdout import echo, echo_err
+
+if TYPE_CHECKING:
+    from citeloom.services.ingest_report import DocumentOutcome, IngestReport
+
+
+def json_event(data: dict[str, Any]) -> None:
+    """One event as one line of JSON on stderr (ASCII only: every other character escaped,
+    so no line ever holds a character a terminal acts on)."""
+    echo_err(json.dumps(data))
+
+
+class JsonProgress:
+    """``--progress json``: a run told as it goes, one object per line on stderr, stdout left
+    to the result. ``started`` (the documents to go through), one ``document`` per document
+    in order (its status, file and what was stored, and the counts so far), ``finished`` (the
+    run's totals). The schema is in docs/ingest-and-query.md."""
+
+    def __init__(self) -> None:
+        self.counts = {"ingested": 0, "skipped": 0, "failed": 0}
+
+    def started(self, total: int, correlation_id: str) -> None:
+        self.counts = dict.fromkeys(self.counts, 0)
+        json_event({"event": "started", "correlation_id": correlation_id, "total": total})
+
+    def __call__(self, outcome: DocumentOutcome, number: int, total: int) -> None:
+        self.counts[outcome.status] += 1
+        json_event(
+            {
+                "event": "document",
+                "status": outcome.status,
+                "path": outcome.path,
+                "number": number,
+                "total": total,
+                "counts": dict(self.counts),
+                "citekey": outcome.citekey,
+                "pages": outcome.pages,
+                "chunks": outcome.chunks,
+                "error": outcome.error,
+            }
+        )
+
+    def finished(self, report: IngestReport) -> None:
+        json_event(
+            {
+                "event": "finished",
+                "correlation_id": report.correlation_id,
+                "totals": report.totals,
+                "interrupted": report.interrupted,
+                "audit": report.audit_path,
+            }
+        )
 
 
 class StopRequest:
     """The first SIGINT (or another of the signals given) is a request, honoured between
     documents; a second one stops at once."""
 
-    def __init__(self) -> None:
+    def __init__(self, as_json: bool = False) -> None:
         self.requested = False
+        self.as_json = as_json  # --progress json: said as an event, like everything on stderr
 
     def __call__(self) -> bool:
         return self.requested
@@ -35,9 +89,11 @@ class StopRequest:
             if self.requested:
                 raise KeyboardInterrupt
             self.requested = True
-            typer.echo(
-                "\nstopping after the current document (Ctrl-C again to stop at once)", err=True
-            )
+            said = "stopping after the current document (Ctrl-C again to stop at once)"
+            if self.as_json:
+                json_event({"event": "stopping", "message": said})
+            else:
+                typer.echo("\n" + said, err=True)
 
         previous = {number: signal.signal(number, handler) for number in signals}
         try:
@@ -48,8 +104,13 @@ class StopRequest:
 
 
 @contextmanager
-def ingest_progress(enabled: bool, line: Callable[[Any], str]) -> Iterator[Callable | None]:
+def ingest_progress(
+    enabled: bool, line: Callable[[Any], str], mode: str = "auto"
+) -> Iterator[Callable | None]:
     """A progress hook for IngestService.run, or None when nothing should be shown."""
+    if mode == "json":
+        yield JsonProgress()
+        return
     if not enabled:
         yield None
         return

@@ -11,6 +11,8 @@ from citeloom.entrypoints.stdout import one_line
 from citeloom.services.relation_words import banner, note_message
 
 if TYPE_CHECKING:  # each command imports only the service it runs
+    from collections.abc import Callable
+
     from citeloom.domain.records import Passage
     from citeloom.services.answer import AnswerReport
     from citeloom.services.audit_report import RunSummary
@@ -175,6 +177,13 @@ def _banner(p: Passage, indent: str = "   ") -> list[str]:
     return [f"{indent}! {line}"] if line else []
 
 
+def _in_zotero(p: Passage, page: int | None, indent: str = "   ") -> list[str]:
+    """Where a result of a Zotero PDF opens in Zotero's reader, at its page (one line; the
+    entry's zotero://select link is in --json); nothing for any other document."""
+    links = p.zotero(page)
+    return [f"{indent}in Zotero: {links.open_pdf}"] if links else []
+
+
 def query_text(report: QueryReport) -> str:
     if report.note:
         return report.note
@@ -191,6 +200,7 @@ def query_text(report: QueryReport) -> str:
         out += _banner(p)
         if p.section_path:
             out.append(f"   § {' > '.join(p.section_path)}")
+        out += _in_zotero(p, p.page_start)
         out.append(f"   {trim(p.text, 400)}")
         out.append("")
     return "\n".join(out).rstrip()
@@ -255,6 +265,7 @@ def answer_text(report: AnswerReport) -> str:
         out += _banner(s.passage)
         if s.passage.section_path:
             out.append(f"   § {' > '.join(s.passage.section_path)}")
+        out += _in_zotero(s.passage, s.page)
     out.append("")
     out.append(
         f"confidence {report.confidence:.2f}; each quote verified on its page of the stored text"
@@ -301,6 +312,7 @@ def check_text(report: CheckReport) -> str:
         if c.evidence is not None and c.verdict in SHOWN_EVIDENCE:
             quote = f'"{trim(c.evidence.quote, 300)}" {c.evidence.label}'
             out.append(f"   {quote}{_quote_page(c.evidence)}")
+            out += _in_zotero(c.evidence.passage, c.evidence.page)
         for s in c.elsewhere:
             out.append(f'   supported elsewhere: "{trim(s.quote, 200)}" {s.label}')
     counts = ", ".join(f"{n} {v}" for v, n in report.counts.items() if n)
@@ -488,27 +500,34 @@ def mcp_check_text(report: McpCheckResponse) -> str:
 
 class WatchStatus:
     """What ``watch`` shows: one status line in a terminal, rewritten in place; a line per
-    event elsewhere; one JSON object per line with ``--json``."""
+    event elsewhere; one JSON object per line with ``--json``. ``stderr_json``
+    (``--progress json`` without ``--json``): the events as JSON on stderr instead of text,
+    since every line there is then one JSON object."""
 
-    def __init__(self, as_json: bool) -> None:
+    def __init__(self, as_json: bool, stderr_json: bool = False) -> None:
         import sys
 
         self.as_json = as_json
-        self.tty = sys.stderr.isatty() and not as_json
+        self.stderr_json = stderr_json and not as_json
+        self.tty = sys.stderr.isatty() and not as_json and not self.stderr_json
         self.last = ""
 
     def show(self, event: WatchEvent) -> None:
-        if self.as_json:
-            _json_line(event.to_json())
-            return
-        self._line(_watch_text(event))
+        self._event(event.to_json(), lambda: _watch_text(event))
 
     def waiting(self, message: str) -> None:
         """The index is held by another process: said, also in JSON."""
+        self._event({"event": "waiting", "message": message}, lambda: message)
+
+    def _event(self, data: dict, text: Callable[[], str]) -> None:
         if self.as_json:
-            _json_line({"event": "waiting", "message": message})
+            _json_line(data)
+        elif self.stderr_json:
+            from citeloom.entrypoints.progress import json_event
+
+            json_event(data)
         else:
-            self._line(message)
+            self._line(text())
 
     def _line(self, text: str) -> None:
         from citeloom.entrypoints.stdout import echo_err

@@ -358,11 +358,15 @@ class Citeloom:
         prune: bool = False,
         settle_s: float = 1.0,
         should_stop: Callable[[], bool] = lambda: False,
+        progress: ProgressHook | None = None,
     ) -> int:
         """Keep the collection in step with ``sources`` until ``should_stop``; ``running`` is
-        entered once watching is set up (the door's signal handling). Returns the runs made."""
+        entered once watching is set up (the door's signal handling); ``progress`` is told of
+        each run's documents. Returns the runs made."""
         prune = prune or self.project(project).prune
-        service = self.wiring.watch_service(project, sources.given, prune, self.on_wait, settle_s)
+        service = self.wiring.watch_service(
+            project, sources.given, prune, self.on_wait, settle_s, progress
+        )
         with running:
             return service.run(on_event, should_stop=should_stop)
 

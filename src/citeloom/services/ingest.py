@@ -32,6 +32,7 @@ from citeloom.services.ingest_report import (
     IngestReport,
     ProgressHook,
     Relabel,
+    RunProgress,
     Status,
     audit_fields,
     labels_of,
@@ -109,6 +110,8 @@ class IngestService(DocumentPipeline):
             inputs=[str(p) for p in paths] + ([str(files_of.root)] if files_of else []),
             files=len(files),
         )
+        if isinstance(progress, RunProgress):
+            progress.started(len(files), self.audit.correlation_id)
         for attachment in report.library_skipped:
             self.audit.record("library_skipped", **attachment.to_json())
         for outcome in refused:
@@ -192,6 +195,8 @@ class IngestService(DocumentPipeline):
                 ahead.close()
             self.audit.record("run_finished", totals=report.totals)
             self.audit.close()
+        if isinstance(progress, RunProgress):
+            progress.finished(report)
         return report
 
     def _relations(self, stored: StoredDocuments) -> dict[str, int]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from citeloom.domain.citekeys import LibraryProblem
 from citeloom.domain.library_files import LibraryAttachment
@@ -93,6 +93,19 @@ class IngestReport:
 
 
 ProgressHook = Callable[[DocumentOutcome, int, int], None]
+
+
+@runtime_checkable
+class RunProgress(Protocol):
+    """A progress hook that is also told when the run starts, with how many documents it
+    holds, and when it has ended (``--progress json``); a plain ``ProgressHook`` is told of
+    each document only."""
+
+    def __call__(self, outcome: DocumentOutcome, number: int, total: int) -> None: ...
+
+    def started(self, total: int, correlation_id: str) -> None: ...
+
+    def finished(self, report: IngestReport) -> None: ...
 
 
 def labels_of(outcome: DocumentOutcome, labels: PageLabels | None) -> None:

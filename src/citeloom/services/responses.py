@@ -104,6 +104,34 @@ def flag_fields(flags: WorkFlags) -> dict[str, Any]:
     }
 
 
+class ZoteroOut(_Response):
+    """The way back to Zotero (``domain.zotero_links``): only on results of documents read
+    from a Zotero data directory (``zotero = DIR``); null otherwise, and for documents stored
+    before links existed until the next ingest."""
+
+    item_key: str = Field(description="The entry's key in Zotero (ABCD2345).")
+    attachment_key: str = Field(description="The key of the PDF attachment it was read from.")
+    library: str = Field(
+        description='The library in Zotero\'s links: "library" (your own) or "groups/<id>".'
+    )
+    open_pdf: str = Field(
+        description="Opens the PDF in Zotero's reader at this PDF page (1-based, as page_start):"
+        " zotero://open-pdf/library/items/<attachment key>?page=<N>."
+    )
+    select: str = Field(
+        description="Selects the entry in Zotero: zotero://select/library/items/<item key>."
+    )
+
+
+def zotero_out(passage: Passage, page: int | None) -> ZoteroOut | None:
+    """A result's Zotero links at PDF page ``page``, for every model that carries them."""
+    links = passage.zotero(page)
+    return None if links is None else ZoteroOut.model_validate(links, from_attributes=True)
+
+
+_ZOTERO = "The passage in Zotero, its reader opened at this page; null: not a Zotero PDF."
+
+
 class PassageOut(RelationFlags):
     rank: int = Field(description="1 for the best passage.")
     score: float = Field(description="The fused relevance score; higher is better.")
@@ -132,6 +160,7 @@ class PassageOut(RelationFlags):
         description="note: stored beside the paper (MCP store_chunks), never the paper's words."
     )
     label: str = Field(description="The pandoc citation: [@key, p. 273].")
+    zotero: ZoteroOut | None = Field(description=_ZOTERO)
     trimmed: bool | None = Field(
         None, description="Present and true when text was cut to fit the budget."
     )
@@ -160,6 +189,7 @@ class PassageOut(RelationFlags):
             doc_id=p.doc_id,
             kind=p.kind,
             label=p.label,
+            zotero=zotero_out(p, p.page_start),
             **flag_fields(p.flags),
             **({"trimmed": True} if p.trimmed else {}),
         )
@@ -229,6 +259,7 @@ class CitationOut(RelationFlags):
     quote: str = Field(description="Exactly as stored.")
     chunk_id: str = Field(description="The stored chunk the quote is in.")
     verified: bool = Field(description="Found verbatim on this page of the stored text.")
+    zotero: ZoteroOut | None = Field(description=_ZOTERO)
 
     @classmethod
     def from_support(cls, s: Support, **extra: Any) -> Any:
@@ -242,6 +273,7 @@ class CitationOut(RelationFlags):
             quote=s.quote,
             chunk_id=s.passage.chunk_id,
             verified=s.verified,
+            zotero=zotero_out(s.passage, s.page),
             **flag_fields(s.passage.flags),
             **extra,
         )

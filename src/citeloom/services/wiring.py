@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from citeloom.services.browse import BrowseService
     from citeloom.services.check import CheckService
     from citeloom.services.evidence import WarmEvidence
-    from citeloom.services.ingest import IngestService
+    from citeloom.services.ingest import IngestService, ProgressHook
     from citeloom.services.notes import NoteBook, NoteService
     from citeloom.services.query import QueryService
     from citeloom.services.reindex import ReindexService, TermsReindex
@@ -134,6 +134,7 @@ class Wiring(Protocol):
         prune: bool,
         on_wait: Callable[[str], None] | None,
         settle_s: float,
+        progress: ProgressHook | None = None,
     ) -> WatchService: ...
 
     # ------------------------------------------------------------------ validate

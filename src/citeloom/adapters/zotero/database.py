@@ -42,6 +42,7 @@ from citeloom.domain.matching import arxiv_id_of_doi, arxiv_id_of_field, find_do
 from citeloom.domain.models import Reference
 from citeloom.domain.notes import ANNOTATION, MAX_PAGE, NoteItem
 from citeloom.domain.page_labels import pages_choice
+from citeloom.domain.zotero_links import USER_LIBRARY, group_library
 
 DATABASE = "zotero.sqlite"
 BBT_DATABASE = "better-bibtex.sqlite"
@@ -311,6 +312,7 @@ class _Reader:
     ) -> dict[int, str | None]:
         """Fills ``library.attachments``; returns the citekey of each ingested attachment."""
         ingested: dict[int, str | None] = {}
+        links = self._link_libraries()
         for r in self.db.execute(
             "SELECT itemID, parentItemID, linkMode, contentType, path FROM itemAttachments "
             "ORDER BY itemID"
@@ -337,9 +339,26 @@ class _Reader:
                     skipped=skipped,
                     library_id=int(item["libraryID"]),
                     no_key=why,
+                    link_library=links.get(int(item["libraryID"])),
                 )
             )
         return ingested
+
+    def _link_libraries(self) -> dict[int, str]:
+        """Each library's part of a zotero:// link, by libraryID: the user's library is
+        ``library``, a group ``groups/<groupID>`` (Zotero's protocol handler looks a group up
+        by its zotero.org id, not by the local libraryID). A feed, or a group whose id is not
+        in ``groups``, has none: its results carry no links."""
+        if "libraries" not in self.tables:
+            return {}
+        out = {
+            int(r["libraryID"]): USER_LIBRARY
+            for r in self.db.execute("SELECT libraryID FROM libraries WHERE type = 'user'")
+        }
+        if "groups" in self.tables:
+            for r in self.db.execute("SELECT groupID, libraryID FROM groups"):
+                out[int(r["libraryID"])] = group_library(int(r["groupID"]))
+        return out
 
     def _path(self, key: str, link_mode: int, stored: str) -> Path | str:
         """Where the file is: storage/<key>/<name> for a stored file; a linked file where it

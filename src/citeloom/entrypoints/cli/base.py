@@ -5,6 +5,7 @@ the hand-off of a request to a running ``citeloom serve``."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from enum import StrEnum
 from functools import wraps
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
@@ -79,12 +80,47 @@ LocalOpt = Annotated[
     ),
 ]
 
+
+class ProgressMode(StrEnum):
+    auto = "auto"  # a bar on a terminal, plain lines elsewhere, none with --json
+    json = "json"  # every event as one JSON object per line on stderr
+
+
+ProgressOpt = Annotated[
+    ProgressMode,
+    typer.Option(
+        "--progress",
+        help="auto: a bar on a terminal, a line per document elsewhere, nothing with --json. "
+        "json: one JSON object per line on stderr for each event (started, document, "
+        "finished; warnings and errors too); stdout is unchanged.",
+    ),
+]
+
 F = TypeVar("F", bound=Callable[..., Any])
-_state = {"verbose": 0}
+_state = {"verbose": 0, "stderr_json": False}
+
+
+def stderr_as_json() -> None:
+    """``--progress json``: from here on every line this process writes on stderr is one JSON
+    object (the run's events, notes, warnings of the log, the error that stops it), so a
+    script reads stderr line by line without meeting text it cannot parse."""
+    from citeloom.entrypoints.logs import log_as_json
+
+    _state["stderr_json"] = True
+    log_as_json()
+
+
+def _json_err(data: dict[str, Any]) -> None:
+    from citeloom.entrypoints.progress import json_event
+
+    json_event(data)
 
 
 def _fail(message: str, code: int) -> None:
-    echo_err(f"error: {message}")
+    if _state["stderr_json"]:
+        _json_err({"event": "error", "error": message, "exit_code": code})
+    else:
+        echo_err(f"error: {message}")
     raise typer.Exit(code)
 
 
@@ -115,7 +151,10 @@ def handle_errors(command: F) -> F:
 
 def tell(message: str) -> None:
     """A note for the person at the terminal (stderr, so --json output stays clean)."""
-    echo_err(message)
+    if _state["stderr_json"]:
+        _json_err({"event": "note", "message": message})
+    else:
+        echo_err(message)
 
 
 def print_json(data: dict[str, Any]) -> None:

@@ -13,11 +13,14 @@ from citeloom.domain.errors import ExitCode
 from citeloom.entrypoints.cli.base import (
     ConfigOpt,
     JsonOpt,
+    ProgressMode,
+    ProgressOpt,
     ProjectOpt,
     app,
     application,
     handle_errors,
     print_json,
+    stderr_as_json,
     tell,
 )
 from citeloom.entrypoints.stdout import echo, one_line
@@ -73,6 +76,7 @@ def ingest(
     ] = None,
     config: ConfigOpt = Path("citeloom.toml"),
     as_json: JsonOpt = False,
+    progress_mode: ProgressOpt = ProgressMode.auto,
 ) -> None:
     """Convert, chunk, embed and store documents in the project's collection.
 
@@ -84,14 +88,17 @@ def ingest(
     from citeloom.entrypoints import render
     from citeloom.entrypoints.progress import StopRequest, ingest_progress
 
+    if progress_mode == ProgressMode.json:
+        stderr_as_json()
     uses = application(config)
     sources = uses.ingest_sources(project, paths or [], zotero)
     _refused(sources)
-    stop = StopRequest()
+    stop = StopRequest(as_json=progress_mode == ProgressMode.json)
 
     @contextmanager
     def running() -> Iterator[ProgressHook | None]:
-        with stop.installed(), ingest_progress(not as_json, render.document_line) as progress:
+        shown = ingest_progress(not as_json, render.document_line, progress_mode.value)
+        with stop.installed(), shown as progress:
             yield progress
 
     report = uses.ingest(
@@ -149,6 +156,7 @@ def watch(
     as_json: Annotated[
         bool, typer.Option("--json", help="One JSON object per line for each event.")
     ] = False,
+    progress_mode: ProgressOpt = ProgressMode.auto,
 ) -> None:
     """Keep the project's collection in step with its folders, references file and Zotero
     library: after each settled batch of changes, ingest what is new or changed, relabel
@@ -158,15 +166,25 @@ def watch(
     import signal
 
     from citeloom.entrypoints import render
-    from citeloom.entrypoints.progress import StopRequest
+    from citeloom.entrypoints.progress import JsonProgress, StopRequest
 
-    status = render.WatchStatus(as_json)
+    in_json = progress_mode == ProgressMode.json
+    if in_json:
+        stderr_as_json()
+    status = render.WatchStatus(as_json, stderr_json=in_json)
     uses = application(config, on_wait=status.waiting)
     sources = uses.watch_sources(project, paths or [])
     _refused(sources)
-    stop = StopRequest()
+    stop = StopRequest(as_json=in_json)
     running = stop.installed((signal.SIGINT, signal.SIGTERM))
     uses.watch(
-        project, sources, running, status.show, prune=prune, settle_s=settle, should_stop=stop
+        project,
+        sources,
+        running,
+        status.show,
+        prune=prune,
+        settle_s=settle,
+        should_stop=stop,
+        progress=JsonProgress() if in_json else None,
     )
     status.close()

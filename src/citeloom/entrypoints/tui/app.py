@@ -20,7 +20,7 @@ from textual.widgets.option_list import Option
 
 from citeloom.domain.text import trim
 from citeloom.entrypoints.stdout import without_controls
-from citeloom.entrypoints.tui.opener import open_at
+from citeloom.entrypoints.tui.opener import open_result
 from citeloom.entrypoints.tui.screens import FiltersScreen, PassageScreen, ProjectScreen
 from citeloom.entrypoints.tui.session import Filters, Session
 from citeloom.entrypoints.tui.view import (
@@ -52,6 +52,7 @@ CSS = """
 #answer { height: auto; max-height: 5; padding: 0 1; }
 #results { height: 1fr; border: none; padding: 0 1; scrollbar-gutter: stable; }
 #reading { height: 1fr; padding: 0 1; }
+#reading #passage { margin: 1 0; }
 #status { height: auto; max-height: 3; color: $text-muted; padding: 0 1; }
 #dialog {
     width: 70; max-width: 100%; height: auto; max-height: 100%;
@@ -255,7 +256,9 @@ class CiteloomTui(App[None]):
         self.say(f"copied {trim(text, 64)}")
 
     def open_pdf(self, item: Item) -> None:
-        self.say(open_at(item.passage.source, item.page))
+        """In Zotero's reader when the result's PDF came from a Zotero data directory, else
+        the file, at the page of the quote or passage."""
+        self.say(open_result(item.passage, item.page))
 
     def action_cite(self) -> None:
         if item := self._chosen():

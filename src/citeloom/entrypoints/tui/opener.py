@@ -1,7 +1,9 @@
-"""Opening a result's file at its page with the system's opener (xdg-open, or open on macOS).
+"""Opening a result at its page with the system's opener (xdg-open, or open on macOS): in
+Zotero's reader (``zotero://open-pdf/…?page=N``, with the researcher's own highlights) when
+the result's PDF was read from a Zotero data directory, else the file (``file://…#page=N``).
 
 Over SSH there is usually none, or it would open on the remote machine: the TUI then says so
-and shows the ``file://…#page=N`` address instead, which a local viewer understands.
+and shows the address instead, which a local viewer (or Zotero) understands.
 """
 
 from __future__ import annotations
@@ -10,8 +12,12 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from citeloom.domain.notes import is_note_path
+
+if TYPE_CHECKING:
+    from citeloom.domain.records import Passage
 
 
 def file_url(source: str, page: int | None) -> str:
@@ -28,13 +34,25 @@ def system_opener() -> str | None:
     return shutil.which("open" if sys.platform == "darwin" else "xdg-open")
 
 
+def open_result(passage: Passage, page: int | None) -> str:
+    """``o``: a result at PDF page ``page``, in Zotero's reader when its PDF was read from a
+    Zotero data directory (Zotero finds its own file), else the file."""
+    links = passage.zotero(page)
+    if links is not None:
+        return _launch(links.open_pdf)
+    return open_at(passage.source, page)
+
+
 def open_at(source: str, page: int | None) -> str:
     """Open ``source`` at ``page`` and say what happened, in one line for the status bar."""
     if is_note_path(source):
         return "a note has no file to open"
     if not Path(source).is_file():
         return f"the file is no longer at {source}; ingest its new place to open it from here"
-    url = file_url(source, page)
+    return _launch(file_url(source, page))
+
+
+def _launch(url: str) -> str:
     opener = system_opener()
     if opener is None:
         return f"no program to open files here (xdg-open / open); open it yourself: {url}"

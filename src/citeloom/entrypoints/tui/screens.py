@@ -64,7 +64,9 @@ class PassageScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(self._heading(), id="top")
         with VerticalScroll(id="reading"):
+            yield Static(Text(), id="before", classes="neighbours")
             yield Static(Text("reading …"), id="passage")
+            yield Static(Text(), id="after", classes="neighbours")
         yield Static(Text(), id="status")
         yield Footer(compact=True)
 
@@ -86,9 +88,21 @@ class PassageScreen(Screen[None]):
 
     def _show(self, found: PassageContext) -> None:
         self.query_one("#top", Static).update(self._heading())
-        self.query_one("#passage", Static).update(passage_page(found, self.item.quote))
+        reading = passage_page(found, self.item.quote)
+        self.query_one("#before", Static).update(reading.before)
+        self.query_one("#after", Static).update(reading.after)
+        chosen = self.query_one("#passage", Static)
+        chosen.update(reading.passage)
+        # the chosen passage at the top of the view, its neighbours above it a scroll away:
+        # once laid out, since its place is known only when the text above is wrapped
+        self.call_after_refresh(self._open_on, chosen)
+
+    def _open_on(self, chosen: Static) -> None:
+        self.query_one("#reading", VerticalScroll).scroll_to_widget(chosen, animate=False, top=True)
 
     def _show_error(self, error: Exception) -> None:
+        for part in ("#before", "#after"):
+            self.query_one(part, Static).update(Text())
         self.query_one("#passage", Static).update(shown(said(error), style="red"))
 
     def action_back(self) -> None:

@@ -263,23 +263,37 @@ def _chunk(out: Text, passage: Passage, *, main: bool, quote: str | None) -> Non
     out.append("\n\n")
 
 
-def passage_page(found: PassageContext, quote: str | None = None) -> Text:
+@dataclass(frozen=True)
+class Reading:
+    """The reading view in three parts, so that the screen can scroll the chosen passage
+    into view (``screens.PassageScreen``): the title and the neighbours before it (dimmed),
+    the passage with the quote marked, the neighbours after it (dimmed)."""
+
+    before: Text
+    passage: Text
+    after: Text
+
+
+def passage_page(found: PassageContext, quote: str | None = None) -> Reading:
     """The reading view: the passage between its neighbours (dimmed), the quote marked."""
     passage = found.passage
-    out = Shown()
-    _banner_line(out, passage)
+    before = Shown()
+    _banner_line(before, passage)
     title = passage.title or passage.source
-    out.append(title + "\n", style="bold")
+    before.append(title + "\n", style="bold")
     if byline := _byline(passage):
-        out.append(byline + "\n", style="bright_black")
-    out.append("\n")
-    for before in found.before:
-        _chunk(out, before, main=False, quote=None)
-    _chunk(out, passage, main=True, quote=quote)
-    for after in found.after:
-        _chunk(out, after, main=False, quote=None)
-    out.rstrip()
-    return out
+        before.append(byline + "\n", style="bright_black")
+    before.append("\n")
+    for chunk in found.before:
+        _chunk(before, chunk, main=False, quote=None)
+    main = Shown()
+    _chunk(main, passage, main=True, quote=quote)
+    after = Shown()
+    for chunk in found.after:
+        _chunk(after, chunk, main=False, quote=None)
+    for part in (before, main, after):
+        part.rstrip()
+    return Reading(before, main, after)
 
 
 def said(error: BaseException) -> str:
