@@ -198,6 +198,18 @@ function fileLink(project, chunkId, page, printed, source) {
   return link;
 }
 
+// Where a result opens: Zotero's own reader (with the researcher's highlights) when the
+// paper was read from a Zotero data directory, else the stored file in the browser's viewer.
+function openLink(project, chunkId, page, printed, source, zotero) {
+  if (!zotero) return fileLink(project, chunkId, page, printed, source);
+  return el("a", {
+    href: zotero.open_pdf,
+    class: "file zotero",
+    title: "Zotero's reader at PDF page " + (page || 1),
+    text: printed ? "In Zotero at p. " + printed : "In Zotero",
+  });
+}
+
 // ------------------------------------------------------------------ what a result shows
 function pages(start, end) {
   if (!start) return null;
@@ -291,7 +303,7 @@ function passageCard(project, p) {
     el("p", { class: "text", text: p.text }),
   );
   const actions = el("p", { class: "actions" }, readAround(project, p.chunk_id, card));
-  if (p.kind !== "note") put(actions, " ", fileLink(project, p.chunk_id, p.page_start, p.page_label_start, p.source));
+  if (p.kind !== "note") put(actions, " ", openLink(project, p.chunk_id, p.page_start, p.page_label_start, p.source, p.zotero));
   card.insertBefore(actions, card.querySelector(".context"));
   return card;
 }
@@ -318,7 +330,7 @@ function quoteCard(project, c) {
     sectionLine(c.section_path),
   );
   const actions = el("p", { class: "actions" }, readAround(project, c.chunk_id, card));
-  if (c.kind !== "note") put(actions, " ", fileLink(project, c.chunk_id, c.page, c.page_label));
+  if (c.kind !== "note") put(actions, " ", openLink(project, c.chunk_id, c.page, c.page_label, undefined, c.zotero));
   card.insertBefore(actions, card.querySelector(".context"));
   return card;
 }
@@ -445,7 +457,7 @@ function verdictCard(project, c) {
           " ",
           copyButton("Copy citation", evidence.label, "Copy citation"),
           " ",
-          fileLink(project, evidence.chunk_id, evidence.page, evidence.page_label),
+          openLink(project, evidence.chunk_id, evidence.page, evidence.page_label, undefined, evidence.zotero),
         ),
       ),
     );
