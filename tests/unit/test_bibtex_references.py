@@ -146,3 +146,21 @@ def test_the_config_names_the_library_references_or_references_json(tmp_path):
     config.write_text(both, encoding="utf-8")
     with pytest.raises(ConfigError, match="keep references only"):
         load_settings(config)
+
+
+def test_a_crossref_loop_or_a_missing_parent_inherits_nothing_more(tmp_path):
+    library = tmp_path / "loops.bib"
+    library.write_text(
+        "@inbook{a, title = {A}, crossref = {b}}\n"
+        "@book{b, title = {B}, year = 1999, crossref = {a}}\n"
+        "@inbook{a, title = {A again}, crossref = {b}}\n"  # a duplicate with a crossref too
+        "@incollection{c, title = {C}, crossref = {nowhere}}\n",
+        encoding="utf-8",
+    )
+    refs = load_references(library)
+    assert [(r.citekey, r.title, r.container_title, r.year) for r in refs] == [
+        ("a", "A", "B", 1999),
+        ("b", "B", None, 1999),  # the loop back to a stops: b keeps its own
+        ("a", "A again", "B", 1999),
+        ("c", "C", None, None),
+    ]

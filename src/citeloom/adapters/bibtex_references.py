@@ -81,7 +81,8 @@ def parse_bibtex(path: Path, text: str) -> list[dict[str, Any]]:
         raise ReferencesError(_problem(path, parser.errors[0], len(parser.errors) - 1))
     library: _Library = parser.data
     return [
-        csl_item(key, *_inherited(entry, library.entries, set())) for key, entry in library.in_order
+        csl_item(key, *_inherited(key, entry, library.entries, frozenset()))
+        for key, entry in library.in_order
     ]
 
 
@@ -118,7 +119,9 @@ _Fields = dict[str, str]
 _Persons = dict[str, list[Person]]
 
 
-def _inherited(entry: Entry, entries: Any, seen: set[str]) -> tuple[str, _Fields, _Persons]:
+def _inherited(
+    key: str, entry: Entry, entries: Any, seen: frozenset[str]
+) -> tuple[str, _Fields, _Persons]:
     """An entry's type, fields and persons with what it inherits through ``crossref``: its
     parent's titles under the names BibLaTeX gives them (a book's title is its chapter's
     ``booktitle``), every other field and person role it lacks under the same name (as
@@ -130,7 +133,7 @@ def _inherited(entry: Entry, entries: Any, seen: set[str]) -> tuple[str, _Fields
     if not parent_key or parent_key.lower() in seen or parent_key not in entries:
         return kind, fields, persons
     parent_kind, parent_fields, parent_persons = _inherited(
-        entries[parent_key], entries, {*seen, parent_key.lower(), entry.key.lower()}
+        parent_key, entries[parent_key], entries, seen | {key.lower(), parent_key.lower()}
     )
     renamed = _TITLES_GO.get((parent_kind, kind), {})
     for name, value in parent_fields.items():
@@ -139,8 +142,6 @@ def _inherited(entry: Entry, entries: Any, seen: set[str]) -> tuple[str, _Fields
         fields.setdefault(renamed.get(name, name), value)
     for role, people in parent_persons.items():
         persons.setdefault(role, people)
-    if kind in _IN_BOOK and parent_kind in ("book", "mvbook") and "author" in parent_persons:
-        persons.setdefault("bookauthor", parent_persons["author"])
     return kind, fields, persons
 
 
