@@ -30,6 +30,7 @@ def test_macros_concatenation_and_accents_are_resolved(refs):
     )
     assert hong.authors == ("Hong, Woo-Pyo", "Jung, Young-Dae")  # field names in capitals
     assert (hong.year, hong.page) == (1999, "272–273")  # BibTeX's "--" is an en dash
+    assert hong.pages_choice == "printed"  # Zotero's Extra line, in note
     assert refs["bolejko2008apparent"].container_title == (
         "Journal of Cosmology and Astroparticle Physics"
     )
