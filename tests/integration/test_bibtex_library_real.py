@@ -5,8 +5,6 @@ pandoc writes at test time, give the same citekeys, match kinds, DOIs and printe
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -14,17 +12,9 @@ import pytest
 from typer.testing import CliRunner
 
 from citeloom.entrypoints.cli import app
-from tests.conftest import DATA, PAPERS, write_config
+from tests.conftest import DATA, PAPERS, needs_pandoc, write_config
 
-pytestmark = [
-    pytest.mark.real,
-    pytest.mark.shared,
-    # CI sets CITELOOM_REQUIRE_PANDOC=1 so that a missing pandoc fails instead of skipping.
-    pytest.mark.skipif(
-        shutil.which("pandoc") is None and not os.environ.get("CITELOOM_REQUIRE_PANDOC"),
-        reason="pandoc is not installed here (apt-get install -y pandoc)",
-    ),
-]
+pytestmark = [pytest.mark.real, pytest.mark.shared, needs_pandoc]
 
 LIBRARY = DATA / "papers.csl.json"
 # each matched its own way: an arXiv id printed (its 2010 decoy is a @misc too), a title

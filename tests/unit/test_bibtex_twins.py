@@ -15,8 +15,6 @@ not compared).
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -26,16 +24,11 @@ from citeloom.adapters.csl_references import load_references
 from citeloom.domain.models import Reference
 from citeloom.domain.relations.entries import stage, title_key
 from citeloom.domain.text import fold_for_match
-from tests.conftest import CSL_FIXTURES, DATA, ROOT
+from tests.conftest import CSL_FIXTURES, DATA, ROOT, needs_pandoc
 
 # the 23 files by name, collected the same with or without the corpus
 NAMES = sorted(json.loads((DATA / "csl_fixtures_expected.json").read_text(encoding="utf-8")))
 OURS = [DATA / "papers.csl.json", ROOT / "benchmarks" / "data" / "paginated.csl.json"]
-# CI sets CITELOOM_REQUIRE_PANDOC=1 so that a missing pandoc fails instead of skipping.
-needs_pandoc = pytest.mark.skipif(
-    shutil.which("pandoc") is None and not os.environ.get("CITELOOM_REQUIRE_PANDOC"),
-    reason="pandoc is not installed here (apt-get install -y pandoc)",
-)
 
 
 def pandoc_twin(library: Path, to: str, folder: Path) -> Path | None:
