@@ -58,11 +58,13 @@ def test_dois_and_arxiv_ids_are_read_from_biblatex_and_bibtex_fields(refs):
     assert refs["nobody2015"].url == "https://example.org/a%20paper_1"  # % is no comment
 
 
-def test_crossref_children_inherit_as_biblatex_says(refs):
+def test_crossref_and_xdata_children_inherit_as_biblatex_says(refs):
     chapter = refs["garcia2001rna"]
     assert chapter.title == "The Chapter on RNA"  # its own title, not the book's
     assert chapter.container_title == "Genes and DNA: A Primer – Second Thoughts"
+    # the book's publisher is in an @xdata entry: inherited through both
     assert (chapter.year, chapter.publisher, chapter.page) == (2001, "Springer", "45–67")
+    assert "springer" not in refs  # an @xdata entry is no entry to cite
     assert chapter.csl_type == "chapter"
     # the parent comes after its child in the file: still inherited
     paper = refs["doe2010paper"]

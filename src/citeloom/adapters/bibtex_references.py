@@ -71,7 +71,8 @@ def _problem(path: Path, error: PybtexError, more: int) -> str:
 
 
 def parse_bibtex(path: Path, text: str) -> list[dict[str, Any]]:
-    """The library's entries in file order as CSL-JSON items, ``crossref`` resolved."""
+    """The library's entries in file order as CSL-JSON items, ``crossref`` and ``xdata``
+    resolved."""
     parser = _Parser()
     try:
         parser.parse_string(text)
@@ -83,6 +84,7 @@ def parse_bibtex(path: Path, text: str) -> list[dict[str, Any]]:
     return [
         csl_item(key, *_inherited(key, entry, library.entries, frozenset()))
         for key, entry in library.in_order
+        if entry.type.lower() != "xdata"  # fields for other entries, never cited itself
     ]
 
 
@@ -92,7 +94,7 @@ _NEVER = frozenset(
     (
         *("ids", "crossref", "xref", "entryset", "entrysubtype", "execute", "label"),
         *("options", "presort", "related", "relatedoptions", "relatedstring", "relatedtype"),
-        *("shorthand", "shorthandintro", "sortkey"),
+        *("shorthand", "shorthandintro", "sortkey", "xdata"),
     )
 )
 _TITLE_FIELDS = ("title", "subtitle", "titleaddon")
@@ -122,27 +124,36 @@ _Persons = dict[str, list[Person]]
 def _inherited(
     key: str, entry: Entry, entries: Any, seen: frozenset[str]
 ) -> tuple[str, _Fields, _Persons]:
-    """An entry's type, fields and persons with what it inherits through ``crossref``: its
+    """An entry's type, fields and persons with what it inherits: the fields of the
+    ``@xdata`` entries it names, as if written in it (BibLaTeX), then through ``crossref`` its
     parent's titles under the names BibLaTeX gives them (a book's title is its chapter's
-    ``booktitle``), every other field and person role it lacks under the same name (as
-    BibTeX does). A missing parent or a loop of crossrefs inherits nothing more."""
+    ``booktitle``) and every other field and person role it lacks under the same name (as
+    BibTeX does). A missing parent or a loop inherits nothing more."""
     kind = entry.type.lower()
     fields = {name.lower(): value for name, value in entry.fields.items()}
     persons = {role.lower(): list(people) for role, people in entry.persons.items()}
-    parent_key = fields.get("crossref", "").strip()
-    if not parent_key or parent_key.lower() in seen or parent_key not in entries:
-        return kind, fields, persons
-    parent_kind, parent_fields, parent_persons = _inherited(
-        parent_key, entries[parent_key], entries, seen | {key.lower(), parent_key.lower()}
-    )
-    renamed = _TITLES_GO.get((parent_kind, kind), {})
-    for name, value in parent_fields.items():
+    seen = seen | {key.lower()}
+    for name in (n.strip() for n in fields.get("xdata", "").split(",")):
+        if name and name.lower() not in seen and name in entries:
+            _, more, people = _inherited(name, entries[name], entries, seen)
+            _take(fields, persons, more, people, {})
+    parent = fields.get("crossref", "").strip()
+    if parent and parent.lower() not in seen and parent in entries:
+        parent_kind, more, people = _inherited(parent, entries[parent], entries, seen)
+        _take(fields, persons, more, people, _TITLES_GO.get((parent_kind, kind), {}))
+    return kind, fields, persons
+
+
+def _take(
+    fields: _Fields, persons: _Persons, more: _Fields, people: _Persons, renamed: dict[str, str]
+) -> None:
+    """What an entry lacks of another's fields (titles ``renamed``) and person roles."""
+    for name, value in more.items():
         if name in _NEVER or (renamed and name in ("shorttitle", "sorttitle", "indextitle")):
             continue
         fields.setdefault(renamed.get(name, name), value)
-    for role, people in parent_persons.items():
-        persons.setdefault(role, people)
-    return kind, fields, persons
+    for role, names in people.items():
+        persons.setdefault(role, names)
 
 
 # ------------------------------------------------------------------------ LaTeX to text
