@@ -13,9 +13,12 @@ Three sets, each against its own library:
   their title is on page 2.
 
 The expected entry of each paper is in benchmarks/data/papers_truth.json and
-paginated_truth.json. Wrong must be zero. Run:
+paginated_truth.json. Wrong must be zero. ``--format biblatex`` (or ``bibtex``) reads each
+set's library as pandoc writes it in that format (under benchmarks/.work, never stored): a
+``.bib`` library must match as its CSL-JSON twin does. Run:
 
     .venv/bin/python benchmarks/metadata_matching.py [--set papers|paginated|covered]
+        [--format csljson|biblatex|bibtex]
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import subprocess
 import sys
 import time
 from collections import Counter
@@ -72,15 +76,31 @@ class Matched:
         return "right" if got == self.expected else "wrong"
 
 
+def library_file(name: str, form: str = "csljson", work: Path = WORK.parent) -> Path:
+    """Set ``name``'s library, as stored (``csljson``) or written by pandoc as ``form``."""
+    library = SETS[name][1]
+    if form == "csljson":
+        return library
+    twin = work / f"{library.stem}.{form}.bib"
+    twin.parent.mkdir(parents=True, exist_ok=True)
+    pandoc = ["pandoc", "-f", "csljson", "-t", form, str(library), "-o", str(twin)]
+    subprocess.run(pandoc, check=True)
+    return twin
+
+
 def match_set(
-    converter: Converter, name: str, corpus: Path = CORPUS, work: Path = WORK
+    converter: Converter,
+    name: str,
+    corpus: Path = CORPUS,
+    work: Path = WORK,
+    library: Path | None = None,
 ) -> list[Matched]:
     """Every PDF of set ``name`` converted and matched to the set's library (the quality tests
     call this too, with the conversion cache of their project; ``work``: where the covered
     copies are written)."""
-    folder, library, truth_name = SETS[name]
+    folder, stored, truth_name = SETS[name]
     truth = json.loads((DATA / f"{truth_name}.json").read_text())
-    resolver = CslMetadataResolver(library)
+    resolver = CslMetadataResolver(library or stored)
     out = []
     for file_name, expected in sorted(truth.items()):
         if file_name.startswith("_"):
@@ -100,13 +120,14 @@ def match_set(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--set", choices=sorted(SETS), action="append", help="default: all")
+    parser.add_argument("--format", choices=("csljson", "biblatex", "bibtex"), default="csljson")
     args = parser.parse_args()
     logging.getLogger("docling").setLevel(logging.ERROR)
     converter = DoclingConverter()
     totals: dict[str, Counter[str]] = {}
     for name in args.set or list(SETS):
         print(f"\n{name}: {'paper':36} {'expected':28} {'got':28} {'how':6} {'s':>5}  verdict")
-        rows = match_set(converter, name)
+        rows = match_set(converter, name, library=library_file(name, args.format))
         totals[name] = Counter({verdict: 0 for verdict in VERDICTS})
         totals[name].update(row.verdict for row in rows)
         for row in rows:
@@ -122,10 +143,10 @@ def main() -> None:
             )
     print()
     for name, counts in totals.items():
-        entries = len(CslMetadataResolver(SETS[name][1]).references())
+        entries = len(CslMetadataResolver(library_file(name, args.format)).references())
         print(
-            f"{name}: {sum(counts.values())} papers, {entries} library entries: "
-            + ", ".join(f"{k} {counts[k]}" for k in VERDICTS)
+            f"{name}: {sum(counts.values())} papers, {entries} library entries "
+            f"({args.format}): " + ", ".join(f"{k} {counts[k]}" for k in VERDICTS)
         )
 
 

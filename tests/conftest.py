@@ -24,6 +24,12 @@ CSL_FIXTURES = CORPUS / "csl-fixtures"
 EXAMPLES = ROOT / "examples" / "papers"
 DATA = Path(__file__).parent / "data"
 CITELOOM = str(Path(sys.executable).with_name("citeloom"))
+# Tests that run pandoc skip without it, except in CI, which sets CITELOOM_REQUIRE_PANDOC=1 so
+# that a missing pandoc fails instead.
+needs_pandoc = pytest.mark.skipif(
+    shutil.which("pandoc") is None and not os.environ.get("CITELOOM_REQUIRE_PANDOC"),
+    reason="pandoc is not installed here (apt-get install -y pandoc)",
+)
 
 MISSING_CORPUS = (
     f"needs the shared corpus at {CORPUS}: set CITELOOM_SHARED to the folder holding corpus/"

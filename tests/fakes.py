@@ -86,6 +86,8 @@ class FakeChunker:
 
 
 class FakeMetadata:
+    format_name = "CSL-JSON"
+
     def __init__(self, refs: Sequence[Reference] = (), fingerprint: str = "lib-1") -> None:
         self.refs = list(refs)
         self.fingerprint = fingerprint

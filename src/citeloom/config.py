@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import (
+    AliasChoices,
     BaseModel,
     ConfigDict,
     Field,
@@ -208,16 +209,20 @@ class MatchingConfig(_Section):
 
 class ProjectConfig(_Section):
     collection: str
-    # the library: a Better BibTeX CSL-JSON export, a Zotero data directory, or both (Zotero's
-    # attachments are then matched exactly, and validate reports entries the two disagree on)
-    references_json: Path | None = None
+    # the library: a Better BibTeX export (CSL-JSON, BibLaTeX or BibTeX, told by the file), a
+    # Zotero data directory, or both (Zotero's attachments are then matched exactly, and
+    # validate reports entries the two disagree on). Written ``references`` in the TOML;
+    # ``references_json``, its first name, is read too.
+    references_json: Path | None = Field(
+        None, validation_alias=AliasChoices("references", "references_json")
+    )
     zotero: Path | None = None
     # Zotero's "base directory" for linked files stored relative to it (attachments:...)
     zotero_base_dir: Path | None = None
     # watch: remove stored documents whose files are gone (as ingest --prune does)
     prune: bool = False
     # Optional: versions, supersession, retractions and conflicts the library cannot say
-    # (TOML; docs/relations.md). Relations are also inferred from references_json.
+    # (TOML; docs/relations.md). Relations are also inferred from the references file.
     relations: Path | None = None
     embedding_model: str = DEFAULT_EMBED_MODEL
     hybrid_enabled: bool = True
@@ -251,12 +256,22 @@ class ProjectConfig(_Section):
             raise ValueError("use letters, digits, '-', '_' or '.' (it names a folder)")
         return value
 
+    @model_validator(mode="before")
+    @classmethod
+    def _one_references_key(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "references" in data and "references_json" in data:
+            raise ValueError(
+                "references and references_json name the same file: keep references only"
+            )
+        return data
+
     @model_validator(mode="after")
     def _has_a_library(self) -> ProjectConfig:
         if self.references_json is None and self.zotero is None:
             raise ValueError(
-                'give the library: references_json = "library.json" (a Better BibTeX export) '
-                'or zotero = "~/Zotero" (Zotero\'s data directory), or both'
+                'give the library: references = "library.bib" (a Better BibTeX export: '
+                'BibLaTeX, BibTeX or CSL-JSON) or zotero = "~/Zotero" (Zotero\'s data '
+                "directory), or both"
             )
         return self
 

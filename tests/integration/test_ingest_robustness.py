@@ -357,6 +357,7 @@ def test_each_document_line_names_its_file_once_and_what_changed_besides(project
         ("bad_toml", 2, "not valid TOML"),
         ("bad_csl", 2, "not valid JSON (line 1, column 2"),
         ("csl_structure", 2, "refs.json: $[1].author[0]"),
+        ("bad_bib", 2, "refs.bib: not valid BibTeX (line 3: syntax error: premature end of file)"),
         ("unknown_project", 2, "unknown project 'nope'"),
         ("unreachable_qdrant", 3, "Qdrant at http://127.0.0.1:9 is unavailable"),
     ],
@@ -378,6 +379,9 @@ def test_bad_setups_fail_with_one_message_and_a_documented_code(project, setup, 
             {"id": "b2021", "title": "B", "type": "article", "author": ["Smith, J."]},
         ]
         (project["dir"] / "refs.json").write_text(json.dumps(entries))
+    elif setup == "bad_bib":
+        (project["dir"] / "refs.bib").write_text("@article{a, title = {A}}\n@misc{b,\n")
+        config = str(write_config(project["dir"], project["dir"] / "refs.bib"))
     elif setup == "unknown_project":
         name = "nope"
     elif setup == "unreachable_qdrant":

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -12,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from citeloom.entrypoints.cli import app
-from tests.conftest import CORPUS, PAPERS, write_config
+from tests.conftest import CORPUS, PAPERS, needs_pandoc, write_config
 
 pytestmark = [pytest.mark.real, pytest.mark.shared]
 
@@ -115,11 +113,7 @@ def test_a_changed_page_range_in_the_library_relabels_without_re_embedding(proje
         assert hit["score"] == pytest.approx(before[chunk]["score"], abs=1e-4)
 
 
-# CI sets CITELOOM_REQUIRE_PANDOC=1 so that a missing pandoc fails instead of skipping.
-@pytest.mark.skipif(
-    shutil.which("pandoc") is None and not os.environ.get("CITELOOM_REQUIRE_PANDOC"),
-    reason="pandoc is not installed here (apt-get install -y pandoc)",
-)
+@needs_pandoc
 def test_pandoc_renders_the_labels_citeloom_prints_with_no_warning(project, tmp_path):
     """A draft made of citeloom's own output goes through pandoc's citeproc as a user's would:
     every key resolves, and the page pandoc prints is the journal's."""

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from citeloom.entrypoints.cli import app
-from tests.conftest import CITELOOM, EXAMPLES, ROOT, write_config
+from tests.conftest import CITELOOM, DATA, EXAMPLES, ROOT, write_config
 
 pytestmark = pytest.mark.real
 REFERENCES = ROOT / "references" / "example.json"
@@ -84,3 +84,26 @@ def test_counts_read_as_english(tmp_path):
     result = CliRunner().invoke(app, ["ingest", str(paper), "-p", "papers", "-c", str(config)])
     assert result.exit_code == 0, result.output
     assert "1 document: 1 ingested" in result.output and "1 documents" not in result.output
+
+
+def test_validate_reads_a_bib_library_and_fails_on_its_shared_key(tmp_path):
+    code, report = validate(write_config(tmp_path, DATA / "hand_kept.bib"))
+    checks = {c["check"]: c for c in report["checks"]}
+    assert code == 2 and not report["ok"]
+    assert checks["references"]["detail"] == "8 BibTeX entries"  # 10, less the 2 sharing a key
+    assert "citekey dup2020 is claimed by 2 entries" in checks["citation keys"]["detail"]
+
+
+def test_validate_refuses_a_broken_bib_in_one_line_with_exit_2(tmp_path):
+    library = tmp_path / "library.bib"
+    library.write_text("@article{a, title = {Fine}}\n@article{b,\n  title = {Oops\n", "utf-8")
+    result = subprocess.run(
+        [CITELOOM, "validate", "-p", "papers", "-c", str(write_config(tmp_path, library))],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 2, result.stdout + result.stderr
+    [line] = [line for line in result.stdout.splitlines() if "not valid BibTeX" in line]
+    assert f"{library}: not valid BibTeX (line " in line and "Better BibTeX" in line
+    assert "Traceback" not in result.stdout + result.stderr

@@ -1,4 +1,5 @@
-"""The project's library: CSL-JSON as Better BibTeX exports it, matched DOI first.
+"""The project's library: CSL-JSON as Better BibTeX exports it (or BibTeX, read into the
+same entries by ``bibtex_references``), matched DOI first.
 
 Loading is strict about structure (a malformed file fails with its path and the JSON path of
 the problem) and lenient about content (literal names, particles, date literals, upper-case
@@ -18,6 +19,7 @@ from rapidfuzz import fuzz
 
 from citeloom.domain.citekeys import KeyClaim, LibraryProblem, shared_key_problem, shared_keys
 from citeloom.domain.errors import ReferencesError
+from citeloom.domain.library_format import is_bibtex
 from citeloom.domain.matching import (
     TitleCandidate,
     arxiv_id_of_doi,
@@ -175,20 +177,36 @@ def parse_entry(entry: Any, where: str) -> Reference:
 
 
 def load_references(path: Path) -> list[Reference]:
+    return read_library(path)[1]
+
+
+def read_library(path: Path) -> tuple[str, list[Reference]]:
+    """The library's format ("CSL-JSON" or "BibTeX", told by the file's content and name)
+    and its entries: a ``.bib`` entry is turned into the CSL-JSON item it stands for and read
+    by ``parse_entry`` like any other, so both formats give the same records."""
     if not path.is_file():
         raise ReferencesError(
             f"{path}: references file not found. Export your Zotero library with Better BibTeX "
-            "as 'Better CSL JSON' to this path, or fix references_json in the config."
+            "(as 'Better CSL JSON', 'Better BibLaTeX' or 'Better BibTeX') to this path, or fix "
+            "references in the config."
         )
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ReferencesError(
+            f"{path}: cannot be read ({error}). Save or export it as UTF-8."
+        ) from error
+    if is_bibtex(path, text):
+        from citeloom.adapters.bibtex_references import parse_bibtex
+
+        return "BibTeX", _parse_entries(path, parse_bibtex(path, text), "entry")
+    try:
+        data = json.loads(text)
     except json.JSONDecodeError as error:
         raise ReferencesError(
             f"{path}: not valid JSON (line {error.lineno}, column {error.colno}: {error.msg}). "
             "Export it again from Zotero as 'Better CSL JSON'."
         ) from error
-    except (OSError, UnicodeDecodeError) as error:
-        raise ReferencesError(f"{path}: cannot be read ({error}).") from error
     if isinstance(data, dict) and isinstance(data.get("items"), list):
         data, root = data["items"], "$.items"
     else:
@@ -197,10 +215,15 @@ def load_references(path: Path) -> list[Reference]:
         raise ReferencesError(
             f"{path}: {root} must be a list of CSL-JSON entries, got {type(data).__name__}."
         )
+    return "CSL-JSON", _parse_entries(path, data, root)
+
+
+def _parse_entries(path: Path, data: list[Any], root: str) -> list[Reference]:
     refs = []
     for number, entry in enumerate(data):
+        where = f"{root}[{number}]" if root.startswith("$") else f"{root} #{number + 1}"
         try:
-            refs.append(parse_entry(entry, f"{root}[{number}]"))
+            refs.append(parse_entry(entry, where))
         except ValueError as error:
             raise ReferencesError(f"{path}: {error}. Fix that entry or export again.") from error
     return refs
@@ -307,12 +330,13 @@ class CslMetadataResolver:
         self._refs: list[Reference] | None = None
         self._fingerprint: str | None = None
         self._problems: list[LibraryProblem] = []
+        self._format = "CSL-JSON"
 
     def references(self) -> list[Reference]:
         """The entries with a key of their own; those claiming a key another entry claims
         too are left out (``problems`` names them): none of them owns it."""
         if self._refs is None:
-            refs = load_references(self.path)
+            self._format, refs = read_library(self.path)
             claims = [
                 KeyClaim(r.citekey, f"entry #{n} of {self.path.name}", r.title, self.path.name)
                 for n, r in enumerate(refs, start=1)
@@ -330,6 +354,12 @@ class CslMetadataResolver:
             self._refs = [r for r in refs if r.citekey not in shared]
             self._fingerprint = hashlib.sha256(self.path.read_bytes()).hexdigest()[:16]
         return self._refs
+
+    @property
+    def format_name(self) -> str:
+        """The file's format: "CSL-JSON" or "BibTeX" (BibLaTeX included)."""
+        self.references()
+        return self._format
 
     def problems(self) -> list[LibraryProblem]:
         """What is wrong with the file's citation keys (keys several entries claim)."""

@@ -35,7 +35,7 @@ class ConfigError(CiteloomError):
 
 
 class ReferencesError(ConfigError):
-    """The project's CSL-JSON file is missing or malformed."""
+    """The project's references file (CSL-JSON or BibTeX) is missing or malformed."""
 
 
 class UnknownProject(ConfigError):

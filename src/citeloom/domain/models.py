@@ -100,7 +100,8 @@ class ConvertedDocument:
 
 @dataclass(frozen=True)
 class Reference:
-    """One entry of the project's CSL-JSON library, reduced to what citing needs."""
+    """One entry of the project's library (CSL-JSON, or BibTeX read as CSL-JSON, or Zotero),
+    reduced to what citing needs."""
 
     citekey: str
     title: str

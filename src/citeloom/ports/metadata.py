@@ -19,6 +19,12 @@ class MetadataResolver(Protocol):
         """Identity of the library's content; when it changes, stored labels are re-checked."""
         ...
 
+    @property
+    def format_name(self) -> str:
+        """What the library is read from, as validate names it: "CSL-JSON", "BibTeX" or
+        "Zotero"."""
+        ...
+
     def resolve(self, document: ConvertedDocument, hint: str | None = None) -> MetadataMatch: ...
 
     def problems(self) -> list[LibraryProblem]:

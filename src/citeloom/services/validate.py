@@ -148,7 +148,7 @@ def _library_checks(library: LibraryAudit) -> list[Check]:
                 f"{len(differ)} entries differ between Zotero and the references file: "
                 + "; ".join(differ[:5]),
                 "export the references file again from this Zotero library, or drop "
-                "references_json (Zotero is read directly)",
+                "references (Zotero is read directly)",
                 warning=True,
             )
         )
@@ -162,7 +162,7 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
     if resolver is not None:
         refs, error = _attempt(resolver.references)
     if error:
-        checks.append(Check("references", False, error, "fix the CSL-JSON file or its path"))
+        checks.append(Check("references", False, error, "fix the references file or its path"))
     elif not refs:
         checks.append(
             Check(
@@ -170,12 +170,12 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
                 True,
                 "the references file has no entries: no document can be matched to a "
                 "citekey, every passage will be labelled [no reference match, p. N]",
-                "export your Zotero library into it (Better BibTeX, CSL-JSON)",
+                "export your Zotero library into it with Better BibTeX (CSL-JSON or BibTeX)",
                 warning=True,
             )
         )
     else:
-        source = "Zotero" if isinstance(resolver, LibraryAudit) else "CSL-JSON"
+        source = resolver.format_name
         checks.append(Check("references", True, f"{len(refs)} {source} entries"))
         if unresolvable := [r for r in refs if r.entry_id and r.entry_id != r.citekey]:
             first = unresolvable[0]
@@ -410,7 +410,7 @@ def page_labels_check(documents: Sequence[DocumentSummary]) -> Check | None:
             f"disagree: {'; '.join(disagree[:5])}",
             "check that each entry's page range is the version you cite, or choose the "
             "printed pages with a 'citeloom-pages: printed' line in the entry's Extra field "
-            "(note in CSL-JSON); the next ingest relabels it",
+            "(note in CSL-JSON and BibTeX); the next ingest relabels it",
             warning=True,
         )
     return Check("page labels", True, detail)

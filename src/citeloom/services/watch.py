@@ -43,7 +43,7 @@ class WatchEvent:
 @dataclass
 class WatchSources:
     folders: Sequence[Path] = ()  # folders and files, as given to ingest
-    references: Path | None = None  # the CSL-JSON file
+    references: Path | None = None  # the references file (CSL-JSON or BibTeX)
     library_root: Path | None = None  # a Zotero data directory
     library_files: Sequence[Path] = ()  # its database files
 

@@ -88,6 +88,10 @@ class ZoteroMetadataResolver:
             return own
         return hashlib.sha256(f"{own}+{self.csl.fingerprint}".encode()).hexdigest()[:16]
 
+    @property
+    def format_name(self) -> str:
+        return "Zotero"
+
     def resolve(self, document: ConvertedDocument, hint: str | None = None) -> MetadataMatch:
         self.library()
         attachment = self._by_path.get(document.source_path) or self._by_path.get(

@@ -38,8 +38,9 @@ app = typer.Typer(
     cls=_Commands,
     help=(
         "Citation-aware scholarly ingest and retrieval. Turns PDFs into citable chunks in a "
-        "per-project Qdrant collection, matched to your Zotero (Better BibTeX CSL-JSON) "
-        "library, and returns passages with [@citekey, p. N] labels."
+        "per-project Qdrant collection, matched to your Zotero library (its data directory, "
+        "or a Better BibTeX export: CSL-JSON, BibLaTeX or BibTeX), and returns passages with "
+        "[@citekey, p. N] labels."
     ),
     epilog="Exit codes: 0 ok, 1 some documents failed, 2 usage/config error, "
     "3 index unavailable or busy, 4 embedding-model mismatch, 5 disk full or failing, "

@@ -37,12 +37,12 @@ def validate(
     """Check the config and everything a run depends on, each with the fix when it fails.
 
     Checks: config parses; which layout stage converts PDFs; Tesseract and its languages;
-    references file is CSL-JSON; the embedding models available here; the project's model
-    loads offline (with --allow-download, FastEmbed fetches it first); the chunking tokenizer is
-    the embedder's; max_tokens fits the model window; the index is reachable; the collection's
-    stored embedding model equals the configured one; every stored document is whole (exit 1
-    names those a killed run left in part, and the fix); staging collections interrupted
-    imports or reindexes left behind.
+    references file reads (CSL-JSON or BibTeX); the embedding models available here; the
+    project's model loads offline (with --allow-download, FastEmbed fetches it first); the
+    chunking tokenizer is the embedder's; max_tokens fits the model window; the index is
+    reachable; the collection's stored embedding model equals the configured one; every
+    stored document is whole (exit 1 names those a killed run left in part, and the fix);
+    staging collections interrupted imports or reindexes left behind.
     """
     from citeloom.entrypoints import render
     from citeloom.services.validate import Check, ValidationReport
