@@ -132,7 +132,10 @@ def test_query_returns_the_right_paper_page_and_section(project):
         "conflicts_with",
         "related",
         "banner",
+        # the way back to Zotero (docs/zotero.md): null in a CSL-JSON project
+        "zotero",
     }
+    assert top["zotero"] is None
     assert top["citekey"] == "bolejko2008apparent"
     # the library holds the authors' reply to comments on it
     assert top["related"] == [{"citekey": "bolejko2009reply", "relation": "has_reply"}]
