@@ -111,8 +111,8 @@ class Wiring:
     def note_book(self, project: str, index: Index) -> NoteBook:
         return b.note_book(self.settings, project, index)
 
-    def ingest_service(self, project: str, index: Index) -> IngestService:
-        return b.ingest_service(self.settings, project, index)
+    def ingest_service(self, project: str, index: Index, jobs: int | None = 1) -> IngestService:
+        return b.ingest_service(self.settings, project, index, jobs)
 
     def reindex_service(
         self, project: str, index: Index, embedding_model: str | None, allow_download: bool
@@ -126,8 +126,9 @@ class Wiring:
         prune: bool,
         on_wait: Callable[[str], None] | None,
         settle_s: float,
+        jobs: int | None = 1,
     ) -> WatchService:
-        return b.watch_service(self.settings, project, list(paths), prune, on_wait, settle_s)
+        return b.watch_service(self.settings, project, list(paths), prune, on_wait, settle_s, jobs)
 
     def conversion_checks(self) -> list[Check]:
         return b.conversion_checks(self.settings)

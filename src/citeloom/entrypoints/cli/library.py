@@ -27,6 +27,21 @@ if TYPE_CHECKING:
     from citeloom.services.ingest import ProgressHook
 
 
+JobsOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--jobs",
+        "-j",
+        min=1,
+        max=64,
+        help="Documents converted at once, each in a worker process of its own (about "
+        "0.7 GB each); embedding and storing stay in order in this process. 1: convert on "
+        "a thread of this process, no worker. Default: one per three cores, as memory allows.",
+        show_default=False,
+    ),
+]
+
+
 def _refused(sources: Sources) -> None:
     """Each path refused at once, in one line (a name from a glob may hold any character);
     exit 1 when nothing is left to run."""
@@ -71,6 +86,7 @@ def ingest(
             show_default=False,
         ),
     ] = None,
+    jobs: JobsOpt = None,
     config: ConfigOpt = Path("citeloom.toml"),
     as_json: JsonOpt = False,
 ) -> None:
@@ -102,6 +118,7 @@ def ingest(
         citekey=citekey,
         prune=prune,
         should_stop=stop,
+        jobs=jobs,
     )
     if as_json:
         from citeloom.services.report_responses import IngestResponse
@@ -145,6 +162,7 @@ def watch(
             "their size and time that long).",
         ),
     ] = 1.0,
+    jobs: JobsOpt = None,
     config: ConfigOpt = Path("citeloom.toml"),
     as_json: Annotated[
         bool, typer.Option("--json", help="One JSON object per line for each event.")
@@ -167,6 +185,13 @@ def watch(
     stop = StopRequest()
     running = stop.installed((signal.SIGINT, signal.SIGTERM))
     uses.watch(
-        project, sources, running, status.show, prune=prune, settle_s=settle, should_stop=stop
+        project,
+        sources,
+        running,
+        status.show,
+        prune=prune,
+        settle_s=settle,
+        should_stop=stop,
+        jobs=jobs,
     )
     status.close()
