@@ -111,7 +111,14 @@ def test_workers_store_and_record_what_one_process_does_and_a_crash_fails_one_fi
 
 @pytest.mark.parametrize(
     ("cores", "available_mb", "jobs"),
-    [(2, 16_000, 1), (4, 16_000, 1), (8, 16_000, 2), (16, 64_000, 5), (16, 1_500, 1)],
+    [
+        (2, 16_000, 1),
+        (4, 16_000, 1),
+        (8, 16_000, 2),
+        (16, 64_000, 5),
+        (16, 1_500, 2),
+        (16, 1_000, 1),
+    ],
 )
 def test_the_default_number_of_workers_follows_cores_and_memory(cores, available_mb, jobs):
     assert default_jobs(cores, available_mb) == jobs

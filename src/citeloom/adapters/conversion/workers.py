@@ -29,10 +29,11 @@ from citeloom.domain.models import ConvertedDocument
 from citeloom.ports import Converter
 
 # Peak RSS of one worker converting the shared papers (benchmarks/ingest_throughput.py
-# --jobs 2, ADR 0024), rounded up: what ``default_jobs`` sets aside for each.
-WORKER_MB = 700
-# What the writer (the parent: embedder, index, one document in hand) peaks at in the same run.
-WRITER_MB = 1100
+# --jobs 2, ADR 0024: 351 MB), rounded up: what ``default_jobs`` sets aside for each.
+WORKER_MB = 400
+# What the writer (this process: embedder, index, documents in hand) peaked at in that run
+# (661 MB), rounded up.
+WRITER_MB = 700
 # Conversion's share of an ingest's CPU is about a quarter to a third (0.078-0.1 s of a page's
 # 0.3): one converting process per three cores keeps the one embedding writer fed.
 CORES_PER_WORKER = 3

@@ -35,7 +35,7 @@ JobsOpt = Annotated[
         min=1,
         max=64,
         help="Documents converted at once, each in a worker process of its own (about "
-        "0.7 GB each); embedding and storing stay in order in this process. 1: convert on "
+        "0.4 GB each); embedding and storing stay in order in this process. 1: convert on "
         "a thread of this process, no worker. Default: one per three cores, as memory allows.",
         show_default=False,
     ),
