@@ -23,6 +23,7 @@ from citeloom.adapters.conversion.docling_reading import (
     keyed_blocks,
     mark_title,
     page_marks,
+    release_freed_memory,
 )
 from citeloom.domain.errors import ConverterUnavailable, DocumentError
 from citeloom.domain.headings import numbering_levels, repeated_labels
@@ -326,6 +327,8 @@ class DoclingConverter:
                 keyed, stopped = [], ConversionWarning(WarningKind.PARTIAL, reason)
             read.add(run, keyed, first)
             del run
+            if last_page > self.page_batch:
+                release_freed_memory()
             if stopped is not None:
                 read.stopped = stopped
                 if stopped.kind is WarningKind.TIMEOUT:

@@ -8,7 +8,10 @@ Docling's document types are only touched through attribute access here; the one
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import re
+import sys
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -258,3 +261,16 @@ class PdfReading:
     @property
     def margin_text(self) -> str:
         return "\n".join(dict.fromkeys(self.margins))
+
+
+def release_freed_memory() -> None:
+    """Hand the heap memory a batch of pages freed back to the system (glibc keeps it, in
+    pieces the next batch and the embedder's arena cannot always reuse, so a long PDF's
+    peak would still grow with it). Nothing elsewhere, or where glibc is not the C library."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc.malloc_trim(0)
+    except (OSError, AttributeError):  # musl and others: no malloc_trim
+        return
