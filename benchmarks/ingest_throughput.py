@@ -13,12 +13,18 @@ Docling's PDF pipeline costs the rules path (torch hidden) against a plain impor
 Pages that need OCR are reported apart: their seconds per page are estimated as the time of the
 documents holding them minus their text pages at the run's born-digital rate. Timings on a
 shared machine are noisy: compare CPU time (user+sys, children included: Tesseract runs as a
-child process) as well as wall time, and repeat. Peak RSS is this process's; Tesseract's own
-is not shown (a child's ``ru_maxrss`` counts the parent's pages it was forked from). Run:
+child process) as well as wall time, and repeat. Peak RSS is this process's; beside it, the
+largest peak of its children: with ``--jobs N`` (N > 1) a conversion worker's (ADR 0024), else
+Tesseract's (whose ``ru_maxrss`` counts the parent's pages it was forked from).
+
+``--large`` ingests one long document instead: the 14 papers joined seven times (1,064 pages,
+the book of issue 31), built with pypdfium2 into a temporary folder and removed after; its
+conversion runs in batches of pages (``docling_converter.PAGE_BATCH``; ``--page-batch N``
+sets it for the run, 100000 converts the whole PDF at once as before ADR 0024). Run:
 
     .venv/bin/python benchmarks/ingest_throughput.py [--only convert [--warm] [--stages]]
         [--sequential] [--repeat 3] [--documents] [--model fastembed/all-MiniLM-L6-v2-fp32]
-        [--embed-threads N]
+        [--embed-threads N] [--jobs N] [--large [--page-batch N]]
     .venv/bin/python benchmarks/ingest_throughput.py --imports [--repeat 3]
 """
 
@@ -57,9 +63,10 @@ def cpu_seconds() -> tuple[float, float]:
     return own.ru_utime + own.ru_stime, kids.ru_utime + kids.ru_stime
 
 
-def peak_rss_mb() -> float:
-    """This process's peak resident set in MB (Linux reports KiB)."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+def peak_rss_mb(who: int = resource.RUSAGE_SELF) -> float:
+    """This process's peak resident set in MB (Linux reports KiB); RUSAGE_CHILDREN: the
+    largest of its finished children's."""
+    return resource.getrusage(who).ru_maxrss / 1024
 
 
 def prepare(model: str | None = None) -> Path:
@@ -82,7 +89,30 @@ def document_row(name: str, pages: int, ocr: int, chunks: int, seconds: dict[str
     return {"name": name, "pages": pages, "ocr": ocr, "chunks": chunks, "seconds": seconds}
 
 
-def run_ingest(config: Path, sequential: bool, embed_threads: int | None) -> list[dict]:
+def build_book(folder: Path, times: int = 7) -> Path:
+    """The shared papers joined ``times`` times into one PDF in ``folder``."""
+    import pypdfium2 as pdfium
+
+    book = pdfium.PdfDocument.new()
+    papers = sorted(PAPERS.glob("*.pdf"))
+    for _ in range(times):
+        for paper in papers:
+            source = pdfium.PdfDocument(str(paper))
+            book.import_pages(source)
+            source.close()
+    path = folder / "book.pdf"
+    book.save(str(path))
+    book.close()
+    return path
+
+
+def run_ingest(
+    config: Path,
+    sequential: bool,
+    embed_threads: int | None,
+    jobs: int = 1,
+    inputs: list[Path] | None = None,
+) -> list[dict]:
     from citeloom import bootstrap
 
     if embed_threads is not None:  # 0: onnxruntime's default (a thread per core, pinned)
@@ -111,10 +141,10 @@ def run_ingest(config: Path, sequential: bool, embed_threads: int | None) -> lis
         )
 
     try:
-        service = bootstrap.ingest_service(settings, "papers", index)
+        service = bootstrap.ingest_service(settings, "papers", index, jobs)
         if sequential:
             service.convert_ahead = 0
-        service.run([PAPERS], progress=progress)
+        service.run(inputs or [PAPERS], progress=progress)
     finally:
         index.close()
     return rows
@@ -187,15 +217,22 @@ def child(
     sequential: bool,
     model: str | None,
     embed_threads: int | None = None,
+    jobs: int = 1,
+    inputs: list[Path] | None = None,
+    page_batch: int | None = None,
 ) -> None:
     """One measured run; prints one JSON line for the parent."""
     logging.getLogger("docling").setLevel(logging.ERROR)
     config = prepare(model)
+    if page_batch is not None:
+        from citeloom.adapters.conversion import docling_converter
+
+        docling_converter.PAGE_BATCH = page_batch
     totals: dict[str, float] | None = {} if stages else None
     if only == "convert":
         rows = run_convert(config, warm, totals)
     else:
-        rows = run_ingest(config, sequential, embed_threads)
+        rows = run_ingest(config, sequential, embed_threads, jobs, inputs)
     end = time.perf_counter()
     own_cpu, kids_cpu = cpu_seconds()
     result = {
@@ -205,6 +242,7 @@ def child(
         "cpu": own_cpu,
         "cpu_children": kids_cpu,
         "rss": peak_rss_mb(),
+        "rss_children": peak_rss_mb(resource.RUSAGE_CHILDREN),
         "documents": rows,
         "stages": totals or {},
     }
@@ -244,6 +282,7 @@ def summary(run: dict) -> dict[str, float]:
         "ocr s/page": ocr_seconds / ocr_pages if ocr_pages else 0.0,
         "outside": run["wall"] - stage_sum,
         "rss": run["rss"],
+        "child rss": run.get("rss_children", 0.0),
         "load": run.get("load", 0.0),
     }
     for stage in STAGES:
@@ -282,6 +321,7 @@ ROWS = [
     ("ocr pages", "{:.0f}"),
     ("ocr s/page", "{:.1f} s"),
     ("rss", "{:.0f} MB"),
+    ("child rss", "{:.0f} MB"),
     ("load", "{:.1f}"),
 ]
 
@@ -296,6 +336,7 @@ LABELS = {
     "convert cpu/page": "CPU/page, no-OCR documents (their stages)",
     "ocr s/page": "OCR s/page (estimated)",
     "rss": "peak RSS",
+    "child rss": "peak RSS of a child (worker/Tesseract)",
     "load": "load average (1 min) at start",
     **{stage: f"stage {stage} (s, all documents)" for stage in STAGES},
 }
@@ -423,6 +464,21 @@ def main() -> None:
         help="the embedder's threads in the ingest (default: what citeloom picks, ADR 0022; "
         "0: onnxruntime's own default)",
     )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="conversion worker processes (ingest --jobs N; 1: a thread, no worker)",
+    )
+    parser.add_argument(
+        "--large",
+        action="store_true",
+        help="ingest the 14 papers joined seven times into one 1,064-page PDF (built here)",
+    )
+    parser.add_argument(
+        "--page-batch", type=int, help="pages converted at once (default: citeloom's own)"
+    )
+    parser.add_argument("--inputs", type=Path, nargs="*", help=argparse.SUPPRESS)
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--child-import", choices=IMPORTS, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -430,16 +486,40 @@ def main() -> None:
         child_import(args.child_import)
         return
     if args.child:
-        child(args.only, args.warm, args.stages, args.sequential, args.model, args.embed_threads)
+        child(
+            args.only,
+            args.warm,
+            args.stages,
+            args.sequential,
+            args.model,
+            args.embed_threads,
+            args.jobs,
+            args.inputs,
+            args.page_batch,
+        )
         return
     if args.imports:
         compare_imports(args.repeat)
         return
+    if args.large:
+        import tempfile
+
+        with tempfile.TemporaryDirectory(prefix="citeloom-book-") as folder:
+            args.inputs = [build_book(Path(folder))]
+            measure(args)
+        return
+    measure(args)
+
+
+def measure(args: argparse.Namespace) -> None:
+    """Each run in a fresh child process; the table of their figures."""
     load = os.getloadavg()
+    what = f"{args.inputs[0]} (the papers joined 7 times)" if args.inputs else PAPERS
     print(
-        f"{'conversion alone' if args.only == 'convert' else 'ingest'} of {PAPERS} "
+        f"{'conversion alone' if args.only == 'convert' else 'ingest'} of {what} "
         f"(cold conversion cache{'; Docling started first' if args.warm else ''}"
         f"{'; one thread' if args.sequential and args.only == 'ingest' else ''}"
+        f"{f'; {args.jobs} conversion workers' if args.jobs > 1 else ''}"
         f"{f'; model {args.model}' if args.model else ''}); "
         f"load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
     )
@@ -461,6 +541,9 @@ def main() -> None:
                     if args.embed_threads is not None
                     else []
                 ),
+                *(["--jobs", str(args.jobs)] if args.only == "ingest" else []),
+                *(["--inputs", *map(str, args.inputs)] if args.inputs else []),
+                *(["--page-batch", str(args.page_batch)] if args.page_batch else []),
             ],
             check=True,
             stdout=subprocess.PIPE,

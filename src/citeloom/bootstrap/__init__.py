@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
 
-from citeloom.config import ProjectConfig, Settings, load_settings
+from citeloom.config import ConversionConfig, ProjectConfig, Settings, load_settings
 from citeloom.domain.errors import ConfigError
 from citeloom.domain.models import chunk_token_limit
 
@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from citeloom.ports import (
         AuditLog,
         Chunker,
+        ConversionWorker,
         DocumentText,
         Embedder,
         Index,
@@ -201,12 +202,17 @@ def _wordpiece_chunker(settings: Settings, tokenizer_dir: Path) -> Chunker:
 def converter(settings: Settings) -> CachingConverter:
     """Docling for PDF/DOCX/HTML/Markdown, plain text as is, behind the conversion cache.
     Building it imports no Docling: that happens on the first conversion."""
+    return converter_of(settings.conversion, settings.paths.cache_dir, settings.environment.hf_hub)
+
+
+def converter_of(conversion: ConversionConfig, cache_dir: Path, hf_hub: Path) -> CachingConverter:
+    """``converter`` from the parts of the settings it reads: what a conversion worker
+    process is sent (they pickle; the settings carry this process's memo and API key)."""
     from citeloom.adapters.conversion.cache import CachingConverter
     from citeloom.adapters.conversion.docling_converter import DoclingConverter
     from citeloom.adapters.conversion.plain_text import PlainTextConverter
     from citeloom.adapters.conversion.router import FormatRouter
 
-    conversion = settings.conversion
     docling = DoclingConverter(
         ocr=conversion.ocr,
         ocr_languages=tuple(conversion.ocr_languages),
@@ -214,9 +220,26 @@ def converter(settings: Settings) -> CachingConverter:
         max_pages=conversion.max_pages,
         layout=conversion.layout,
         artifacts_path=conversion.artifacts_path,
-        hub=settings.environment.hf_hub,
+        hub=hf_hub,
     )
-    return CachingConverter(FormatRouter([docling, PlainTextConverter()]), settings.paths.cache_dir)
+    return CachingConverter(FormatRouter([docling, PlainTextConverter()]), cache_dir)
+
+
+def conversion_workers(settings: Settings, jobs: int | None) -> list[ConversionWorker]:
+    """``ingest --jobs N``: N worker processes, each building its own converter (ADR 0024);
+    none for one job (conversion stays on a thread of this process, as before). None: as
+    many as this machine's cores and memory suit (``workers.machine_jobs``)."""
+    from functools import partial
+
+    from citeloom.adapters.conversion.workers import WorkerConverter, machine_jobs
+
+    count = machine_jobs() if jobs is None else jobs
+    if count <= 1:
+        return []
+    build = partial(
+        converter_of, settings.conversion, settings.paths.cache_dir, settings.environment.hf_hub
+    )
+    return [WorkerConverter(build, f"citeloom-worker-{n}") for n in range(1, count + 1)]
 
 
 def metadata(settings: Settings, project: ProjectConfig) -> MetadataResolver:
@@ -322,13 +345,17 @@ def _pipeline(
     )
 
 
-def ingest_service(settings: Settings, project_name: str, index: Index) -> IngestService:
+def ingest_service(
+    settings: Settings, project_name: str, index: Index, jobs: int | None = 1
+) -> IngestService:
+    """``jobs``: conversion worker processes (``conversion_workers``)."""
     from citeloom.services.ingest import IngestService
 
     project = settings.get_project(project_name)
     return IngestService(
         **_pipeline(settings, project_name, index, embed_threads=ingest_embed_threads()),
         relations=relations(settings, project),
+        workers=conversion_workers(settings, jobs),
     )
 
 
@@ -571,10 +598,11 @@ def watch_service(
     on_wait: Callable[[str], None] | None = None,
     settle_s: float = 1.0,
     progress: ProgressHook | None = None,
+    jobs: int | None = 1,
 ) -> WatchService:
     """``watch``: the project's sources and one ingest run per settled batch of changes, each
-    with its own ingest service (its own audit and correlation id) and its own hold of the
-    index, released between runs."""
+    with its own ingest service (its own audit and correlation id, its own ``jobs`` worker
+    processes) and its own hold of the index, released between runs."""
     from citeloom.adapters.file_watcher import WatchfilesWatcher
     from citeloom.services.watch import WatchService, WatchSources
 
@@ -593,7 +621,7 @@ def watch_service(
     def run_once(should_stop: Callable[[], bool]) -> IngestReport:
         idx = index(settings, on_wait=on_wait)
         try:
-            return ingest_service(settings, project_name, idx).run(
+            return ingest_service(settings, project_name, idx, jobs).run(
                 sources.folders,
                 progress=progress,
                 prune=prune,

@@ -111,8 +111,8 @@ class Wiring:
     def note_book(self, project: str, index: Index) -> NoteBook:
         return b.note_book(self.settings, project, index)
 
-    def ingest_service(self, project: str, index: Index) -> IngestService:
-        return b.ingest_service(self.settings, project, index)
+    def ingest_service(self, project: str, index: Index, jobs: int | None = 1) -> IngestService:
+        return b.ingest_service(self.settings, project, index, jobs)
 
     def reindex_service(
         self, project: str, index: Index, embedding_model: str | None, allow_download: bool
@@ -127,9 +127,10 @@ class Wiring:
         on_wait: Callable[[str], None] | None,
         settle_s: float,
         progress: ProgressHook | None = None,
+        jobs: int | None = 1,
     ) -> WatchService:
         return b.watch_service(
-            self.settings, project, list(paths), prune, on_wait, settle_s, progress
+            self.settings, project, list(paths), prune, on_wait, settle_s, progress, jobs
         )
 
     def conversion_checks(self) -> list[Check]:

@@ -126,7 +126,11 @@ def index_points(
     note: NoteItem | None = None,
 ) -> list[IndexPoint]:
     """A document's chunks as index points: id, vector, the text BM25 indexes, the payload.
-    A note's first chunk also carries the note as given, to rebuild it from the index."""
+    A note's first chunk also carries the note as given, to rebuild it from the index.
+
+    The library's labels are worked out once for the document, not once a chunk: they read
+    every page's marks, so a book's 3,000 chunks would cost chunks x pages."""
+    labels = label_fields(match, document, library, note)
     points = [
         IndexPoint(
             id=chunk_id(c.doc_id, c.section_path, c.page_start, c.page_end, embed_model, c.index),
@@ -142,6 +146,7 @@ def index_points(
                 library=library,
                 chunk_total=len(chunks),
                 note=note,
+                labels=labels,
             ),
         )
         for c, vector in zip(chunks, vectors, strict=True)
@@ -162,8 +167,11 @@ def build_payload(
     library: str = "",
     chunk_total: int = 0,
     note: NoteItem | None = None,
+    labels: dict[str, dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    labels = label_fields(match, document, library, note)
+    """``labels``: ``label_fields`` of the document, when the caller has them already."""
+    if labels is None:
+        labels = label_fields(match, document, library, note)
     return {
         "project": project,
         "kind": "note" if is_note_path(document.source_path) else "paper",
@@ -175,7 +183,7 @@ def build_payload(
         "chunk_total": chunk_total,
         "ingest_id": ingest_id,
         "source": {"path": document.source_path, "sha256": document.sha256},
-        "zotero": labels["zotero"],
+        "zotero": dict(labels["zotero"]),
         "doc": {
             **labels["doc"],
             "page_start": chunk.page_start,

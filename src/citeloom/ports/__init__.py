@@ -2,7 +2,7 @@
 
 from citeloom.ports.audit import AuditLog
 from citeloom.ports.chunker import Chunker
-from citeloom.ports.converter import Converter
+from citeloom.ports.converter import ConversionWorker, Converter
 from citeloom.ports.document_text import DocumentText
 from citeloom.ports.embedder import Embedder
 from citeloom.ports.index import Index, IndexAdmin, IndexReader, IndexWriter, SearchFilter
@@ -12,6 +12,7 @@ from citeloom.ports.relations import RelationSource
 __all__ = [
     "AuditLog",
     "Chunker",
+    "ConversionWorker",
     "Converter",
     "DocumentText",
     "Embedder",

@@ -21,3 +21,13 @@ class Converter(Protocol):
     def supports(self, path: Path) -> bool: ...
 
     def convert(self, path: Path, sha256: str) -> ConvertedDocument: ...
+
+
+class ConversionWorker(Protocol):
+    """A converter in a process of its own (``ingest --jobs N``): one conversion at a time;
+    a worker that dies fails the one file it held (``DocumentError``) and the next conversion
+    starts a new one. ``close`` stops it, waiting for nothing."""
+
+    def convert(self, path: Path, sha256: str) -> ConvertedDocument: ...
+
+    def close(self) -> None: ...

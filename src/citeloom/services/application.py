@@ -315,13 +315,15 @@ class Citeloom:
         citekey: str | None = None,
         prune: bool = False,
         should_stop: Callable[[], bool] = lambda: False,
+        jobs: int | None = 1,
     ) -> IngestReport:
         """Convert, chunk, embed and store ``sources``. ``running`` is entered around the run
         itself, once the index is held: the door's progress display (its hook) and its Ctrl-C
-        handling (``should_stop``)."""
+        handling (``should_stop``). ``jobs``: documents converted at once, in worker
+        processes (1: none; None: as the machine suits)."""
         wiring = self._with_zotero(project, zotero)
         with self._unit(None, wiring) as index:
-            service = wiring.ingest_service(project, index)
+            service = wiring.ingest_service(project, index, jobs)
             with running as progress:
                 return service.run(
                     sources.paths,
@@ -359,13 +361,14 @@ class Citeloom:
         settle_s: float = 1.0,
         should_stop: Callable[[], bool] = lambda: False,
         progress: ProgressHook | None = None,
+        jobs: int | None = 1,
     ) -> int:
         """Keep the collection in step with ``sources`` until ``should_stop``; ``running`` is
         entered once watching is set up (the door's signal handling); ``progress`` is told of
         each run's documents. Returns the runs made."""
         prune = prune or self.project(project).prune
         service = self.wiring.watch_service(
-            project, sources.given, prune, self.on_wait, settle_s, progress
+            project, sources.given, prune, self.on_wait, settle_s, progress, jobs
         )
         with running:
             return service.run(on_event, should_stop=should_stop)

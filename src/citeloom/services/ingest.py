@@ -22,7 +22,7 @@ from citeloom.domain.ids import doc_id_from_sha256
 from citeloom.domain.models import DocumentSummary
 from citeloom.domain.records import stored_labels
 from citeloom.domain.relations import DocumentFacts
-from citeloom.ports import RelationSource
+from citeloom.ports import ConversionWorker, RelationSource
 from citeloom.services.ingest_annotations import mirror_annotations
 from citeloom.services.ingest_files import check_citekey, discover, refuse_unreadable, run_files
 from citeloom.services.ingest_prune import prune as prune_gone
@@ -61,6 +61,9 @@ class IngestService(DocumentPipeline):
     # Documents converted ahead on a thread while the one in hand is chunked, embedded and
     # written (0: one thread, convert then embed; measured in ADR 0009).
     convert_ahead: int = 1
+    # Worker processes that convert ahead instead, one thread of this process each
+    # (``ingest --jobs N``, ADR 0024); none: conversion ahead on the thread above.
+    workers: Sequence[ConversionWorker] = ()
     # the library's relations, built at each ingest (a broken relations file stops the run
     # before anything is written) and counted in the report
     relations: RelationSource | None = None
@@ -109,6 +112,7 @@ class IngestService(DocumentPipeline):
             embed_model=self.embedder.model_id,
             inputs=[str(p) for p in paths] + ([str(files_of.root)] if files_of else []),
             files=len(files),
+            conversion_workers=len(self.workers),
         )
         if isinstance(progress, RunProgress):
             progress.started(len(files), self.audit.correlation_id)
@@ -193,6 +197,8 @@ class IngestService(DocumentPipeline):
         finally:
             if ahead is not None:  # an error or a second Ctrl-C: no new conversion starts
                 ahead.close()
+            for worker in self.workers:  # stopped; one still converting is killed
+                worker.close()
             self.audit.record("run_finished", totals=report.totals)
             self.audit.close()
         if isinstance(progress, RunProgress):
@@ -224,8 +230,9 @@ class IngestService(DocumentPipeline):
     def _start_ahead(
         self, files: Sequence[Path], contents: RunFiles, stored: StoredDocuments
     ) -> ConversionAhead | None:
-        """The thread that converts the run's files ahead, or None for one thread."""
-        if self.convert_ahead < 1:
+        """The thread (or a thread per worker process) that converts the run's files ahead,
+        or None for one thread."""
+        if self.convert_ahead < 1 and not self.workers:
             return None
 
         def wanted(path: Path) -> str | None:
@@ -234,6 +241,9 @@ class IngestService(DocumentPipeline):
             known = stored.get(doc_id_from_sha256(sha256))
             return None if known is not None and known.complete else sha256
 
+        if self.workers:  # the caller converts in a worker too: Docling stays out of here
+            helpers = [worker.convert for worker in self.workers]
+            return ConversionAhead(files, helpers[0], wanted, len(helpers), helpers)
         return ConversionAhead(files, self.converter.convert, wanted, self.convert_ahead)
 
     def _optimize(self) -> None:

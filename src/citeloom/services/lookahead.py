@@ -10,6 +10,10 @@ stays on the calling thread, in file order, so a run decides and records exactly
 sequential one does. What the thread produces is a guess the caller may ignore: a document the
 caller finds already stored is skipped even if it was converted ahead (its conversion is only
 cached), and a document the thread passed over is converted by the caller itself.
+
+With ``ingest --jobs N`` (ADR 0024) there are N such threads, each handing its conversions to
+a worker process of its own (``helpers``): they claim the run's files in order, so the caller
+still takes them in file order and nothing else changes.
 """
 
 from __future__ import annotations
@@ -38,29 +42,43 @@ class _Done:
 
 
 class ConversionAhead:
-    """Converts the files of a run in order on one thread, at most ``depth`` conversions
-    ahead of what the caller has taken.
+    """Converts the files of a run in order on one thread (or one per helper), at most
+    ``depth`` conversions ahead of what the caller has taken.
 
-    Memory stays bounded: one conversion running and ``depth`` converted documents waiting.
-    A daemon thread, so that a second Ctrl-C (or any error) ends the process without waiting
-    for a conversion nobody will use; ``close(wait=True)`` waits for it instead.
+    Memory stays bounded: one conversion running per thread and ``depth`` converted documents
+    waiting. Daemon threads, so that a second Ctrl-C (or any error) ends the process without
+    waiting for a conversion nobody will use; ``close(wait=True)`` waits for them instead.
+    ``helpers``: one conversion function per thread (a worker process each); without them one
+    thread converts with ``convert``, which is also what the caller converts with itself.
     """
 
     def __init__(
-        self, files: Sequence[Path], convert: Convert, wanted: Wanted, depth: int = 1
+        self,
+        files: Sequence[Path],
+        convert: Convert,
+        wanted: Wanted,
+        depth: int = 1,
+        helpers: Sequence[Convert] = (),
     ) -> None:
         self._files = list(files)
         self._convert = convert
         self._wanted = wanted
         self._depth = max(1, depth)
         self._lock = threading.Condition()
-        self._claimed: set[Path] = set()  # files the thread or the caller has started on
-        self._done: dict[Path, _Done | None] = {}  # None: the thread passed it over
+        self._claimed: set[Path] = set()  # files a thread or the caller has started on
+        self._done: dict[Path, _Done | None] = {}  # None: a thread passed it over
         self._waiting = 0  # converted documents not yet taken
         self._closed = False
-        self._finished = False  # the thread has returned: nothing more will be converted
-        self._thread = threading.Thread(target=self._work, name="citeloom-convert", daemon=True)
-        self._thread.start()
+        converts = list(helpers) or [convert]
+        self._running = len(converts)  # threads not yet returned
+        self._finished = False  # every thread has returned: nothing more will be converted
+        names = [f"citeloom-convert-{n}" for n in range(1, len(converts) + 1)]
+        self._threads = [
+            threading.Thread(target=self._work, args=(one,), name=name, daemon=True)
+            for one, name in zip(converts, names if helpers else ["citeloom-convert"], strict=True)
+        ]
+        for thread in self._threads:
+            thread.start()
 
     def take(self, path: Path, sha256: str, durations: dict[str, float]) -> ConvertedDocument:
         """The conversion of ``path``, made on the thread, or here when the thread did not
@@ -102,17 +120,19 @@ class ConversionAhead:
             self._closed = True
             self._lock.notify_all()
         if wait:
-            self._thread.join()
+            for thread in self._threads:
+                thread.join()
 
-    def _work(self) -> None:
+    def _work(self, convert: Convert) -> None:
         try:
-            self._convert_all()
+            self._convert_all(convert)
         finally:  # also if it died of a bug: the caller then converts what is left itself
             with self._lock:
-                self._finished = True
+                self._running -= 1
+                self._finished = self._running == 0
                 self._lock.notify_all()
 
-    def _convert_all(self) -> None:
+    def _convert_all(self, convert: Convert) -> None:
         for path in self._files:
             with self._lock:
                 while self._waiting >= self._depth and not self._closed:
@@ -122,14 +142,17 @@ class ConversionAhead:
                 if path in self._claimed:
                     continue
                 self._claimed.add(path)
-            done = self._convert_one(path)
-            with self._lock:
-                self._done[path] = done
-                if done is not None:
-                    self._waiting += 1
-                self._lock.notify_all()
+            done: _Done | None = None
+            try:
+                done = self._convert_one(path, convert)
+            finally:  # a claimed file is always answered, or the caller would wait for it
+                with self._lock:
+                    self._done[path] = done
+                    if done is not None:
+                        self._waiting += 1
+                    self._lock.notify_all()
 
-    def _convert_one(self, path: Path) -> _Done | None:
+    def _convert_one(self, path: Path, convert: Convert) -> _Done | None:
         try:
             sha256 = self._wanted(path)
         except Exception:  # the caller meets the same error when it reads the file
@@ -138,7 +161,7 @@ class ConversionAhead:
             return None
         start = time.perf_counter()
         try:
-            document = self._convert(path, sha256)
+            document = convert(path, sha256)
         except Exception as error:  # raised again on the caller's thread, by take()
             return _Done(sha256, None, error, time.perf_counter() - start)
         return _Done(sha256, document, None, time.perf_counter() - start)

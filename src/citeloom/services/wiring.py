@@ -121,7 +121,10 @@ class Wiring(Protocol):
 
     def note_book(self, project: str, index: Index) -> NoteBook: ...
 
-    def ingest_service(self, project: str, index: Index) -> IngestService: ...
+    def ingest_service(self, project: str, index: Index, jobs: int | None = 1) -> IngestService:
+        """``jobs``: documents converted at once in worker processes (1: on a thread of this
+        process, no worker; None: as this machine's cores and memory suit)."""
+        ...
 
     def reindex_service(
         self, project: str, index: Index, embedding_model: str | None, allow_download: bool
@@ -135,6 +138,7 @@ class Wiring(Protocol):
         on_wait: Callable[[str], None] | None,
         settle_s: float,
         progress: ProgressHook | None = None,
+        jobs: int | None = 1,
     ) -> WatchService: ...
 
     # ------------------------------------------------------------------ validate

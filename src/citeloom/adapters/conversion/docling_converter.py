@@ -8,15 +8,23 @@ is a readable, unencrypted PDF, so a bad file fails with a message that names th
 from __future__ import annotations
 
 import logging
-import re
 import tempfile
-from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from citeloom.adapters.conversion.docling_reading import (
+    MarginKey,
+    PdfReading,
+    blocks_from_docling,
+    drop_running_heads,
+    keyed_blocks,
+    mark_title,
+    page_marks,
+    release_freed_memory,
+)
 from citeloom.domain.errors import ConverterUnavailable, DocumentError
 from citeloom.domain.headings import numbering_levels, repeated_labels
 from citeloom.domain.models import (
@@ -26,8 +34,6 @@ from citeloom.domain.models import (
     ConvertedDocument,
     WarningKind,
 )
-from citeloom.domain.page_labels import PageMarks
-from citeloom.domain.text import fold_for_match, normalise_text
 
 if TYPE_CHECKING:
     from citeloom.adapters.conversion.layout_notes import DoclingRun
@@ -42,6 +48,9 @@ MAPPING_VERSION = "2"
 CONVERTER_ID = f"docling-{DOCLING_VERSION}+rules-{RULES_VERSION}+map-{MAPPING_VERSION}"
 TRAINED_ID = f"docling-{DOCLING_VERSION}+trained+map-{MAPPING_VERSION}"
 PDF_SUFFIXES = frozenset({".pdf"})
+# Pages of a PDF converted at once: a longer PDF is converted in batches of this many pages, so
+# that a book needs the memory of a paper (ADR 0024).
+PAGE_BATCH = 50
 # Formats Docling reads without a layout model (its simple pipeline): headings with levels,
 # no pages, so chunks of these cite a section rather than a page.
 SIMPLE_SUFFIXES: Mapping[str, str] = MappingProxyType(
@@ -124,188 +133,6 @@ def demote_repeated_labels(blocks: list[Block]) -> list[Block]:
     for n in repeated:
         out[heads[n]] = replace(out[heads[n]], kind=BlockKind.TEXT, level=0)
     return out
-
-
-_KINDS: Mapping[str, BlockKind] = MappingProxyType(
-    {
-        "title": BlockKind.TITLE,
-        "section_header": BlockKind.HEADING,
-        "text": BlockKind.TEXT,
-        "paragraph": BlockKind.TEXT,
-        "list_item": BlockKind.LIST_ITEM,
-        "caption": BlockKind.CAPTION,
-        "footnote": BlockKind.FOOTNOTE,
-        "formula": BlockKind.FORMULA,
-        "code": BlockKind.CODE,
-        "table": BlockKind.TABLE,
-        "reference": BlockKind.TEXT,
-    }
-)
-
-
-def blocks_from_docling(document: Any) -> list[Block]:
-    """Reading-ordered blocks from a DoclingDocument's body (furniture is never iterated)."""
-    furniture = _repeated_margin_text(document)
-    blocks: list[Block] = []
-    for item, _depth in document.iterate_items():
-        label = str(getattr(item, "label", ""))
-        kind = _KINDS.get(label)
-        if kind is None:
-            continue
-        page = item.prov[0].page_no if getattr(item, "prov", None) else None
-        if kind is BlockKind.TABLE:
-            text = item.export_to_markdown(doc=document)
-        else:
-            text = getattr(item, "text", "")
-        text = normalise_text(text)
-        if not text or (kind is not BlockKind.HEADING and _margin_key(item, document) in furniture):
-            continue
-        level = int(getattr(item, "level", 1) or 1) if kind is BlockKind.HEADING else 0
-        blocks.append(Block(text=text, kind=kind, page=page, level=level))
-    return blocks
-
-
-def margin_text(document: Any, pages: int = 2) -> str:
-    """Page headers, footers and margin stamps of the first pages (Docling's furniture), and
-    the words the layout put inside a picture there: a publisher's head whose DOI line sits
-    beside its logo (Hindawi, Cambridge) is read as part of the logo's picture. Never
-    chunked; where identifiers are printed."""
-    from docling_core.types.doc import ContentLayer
-
-    parts = []
-    layers = {ContentLayer.BODY, ContentLayer.FURNITURE}
-    for item, _depth in document.iterate_items(
-        included_content_layers=layers, traverse_pictures=True
-    ):
-        prov = getattr(item, "prov", None)
-        if not (prov and prov[0].page_no <= pages and getattr(item, "text", "")):
-            continue
-        if item.content_layer == ContentLayer.FURNITURE or _in_picture(item, document):
-            parts.append(normalise_text(item.text))
-    return "\n".join(dict.fromkeys(parts))
-
-
-def _in_picture(item: Any, document: Any) -> bool:
-    """Whether an item is held by a picture (its parent, or an ancestor, is one)."""
-    parent = getattr(item, "parent", None)
-    for _ in range(16):  # a picture's children are shallow; the bound keeps a cycle harmless
-        if parent is None:
-            return False
-        if str(parent.cref).startswith("#/pictures/"):
-            return True
-        parent = getattr(parent.resolve(document), "parent", None)
-    return False
-
-
-# How close to the top or bottom edge (a share of the page height) a line must lie, wholly, to
-# be a running head or a footer: where page numbers are printed.
-MARGIN_BAND = 0.12
-ROW_TOLERANCE = 0.01  # lines this close to a page's first or last row are on that row
-
-
-def margin_lines(document: Any) -> tuple[tuple[int, str], ...]:
-    """Short lines of a page's running head and footer, body and furniture alike, with their
-    page: those lying wholly in the top or bottom band, and the page's first and last rows of
-    text wherever they sit (a wide margin puts a running head lower than the band). The
-    evidence of printed page numbers (``domain.page_labels``)."""
-    from docling_core.types.doc import ContentLayer
-
-    rows: dict[int, list[tuple[float, float, str]]] = defaultdict(list)
-    layers = {ContentLayer.BODY, ContentLayer.FURNITURE}
-    for item, _depth in document.iterate_items(included_content_layers=layers):
-        prov = getattr(item, "prov", None)
-        text = getattr(item, "text", "")
-        if not prov or not text:
-            continue
-        page = document.pages.get(prov[0].page_no)
-        if page is None or page.size is None or not page.size.height:
-            continue
-        box = prov[0].bbox.to_top_left_origin(page.size.height)
-        top, bottom = box.t / page.size.height, box.b / page.size.height
-        rows[prov[0].page_no].append((top, bottom, normalise_text(text)))
-    lines: list[tuple[int, str]] = []
-    for page_no, items in sorted(rows.items()):
-        first = min(top for top, _, _ in items)
-        last = max(bottom for _, bottom, _ in items)
-        for top, bottom, text in items:
-            in_band = bottom <= MARGIN_BAND or top >= 1 - MARGIN_BAND
-            extreme = top <= first + ROW_TOLERANCE or bottom >= last - ROW_TOLERANCE
-            if (in_band or extreme) and len(text) <= 120:
-                lines.append((page_no, text))
-    return tuple(dict.fromkeys(lines))
-
-
-def page_marks(
-    pages: int,
-    pdf_labels: tuple[str, ...],
-    margins: tuple[tuple[int, str], ...],
-    blocks: list[Block],
-) -> PageMarks:
-    """What the PDF says about its pages, for ``domain.page_labels`` to decide the labels."""
-    text: dict[int, list[str]] = defaultdict(list)
-    for block in blocks:
-        if block.page is not None:
-            text[block.page].append(block.text)
-    return PageMarks(
-        pdf_labels=pdf_labels,
-        margin_lines=margins,
-        page_words=tuple(sum(len(t.split()) for t in text[p]) for p in range(1, pages + 1)),
-        page_openings=tuple(" ".join(text[p])[:200] for p in range(1, pages + 1)),
-    )
-
-
-def mark_title(blocks: list[Block], title: str | None) -> list[Block]:
-    """Turn the page-1 heading(s) holding the layout stage's title into one TITLE block.
-
-    Docling may split a title set over lines with wide leading into consecutive headings, so
-    consecutive headings are joined until they spell the title."""
-    if not title:
-        return blocks
-    key = fold_for_match(title)
-    for start, block in enumerate(blocks):
-        if block.page not in (1, None):
-            break
-        if block.kind not in (BlockKind.HEADING, BlockKind.TITLE):
-            continue
-        joined = ""
-        for end in range(start, len(blocks)):
-            if blocks[end].kind not in (BlockKind.HEADING, BlockKind.TITLE):
-                break
-            joined = f"{joined} {fold_for_match(blocks[end].text)}".strip()
-            if joined == key:
-                text = " ".join(b.text for b in blocks[start : end + 1])
-                return [*blocks[:start], Block(text, BlockKind.TITLE, 1), *blocks[end + 1 :]]
-            if not key.startswith(joined):
-                break
-    return blocks
-
-
-def _margin_key(item: Any, document: Any) -> tuple[str, int] | None:
-    """Digits-agnostic text and rough height of a short item near the top or bottom edge."""
-    prov = getattr(item, "prov", None)
-    text = getattr(item, "text", "")
-    if not prov or not text or len(text) > 100:
-        return None
-    page = document.pages.get(prov[0].page_no)
-    if page is None or page.size is None:
-        return None
-    box = prov[0].bbox.to_top_left_origin(page.size.height)
-    rel = box.t / page.size.height
-    if 0.12 < rel < 0.88:
-        return None
-    return re.sub(r"\d+", "#", fold_for_match(text)), round(rel * 20)
-
-
-def _repeated_margin_text(document: Any) -> set[tuple[str, int] | None]:
-    """Running heads the layout rules missed: the same margin text on many pages."""
-    pages_of: dict[tuple[str, int], set[int]] = defaultdict(set)
-    for item, _ in document.iterate_items():
-        key = _margin_key(item, document)
-        if key is not None:
-            pages_of[key].add(item.prov[0].page_no)
-    total = max(len(document.pages), 1)
-    threshold = max(3, int(0.4 * total))
-    return {k for k, pages in pages_of.items() if len(pages) >= threshold}
 
 
 def trained_layout(artifacts_path: Path | None, hub: Path = HF_HUB) -> Path | None:
@@ -391,8 +218,11 @@ class DoclingConverter:
         layout: str = "auto",
         artifacts_path: Path | None = None,
         hub: Path = HF_HUB,
+        page_batch: int | None = None,
     ) -> None:
-        """``hub``: the Hugging Face cache searched for the trained layout weights."""
+        """``hub``: the Hugging Face cache searched for the trained layout weights;
+        ``page_batch``: the pages of a PDF converted at once (None: ``PAGE_BATCH``)."""
+        self.page_batch = max(1, PAGE_BATCH if page_batch is None else page_batch)
         self.ocr = ocr
         self.ocr_languages = tuple(ocr_languages)
         self.timeout_s = timeout_s
@@ -480,10 +310,32 @@ class DoclingConverter:
     def _convert_pdf(self, path: Path, sha256: str) -> ConvertedDocument:
         pages, meta, outline, pdf_labels = precheck_pdf(path)
         last_page = min(pages, self.max_pages)
-        run = self._run(path, page_range=(1, last_page))
-        notes = run.notes
-        blocks, stopped = self._check(path, run.result)
-        blocks = mark_title(blocks, notes.title)
+        read = PdfReading()
+        for first in range(1, last_page + 1, self.page_batch):
+            # One batch of pages at a time: Docling's document and parsed pages go before the
+            # next batch, so memory follows the batch, not the PDF (ADR 0024). What depends
+            # on the whole PDF (running heads, title, heading levels, page labels) is judged
+            # below over every batch's blocks, as for a PDF converted at once.
+            last = min(first + self.page_batch - 1, last_page)
+            run = self._run(path, page_range=(first, last))
+            try:
+                keyed, stopped = self._read(path, run.result)
+            except DocumentError:
+                if not read.blocks:
+                    raise
+                reason = f"pages {first}-{last} could not be converted"
+                keyed, stopped = [], ConversionWarning(WarningKind.PARTIAL, reason)
+            read.add(run, keyed, first)
+            del run
+            if last_page > self.page_batch:
+                release_freed_memory()
+            if stopped is not None:
+                read.stopped = stopped
+                if stopped.kind is WarningKind.TIMEOUT:
+                    break
+        stopped = read.stopped
+        blocks = drop_running_heads(read.blocks, read.pages_of, read.converted_pages)
+        blocks = mark_title(blocks, read.title)
         if not outline:  # an outline's levels are the author's own: Docling used them already
             blocks = levels_from_numbering(blocks)
         blocks = demote_repeated_labels(blocks)
@@ -500,7 +352,7 @@ class DoclingConverter:
                     "([conversion] max_pages)",
                 )
             )
-        warnings.extend(notes.warnings)
+        warnings.extend(read.warnings)
         return ConvertedDocument(
             source_path=str(path),
             sha256=sha256,
@@ -509,10 +361,10 @@ class DoclingConverter:
             blocks=tuple(blocks),
             converter=self.converter_id,
             pdf_metadata={k: v for k, v in meta.items() if k in ("title", "subject", "keywords")},
-            ocr_pages=tuple(sorted(notes.ocr_pages)),
+            ocr_pages=tuple(sorted(read.ocr_pages)),
             warnings=tuple(warnings),
-            margin_text=margin_text(run.result.document),
-            page_marks=page_marks(pages, pdf_labels, margin_lines(run.result.document), blocks),
+            margin_text=read.margin_text,
+            page_marks=page_marks(pages, pdf_labels, tuple(read.margin_lines), blocks),
         )
 
     def _convert_simple(self, path: Path, sha256: str) -> ConvertedDocument:
@@ -540,12 +392,24 @@ class DoclingConverter:
     def _check(self, path: Path, result: Any) -> tuple[list[Block], ConversionWarning | None]:
         """Blocks of a finished conversion and, if it stopped short, what stopped it; or a
         ``DocumentError`` saying why there are no blocks."""
+        blocks = blocks_from_docling(result.document) if result.document is not None else []
+        return blocks, self._status(path, result, bool(blocks))
+
+    def _read(
+        self, path: Path, result: Any
+    ) -> tuple[list[tuple[Block, MarginKey | None]], ConversionWarning | None]:
+        """``_check`` for one batch of a PDF's pages: its blocks keyed for
+        ``drop_running_heads``, judged once every batch is read."""
+        keyed = keyed_blocks(result.document) if result.document is not None else []
+        return keyed, self._status(path, result, bool(keyed))
+
+    def _status(self, path: Path, result: Any, has_blocks: bool) -> ConversionWarning | None:
         from docling.datamodel.base_models import ConversionStatus, FailureCategory
 
         errors = list(result.errors or [])
         reasons = "; ".join(e.error_message for e in errors)
         timed_out = any(e.category is FailureCategory.TIMEOUT for e in errors)
-        blocks = blocks_from_docling(result.document) if result.document is not None else []
+        blocks = has_blocks
         limit = f"the time limit of {self.timeout_s:g} s"
         if timed_out and not blocks:
             raise DocumentError(
@@ -558,11 +422,11 @@ class DoclingConverter:
                 "damaged; re-download or re-export it."
             )
         if result.status is not ConversionStatus.PARTIAL_SUCCESS:
-            return blocks, None
+            return None
         if timed_out:
             message = f"conversion stopped after {limit} ([conversion] timeout_s)"
-            return blocks, ConversionWarning(WarningKind.TIMEOUT, message)
-        return blocks, ConversionWarning(WarningKind.PARTIAL, reasons or "some pages failed")
+            return ConversionWarning(WarningKind.TIMEOUT, message)
+        return ConversionWarning(WarningKind.PARTIAL, reasons or "some pages failed")
 
 
 def _ranges(pages: list[int]) -> str:

@@ -132,18 +132,22 @@ class QdrantIndex(Generic[E]):
         self, collection: str, doc_id: str, source_path: str, points: Sequence[IndexPoint]
     ) -> None:
         # New chunks first, then whatever else belonged to this file or content: a crash in
-        # between leaves the new copy complete and the old one removable by the next run.
-        if points:
-            self.engine.upsert(collection, self._encoded(collection, points))
+        # between leaves the new copy complete and the old one removable by the next run. A
+        # book's thousands of chunks go in writes of ``batch_size``, as a bulk load's do, so
+        # that no write (and no BM25 encoding held for it) grows with the document.
+        self._upsert(collection, points)
         stale = stale_plan(doc_id, source_path, [p.id for p in points])
         self.engine.delete_where(collection, stale, "delete stale points")
         self.engine.flush(collection)
 
     def upsert_points(self, collection: str, points: Sequence[IndexPoint]) -> None:
+        self._upsert(collection, points)
+        self.engine.flush(collection)
+
+    def _upsert(self, collection: str, points: Sequence[IndexPoint]) -> None:
         size = self.engine.batch_size
         for start in range(0, len(points), size):
             self.engine.upsert(collection, self._encoded(collection, points[start : start + size]))
-        self.engine.flush(collection)
 
     def optimize(self, collection: str) -> None:
         self.engine.optimize(collection)

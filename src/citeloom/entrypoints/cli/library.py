@@ -30,6 +30,21 @@ if TYPE_CHECKING:
     from citeloom.services.ingest import ProgressHook
 
 
+JobsOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--jobs",
+        "-j",
+        min=1,
+        max=64,
+        help="Documents converted at once, each in a worker process of its own (about "
+        "0.4 GB each); embedding and storing stay in order in this process. 1: convert on "
+        "a thread of this process, no worker. Default: one per three cores, as memory allows.",
+        show_default=False,
+    ),
+]
+
+
 def _refused(sources: Sources) -> None:
     """Each path refused at once, in one line (a name from a glob may hold any character);
     exit 1 when nothing is left to run."""
@@ -74,6 +89,7 @@ def ingest(
             show_default=False,
         ),
     ] = None,
+    jobs: JobsOpt = None,
     config: ConfigOpt = Path("citeloom.toml"),
     as_json: JsonOpt = False,
     progress_mode: ProgressOpt = ProgressMode.auto,
@@ -109,6 +125,7 @@ def ingest(
         citekey=citekey,
         prune=prune,
         should_stop=stop,
+        jobs=jobs,
     )
     if as_json:
         from citeloom.services.report_responses import IngestResponse
@@ -152,6 +169,7 @@ def watch(
             "their size and time that long).",
         ),
     ] = 1.0,
+    jobs: JobsOpt = None,
     config: ConfigOpt = Path("citeloom.toml"),
     as_json: Annotated[
         bool, typer.Option("--json", help="One JSON object per line for each event.")
@@ -186,5 +204,6 @@ def watch(
         settle_s=settle,
         should_stop=stop,
         progress=JsonProgress() if in_json else None,
+        jobs=jobs,
     )
     status.close()
