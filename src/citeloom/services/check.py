@@ -400,10 +400,14 @@ class CheckService:
 
 def _outvoted(elsewhere: Judgement, cited: Judgement) -> bool:
     """A support on another page is outvoted by a contradiction on the cited page that
-    states the claim better: the sentence aligned best with the claim decides."""
+    states the claim better: the sentence aligned best with the claim decides, not a run of
+    sentences that gathers the claim's words from several ("significant heterogeneity in
+    RCTs" on the cited page against a claim of "heterogeneity in OR" is a mismatch, though
+    three sentences of another page hold "heterogeneity", "significant" and "OR")."""
     if cited.outcome != "mismatch" or cited.alignment is None or elsewhere.alignment is None:
         return False
-    return cited.alignment.score > elsewhere.alignment.score
+    mine, theirs = cited.alignment, elsewhere.alignment
+    return mine.score > theirs.score or mine.core_score > theirs.core_score
 
 
 def span_in(span: Span, page: PageText) -> bool:
