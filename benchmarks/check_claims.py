@@ -10,7 +10,8 @@ SHA-1 of the citekey; abstracts: the parity of the SHA-1 of their id):
 - ``authors``: benchmarks/data/author_restatements.json when present, sentences of the
   abstracts, introductions and conclusions of papers/ and paginated/ restating a result that
   a later page states, cited the same four ways (the authors paraphrase themselves);
-- ``perturbed``: sentences of the body text of papers/ and paginated/, each cited to its own
+- ``perturbed``: sentences of the body text of papers/ and paginated/ (not of a reference
+  list, domain.reference_lists), each cited to its own
   page (a true claim) beside its automatic perturbations (benchmarks/perturb.py: a number,
   a unit, a negation, a direction or a name changed): these must never be supported;
 - ``abstracts``: the same for docling-gt/'s pages and abstracts of haystack/ (CISI, MEDLINE,
@@ -53,6 +54,7 @@ from citeloom import bootstrap  # noqa: E402
 from citeloom.domain.abstention import idf  # noqa: E402
 from citeloom.domain.alignment import PageText, Thresholds  # noqa: E402
 from citeloom.domain.ids import sha256_of_file  # noqa: E402
+from citeloom.domain.reference_lists import mark_reference_lists  # noqa: E402
 from citeloom.domain.sentences import looks_whole, split_sentences  # noqa: E402
 from citeloom.domain.text import comparable_words, fold  # noqa: E402
 from citeloom.services.check import CheckService  # noqa: E402
@@ -267,8 +269,8 @@ def body_sentences(blocks: Sequence[tuple[str, str]], low: int = 8, high: int = 
 def perturbed_cases(
     config: Path, keys: dict[str, str], labels: dict[str, list[str | None]], per_paper: int
 ) -> list[Case]:
-    """Body sentences of papers/ and paginated/ and their perturbations, each cited to the
-    sentence's own page."""
+    """Body sentences of papers/ and paginated/ (not their reference lists) and their
+    perturbations, each cited to the sentence's own page."""
     settings = bootstrap.settings(config)
     texts = bootstrap.document_text(settings)
     out = []
@@ -276,6 +278,8 @@ def perturbed_cases(
         blocks = texts.page_blocks(sha256_of_file(CORPUS / name))
         if blocks is None or key not in labels:
             continue
+        # a reference list's entries are other works' titles, not the paper's sentences
+        blocks = mark_reference_lists(blocks, "reference")
         rng = random.Random(f"{name}-31")
         names = paper_names(" ".join(t for items in blocks.values() for _, t in items))
         candidates = []

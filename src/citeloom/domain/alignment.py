@@ -40,7 +40,10 @@ from citeloom.domain.text import (
 )
 
 BODY_KINDS = frozenset({"text", "list_item"})
-NO_EVIDENCE_KINDS = frozenset({"heading"})  # a heading names a topic, it states nothing
+# a heading names a topic, it states nothing; an entry of the paper's reference list names
+# another work (``domain.reference_lists``): neither is what the paper states
+REFERENCE_KIND = "reference"
+NO_EVIDENCE_KINDS = frozenset({"heading", REFERENCE_KIND})
 WIDTHS = (1, 2, 3)
 Outcome = Literal["supported", "mismatch", "unconfirmed", "not-found"]
 

@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from citeloom.domain.alignment import (
+    REFERENCE_KIND,
     Alignment,
     ClaimContent,
     Judgement,
@@ -42,6 +43,7 @@ from citeloom.domain.claims import Difference
 from citeloom.domain.draft_citations import DraftCitation, find_citations
 from citeloom.domain.models import DocumentSummary
 from citeloom.domain.records import Passage, passage_from_payload
+from citeloom.domain.reference_lists import in_reference_list, mark_reference_lists
 from citeloom.domain.relations import (
     NO_FLAGS,
     CitationNote,
@@ -348,8 +350,9 @@ class CheckService:
                 blocks = {}
                 for passage in found:
                     if passage.page_start == passage.page_end:
-                        blocks.setdefault(passage.page_start, []).append(("text", passage.text))
-            for number, items in blocks.items():
+                        kind = REFERENCE_KIND if in_reference_list(passage.section_path) else "text"
+                        blocks.setdefault(passage.page_start, []).append((kind, passage.text))
+            for number, items in mark_reference_lists(blocks, REFERENCE_KIND).items():
                 pages[doc.doc_id, number] = PageText(number, tuple(items))
         text = "\n".join(t for page in pages.values() for _, t in page.blocks)
         paper = _Paper(
