@@ -163,6 +163,8 @@ def _name(sentence: str, rng: random.Random, others: Sequence[str]) -> Perturbat
     if not pool:
         return None
     swapped = rng.choice(sorted(pool))
+    if swapped.removesuffix("s") == name.removesuffix("s"):
+        return None  # "GP" -> "GPs", "SSTable" -> "SSTables": the same name, nothing false
     text = sentence[: match.start()] + swapped + sentence[match.end() :]
     return Perturbation("name", sentence, text, f"{name} -> {swapped}")
 

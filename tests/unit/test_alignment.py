@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from citeloom.domain.abstention import stem
+from citeloom.domain.abstention import stem, text_stems
 from citeloom.domain.alignment import PageText, abbreviations, page_spans, pervasive
 from citeloom.domain.text import fold
 from citeloom.services.claim_judge import ClaimJudge
@@ -166,3 +166,26 @@ def test_the_papers_topic_is_context_a_cited_page_need_not_repeat():
     # a claim made of the topic alone keeps its terms: the topic is not the content
     only = core.content("MDRPM prioritises requirements.", paper=paper, topic=topic)
     assert set(only.weights) == {"mdrpm", "prioritises", "requirements"}
+
+
+def test_a_name_in_the_plural_and_an_open_compound_are_the_same_words():
+    """Bigtable p. 216 writes "Bigtable" for a claim's "Bigtables"; douglas p. 307 writes
+    "short list" for "shortlist": neither is another name or a missing term."""
+    page = PageText(
+        3,
+        (
+            (
+                "text",
+                "This approach resulted in a short list of compounds for Bigtable that had "
+                "interactions equal or improved compared to the parent molecule.",
+            ),
+        ),
+    )
+    claim = (
+        "A shortlist of compounds for Bigtables had interactions equal or improved compared "
+        "to the parent molecule."
+    )
+    assert outcome(claim, page)[0] == "supported"
+    held = text_stems("resulted in a short list of compounds from the data set")
+    assert {stem("shortlist"), stem("dataset")} <= held
+    assert stem("listof") not in held  # a word of two letters glues to nothing

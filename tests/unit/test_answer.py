@@ -206,3 +206,17 @@ def test_a_name_is_looked_for_in_every_spelling_across_the_project(library):
     unknown = "Did the marsh surveys use Grand Central Dispatch for their models?"
     report = service(index, embedder, texts).answer(unknown, within)
     assert report.absent == ["Grand Central Dispatch"] and report.fallback
+
+
+def test_the_answer_never_quotes_an_entry_of_a_reference_list():
+    """A title in the paper's bibliography names another work, not what the paper says: under
+    a References heading, or shaped as an entry where the heading was lost (issue 27)."""
+    index, embedder = FakeIndex(), FakeEmbedder(dimensions=64)
+    title = "Quiet hours reduce interruptions in open-plan offices by a third."
+    entry = f"Lee J, Park S: {title} J Office Res 2019, 12:33-40."
+    chunks = [(title, ("References",), 4, 4), (entry, ("5 Discussion",), 3, 3)]
+    store(index, embedder, SHA, "ardel2023marsh", chunks)
+    texts = FakeDocumentText({SHA: {3: entry, 4: title}})
+    report = service(index, embedder, texts).answer("do quiet hours reduce interruptions")
+    assert report.fallback
+    assert all(title not in c.quote for c in report.citations)

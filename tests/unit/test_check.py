@@ -155,3 +155,36 @@ def test_a_cited_page_that_discusses_the_claim_stays_unconfirmed_naming_the_stat
     (check,) = checker.check(f"{CLAIM} [@ardel2023marsh, p. 274].", "draft.md").checks
     assert check.verdict == "unconfirmed"
     assert check.message.endswith("p. 273 states it")
+
+
+REFERENCE_ENTRY = "Saltmarsh sediment accretion doubled in the Blackwater estuary after the breach."
+
+
+def _with_a_reference_list(section: tuple[str, ...], heading: bool):
+    """ardel2023marsh with a reference list on PDF page 4 (p. 275), whose entry's title reads
+    like a claim; the list's heading as a conversion gives it, or lost."""
+    index, embedder = FakeIndex(), FakeEmbedder(dimensions=64)
+    page4 = ("References\n" if heading else "") + REFERENCE_ENTRY
+    chunks = [(f"{PAGE2}\n{PAGE3}", ("3 Results",), 2, 3), (page4, section, 4, 4)]
+    store(index, embedder, SHA, "ardel2023marsh", chunks, page="272-275")
+    kinds = {SHA: {"References": "heading"}}
+    texts = FakeDocumentText({SHA: {2: PAGE2, 3: PAGE3, 4: page4}}, kinds)
+    query = QueryService(project="p", collection="c", embedder=embedder, index=index)
+    evidence = SentenceEvidence(collection="c", embedder=embedder, index=index, texts=texts)
+    return CheckService(query, evidence, ["ardel2023marsh"]), texts
+
+
+@pytest.mark.parametrize(
+    ("section", "heading"), [(("References",), True), (("4 Discussion",), True)]
+)
+def test_a_reference_list_entry_is_never_evidence_for_a_claim(section, heading):
+    """An entry of the paper's bibliography names another work: the paper does not state it
+    (issue 27: "In online proceedings of CLEF 2007" supported a claim about CLEF 2008)."""
+    checker, _ = _with_a_reference_list(section, heading)
+    (only,) = checker.check(f"{REFERENCE_ENTRY.rstrip('.')} [@ardel2023marsh, p. 275].").checks
+    assert only.verdict != "supported"
+    assert only.evidence is None or only.evidence.quote != REFERENCE_ENTRY
+    # the same sentence in the body of the page is the paper's own words
+    body, _ = _with_a_reference_list(("4 Discussion",), heading=False)
+    (stated,) = body.check(f"{REFERENCE_ENTRY.rstrip('.')} [@ardel2023marsh, p. 275].").checks
+    assert stated.verdict == "supported"

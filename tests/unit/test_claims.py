@@ -264,3 +264,34 @@ def test_each_number_of_the_claim_is_stated_by_its_own_number_of_the_page():
     """The two 4s of "4 × 4" are not both stated by the one 4 of "4 × 1"."""
     assert not compare_facts("The comparison matrix is 4 × 4.", "The matrix is 4 × 1.").agree
     assert compare_facts("The comparison matrix is 4 × 4.", "The matrix is 4 × 4.").agree
+
+
+def test_a_references_year_is_compared_only_with_a_references_year():
+    """webb p. 7: "two methods" against "MUSCLE (Edgar, 2004)" was a contradiction; a
+    reference's year changed is still one."""
+    page = (
+        "We generated alignments through MUSCLE (Edgar, 2004) and PRANK (Loytynoja & Goldman, "
+        "2005) for 18 gene families (Moretti et al., 2014)."
+    )
+    assert compare_facts("We re-aligned the families using two methods.", page).agree
+    said = against("We used 18 gene families (Moretti et al., 2018).", page)
+    assert [(kind, draft) for kind, draft, _ in said] == [("number", "2018")]
+    # a year that is what the sentence states is read as any value
+    assert [q.value for q in quantities("between 1990 and 2004 the rate rose")] == [1990, 2004]
+
+
+def test_no_evidence_that_denies_the_clause_it_introduces():
+    """sundstrom p. 152 says "no evidence that ... life events were associated with ...
+    dementia"; its own abstract's "no association between ... life events and dementia"
+    restates it, and the claim that they were associated contradicts it."""
+    page = (
+        "In this prospective study, we found no evidence that occurrences of life events were "
+        "associated with the risk of developing dementia."
+    )
+    assert compare_facts(
+        "The study finds no association between negative or positive life events and dementia.",
+        page,
+    ).agree
+    assert against("Life events were associated with the risk of dementia.", page) == [
+        ("negation", "affirms it", "no evidence that occurrences of")
+    ]

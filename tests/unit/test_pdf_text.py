@@ -14,6 +14,8 @@ from citeloom.domain.text import comparable_text, comparable_words
         ("0.5 g\u00b7L\u22121", "0.5 g L-1"),  # a product of units
         ("Ki = 11.21 +\n\u2212 0.74 nM", "Ki = 11.21 \u00b10.74 nM"),  # \u00b1 as "+ \u2212"
         ("12 per cent of", "12% of"),
+        ("aged from 2e76 years", "aged from 2-76 years"),  # an en dash the layer wrote "e"
+        ("a rate of 1e-5 and 6.02e23 and 5e2", "a rate of 1e-5 and 6.02e23 and 5e2"),
         ("no association with dementia12 and", "no association with dementia and"),
         ("life events.12,13 The study", "life events. The study"),  # a marker lost its raise
         ("the \ufb01eld-\ncorrelation", "the fieldcorrelation"),  # ligature, line-end hyphen

@@ -40,6 +40,7 @@ from citeloom.domain.models import (
     Resemblance,
 )
 from citeloom.domain.page_labels import pages_choice
+from citeloom.domain.reference_lists import is_reference_heading
 from citeloom.domain.relations import DOCUMENT_TITLE
 from citeloom.domain.text import fold_for_match
 
@@ -275,7 +276,6 @@ def hint_citekey(stem: str, refs: dict[str, Reference]) -> str | None:
     return None
 
 
-_REFERENCES = {"references", "bibliography", "literature", "literature cited", "literatur"}
 _REFERENCE_ENTRY = re.compile(r"^\s*(\[\d+\]|\d+\.\s+[A-Z][a-z]+,)")
 
 
@@ -285,8 +285,7 @@ def _lines_before_references(document: ConvertedDocument, pages: int) -> list[st
     for block in document.blocks:
         if block.page is not None and block.page > pages:
             break
-        key = re.sub(r"^[\d.\s]+", "", block.text).rstrip(" :").casefold()
-        if block.kind is BlockKind.HEADING and key in _REFERENCES:
+        if block.kind is BlockKind.HEADING and is_reference_heading(block.text):
             break
         if not _REFERENCE_ENTRY.match(block.text):
             parts.append(block.text)

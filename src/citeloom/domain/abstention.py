@@ -19,6 +19,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
+from itertools import pairwise
 
 from citeloom.domain.text import comparable_words, fold_for_match
 
@@ -79,11 +80,17 @@ def stem(word: str) -> str:
 @lru_cache(maxsize=65536)
 def text_stems(text: str) -> frozenset[str]:
     """The stems of a text's words as a reader sees them (``comparable_text``: footnote
-    markers dropped, signs unified), and of its hyphenated compounds glued as a line break
-    leaves them ("field-correlation" also as "fieldcorrelation")."""
-    stems = {_stem(w) for w in comparable_words(text)}
+    markers dropped, signs unified), of its hyphenated compounds glued as a line break
+    leaves them ("field-correlation" also as "fieldcorrelation"), and of two words in a row
+    glued as a writer may close an open compound ("short list" also as "shortlist", "data
+    set" as "dataset")."""
+    words = comparable_words(text)
+    stems = {_stem(w) for w in words}
     for compound in re.findall(r"[^\W_]+(?:-[^\W_]+)+", text.lower()):
         stems.add(_stem(fold_for_match(compound).replace(" ", "")))
+    for first, second in pairwise(words):
+        if first.isalpha() and second.isalpha() and min(len(first), len(second)) >= 3:
+            stems.add(_stem(first + second))
     return frozenset(stems)
 
 

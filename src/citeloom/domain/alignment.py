@@ -40,7 +40,10 @@ from citeloom.domain.text import (
 )
 
 BODY_KINDS = frozenset({"text", "list_item"})
-NO_EVIDENCE_KINDS = frozenset({"heading"})  # a heading names a topic, it states nothing
+# a heading names a topic, it states nothing; an entry of the paper's reference list names
+# another work (``domain.reference_lists``): neither is what the paper states
+REFERENCE_KIND = "reference"
+NO_EVIDENCE_KINDS = frozenset({"heading", REFERENCE_KIND})
 WIDTHS = (1, 2, 3)
 Outcome = Literal["supported", "mismatch", "unconfirmed", "not-found"]
 
@@ -271,6 +274,7 @@ class Alignment:
     core_similarity: float
     uncovered: tuple[str, ...] = ()  # the claim's terms the span lacks, rarest first
     numbers: float = 1.0  # the share of the claim's numbers the span states
+    core_score: float = 0.0  # the score of its core sentence alone
 
 
 def _dense(cosine: float) -> float:
@@ -321,6 +325,7 @@ def align(
                 cosine,
                 tuple(uncovered),
                 stated / len(content.numbers) if content.numbers else 1.0,
+                score,
             )
         )
     ranked = []
@@ -330,10 +335,10 @@ def align(
             scored = [
                 (single.get(s, (0.0, 0.0)), s) for s in a.span.sentences
             ]  # the best sentence of the run states the claim
-            (_, core_cos), core = max(scored, key=lambda x: x[0][0])
+            (core_score, core_cos), core = max(scored, key=lambda x: x[0][0])
             a = Alignment(
                 a.span, a.lexical, a.terms, a.similarity, a.score, core, core_cos,
-                a.uncovered, a.numbers,
+                a.uncovered, a.numbers, core_score,
             )  # fmt: skip
         ranked.append(a)
     return sorted(ranked, key=lambda a: (-a.score, len(a.span.sentences), a.span.text))
@@ -363,8 +368,9 @@ class Thresholds:
     # names and negations there too)
     coverage: float = 0.7
     # a close paraphrase: this similarity with at least ``paraphrase_coverage`` of the terms
-    paraphrase: float = 0.75
-    paraphrase_coverage: float = 0.5
+    # (the third sweep, docs/adr/0023: 0.75 and 0.5 before)
+    paraphrase: float = 0.65
+    paraphrase_coverage: float = 0.4
     # the share of the terms enough when the span states every number of the claim, one of
     # them distinctive (57.5%, 19,812): a figure with its unit or noun is found only where
     # the fact is stated
@@ -458,10 +464,18 @@ def _swapped_names(content: ClaimContent, alignment: Alignment) -> tuple[Differe
     absent = [n for n in mine if _count(n, claim) > _count(n, core)]
     other = [n for n in theirs if _count(n, core) > _count(n, claim)]
     for name in absent:
-        rival = next((n for n in other if _shape(n) == _shape(name)), None)
+        rival = next(
+            (n for n in other if _shape(n) == _shape(name) and not _plural_of(n, name)), None
+        )
         if rival is not None:
             return (Difference("term", name, rival),)
     return ()
+
+
+def _plural_of(one: str, other: str) -> bool:
+    """One name in the singular and the plural ("Bigtable", "Bigtables"): the same name."""
+    a, b = fold_for_match(one), fold_for_match(other)
+    return a != b and (a == f"{b}s" or b == f"{a}s")
 
 
 def _count(name: str, text: str) -> int:

@@ -145,7 +145,19 @@ def negation_scopes(text: str, span: int = 3) -> list[tuple[str, ...]]:
     of its clause: "no association between negative or positive life events" -> (assoc,
     negat, posit). A reporting verb is not what is negated: "did not find an association"
     governs (assoc, ...)."""
-    return [tuple(dict.fromkeys(w[:5] for w in words[:span])) for words in _governed(text)]
+    out = []
+    for words in _governed(text):
+        if words and words[0] in _EVIDENTIAL:
+            # "no evidence that life events were associated with dementia": what is denied
+            # is the clause the evidence would show, its predicate anywhere in it
+            out.append(tuple(dict.fromkeys(w[:5] for w in words[1:])))
+        else:
+            out.append(tuple(dict.fromkeys(w[:5] for w in words[:span])))
+    return out
+
+
+# nouns of evidence: a negation of one denies what it would show ("no evidence that ...")
+_EVIDENTIAL = frozenset({"evidence", "indication", "indications", "sign", "signs", "proof"})
 
 
 def _governed(text: str) -> list[list[str]]:
@@ -238,7 +250,12 @@ def negation_facts(
     if unmatched:
         difference = Difference("negation", _negation_phrase(claim), "affirms it")
         (against if set(unmatched[0]) & core_stems else missing).append(difference)
-    said = [s for s in in_core if not s or s[0] in claim_stems]
+    wide = [bool(words) and words[0] in _EVIDENTIAL for words in _governed(core)]
+    said = [
+        s
+        for s, whole in zip(in_core, wide, strict=True)
+        if not s or s[0] in claim_stems or (whole and claim_stems.intersection(s))
+    ]
     if _unmatched(said, mine, affix_negations(claim), _doubled(core)):
         against.append(Difference("negation", "affirms it", _negation_phrase(core)))
     return against, missing

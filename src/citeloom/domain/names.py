@@ -34,7 +34,8 @@ _DOPED = re.compile(r"\b[A-Z][a-z]?:[A-Za-z]{2,}\b")  # Ti:sapphire, Nd:YAG
 # own parts
 _NOT_NAMES = frozenset(
     """The This That These Those There Then Table Figure Fig Section Chapter Equation Eq
-    Appendix However Moreover Furthermore Although While Because When Where Which Who In On
+    Appendix File Files Supplementary Box However Moreover Furthermore Although While Because
+    When Where Which Who In On
     At For From With By As And Or But If
     """.split()  # noqa: SIM905
 )
@@ -71,8 +72,11 @@ def mentioned(text: str, name: str) -> bool:
     or, for a run of capitalised words, each word as a name of its own ("Chicago Ohio
     Illinois" on a page naming Chicago, Ohio and Illinois apart). A word inside another name
     does not count: a page on "Google Scholar" and "semantic" search does not mention
-    "Semantic Scholar"."""
+    "Semantic Scholar". A name in the plural is mentioned by its singular."""
     if holds_spelling(text, name):
+        return True
+    # a name in the plural is the name: "Bigtables", "CNNs" on a page writing "Bigtable"
+    if re.search(r"[^\W\d_]s$", name) and holds_spelling(text, name[:-1]):
         return True
     if isinstance(text, Folded):  # its capitals are gone: no name of its own can be read
         return False

@@ -253,6 +253,15 @@ _POINTER = re.compile(
 )
 
 
+# what is written before a reference's year: "(Edgar, 2004", "; Loytynoja & Goldman, 2005",
+# "Moretti et al., 2014", "Smith (2004"
+REFERENCE = "__reference__"  # the noun of a reference's year
+_AUTHOR = r"[A-Z][\w'\u2019-]+(?:\s+(?:&|and)\s+[A-Z][\w'\u2019-]+|\s+et\s+al\.?)?"
+_REFERENCE_YEAR = re.compile(
+    rf"[(\[;]\s*{_AUTHOR},?\s+$|\bet\s+al\.?,?\s*$|[A-Z][\w'\u2019-]+(?:\s+et\s+al\.?)?\s*\(\s*$"
+)
+
+
 @dataclass(frozen=True)
 class Quantity:
     value: float
@@ -436,8 +445,20 @@ def _read(text: str, match: re.Match[str], range_end: bool = False) -> Quantity 
         if match["sign"] and not range_end:  # "0-2 ns": a range, not -2
             value = -value
         spelled = False
-        if 1900 <= value <= 2099 and decimals == 0 and "," not in match["num"]:
-            pass  # a year is a value like any other: "in 2006"
+        # a year is a value like any other ("in 2006"), but a reference's ("(Edgar, 2004)",
+        # "Moretti et al., 2014") is only ever the same quantity as another reference's year
+        reference = (
+            1900 <= value <= 2099
+            and decimals == 0
+            and "," not in match["num"]
+            and bool(_REFERENCE_YEAR.search(before))
+            and _unit_after(text, match.end())[0] is None
+        )
+        if reference:
+            return Quantity(
+                value, match["num"], None, REFERENCE, frozenset(), start=match.start(),
+                end=match.end(),
+            )  # fmt: skip
     unit, end = _unit_after(text, match.end())
     times = unit is None and bool(_TIMES_BEFORE.search(before))
     if times:  # "30 ml×3": three times
@@ -577,6 +598,8 @@ def units_clash(claim: Quantity, page: Quantity) -> bool:
 def same_quantity(a: Quantity, b: Quantity) -> bool:
     """Two numbers about the same thing: units of one kind, or the same noun beside them, or
     (neither with a unit) the same words around them."""
+    if (a.noun == REFERENCE) != (b.noun == REFERENCE):
+        return False  # "two methods" is not "(Edgar, 2004)"
     if a.unit is not None and b.unit is not None:
         return a.unit.numerator == b.unit.numerator
     if a.unit is not None or b.unit is not None:

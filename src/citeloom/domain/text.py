@@ -112,6 +112,10 @@ _MINUS = re.compile(r"[\u2212\u2012\u2013\u2014](?=\s?\d)")  # −0.5, –3: a m
 _TIMES = re.compile(r"(?<=\d)\s?[x*·⋅]\s?(?=\d)")  # 3 x 10, 2·10: a multiplication
 _UNIT_DOT = re.compile(r"(?<=[A-Za-zμ])\s?[·⋅]\s?(?=[A-Za-zμ])")  # g·L-1: a product of units
 _PLUS_MINUS = re.compile(r"\+\s*[-\u2212]\s*(?=\d)")  # "+ −" as a text layer spells ±
+# an en dash some text layers write as "e" (a font's glyph for it: "from 2e76 years", "pp.
+# 123e130"): a range when the right end is the larger whole number; a power of ten is written
+# with a sign or a decimal mantissa (1e-5, 6.02e23) and is read as one (``domain.quantities``)
+_DASH_AS_E = re.compile(r"(?<![\w.,])(\d+)e(\d+)(?![\w.,]\d|[\w])")
 _PER_CENT = re.compile(r"(?<=\d)\s*(?:per\s?cent|percent|pct)\b", re.I)
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u201e": '"'})
 # a superscript footnote marker that lost its raise: "dementia12 ", "events.12,13 The"
@@ -124,18 +128,25 @@ def comparable_text(text: str) -> str:
     """Text as a reader sees it, for comparing a claim with a page: the storage normalisation
     (NFKC: ligatures, thin spaces, superscript digits; soft hyphens and words broken at line
     ends joined), then the signs a text layer spells its own way (minus and en dash before a
-    digit, ``×`` written x or ·, ``±`` as "+ −", typographic quotes), "per cent" as ``%``, and
-    superscript footnote markers that lost their raise ("dementia12", "events.12") dropped.
+    digit, an en dash written "e" in a range ("2e76"), ``×`` written x or ·, ``±`` as "+ −",
+    typographic quotes), "per cent" as ``%``, and superscript footnote markers that lost
+    their raise ("dementia12", "events.12") dropped.
     Digit groups and decimal commas are not rewritten here: "100, 200 and 300" is a list, so a
     number is read against the claim's own (``domain.quantities``)."""
     text = normalise_text(text).translate(_QUOTES)
     text = _PLUS_MINUS.sub("±", text)
     text = _MINUS.sub("-", text)
+    text = _DASH_AS_E.sub(_dash_range, text)
     text = _TIMES.sub("×", text)
     text = _UNIT_DOT.sub(" ", text)
     text = _PER_CENT.sub("%", text)
     text = _MARKER_AFTER_STOP.sub("", text)
     return _GLUED_MARKER.sub(r"\1", text)
+
+
+def _dash_range(match: re.Match[str]) -> str:
+    low, high = match[1], match[2]
+    return f"{low}-{high}" if int(low) < int(high) else match[0]
 
 
 def comparable_words(text: str) -> list[str]:

@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from citeloom.domain.alignment import (
+    REFERENCE_KIND,
     Alignment,
     ClaimContent,
     Judgement,
@@ -42,6 +43,7 @@ from citeloom.domain.claims import Difference
 from citeloom.domain.draft_citations import DraftCitation, find_citations
 from citeloom.domain.models import DocumentSummary
 from citeloom.domain.records import Passage, passage_from_payload
+from citeloom.domain.reference_lists import in_reference_list, mark_reference_lists
 from citeloom.domain.relations import (
     NO_FLAGS,
     CitationNote,
@@ -348,8 +350,9 @@ class CheckService:
                 blocks = {}
                 for passage in found:
                     if passage.page_start == passage.page_end:
-                        blocks.setdefault(passage.page_start, []).append(("text", passage.text))
-            for number, items in blocks.items():
+                        kind = REFERENCE_KIND if in_reference_list(passage.section_path) else "text"
+                        blocks.setdefault(passage.page_start, []).append((kind, passage.text))
+            for number, items in mark_reference_lists(blocks, REFERENCE_KIND).items():
                 pages[doc.doc_id, number] = PageText(number, tuple(items))
         text = "\n".join(t for page in pages.values() for _, t in page.blocks)
         paper = _Paper(
@@ -400,10 +403,14 @@ class CheckService:
 
 def _outvoted(elsewhere: Judgement, cited: Judgement) -> bool:
     """A support on another page is outvoted by a contradiction on the cited page that
-    states the claim better: the sentence aligned best with the claim decides."""
+    states the claim better: the sentence aligned best with the claim decides, not a run of
+    sentences that gathers the claim's words from several ("significant heterogeneity in
+    RCTs" on the cited page against a claim of "heterogeneity in OR" is a mismatch, though
+    three sentences of another page hold "heterogeneity", "significant" and "OR")."""
     if cited.outcome != "mismatch" or cited.alignment is None or elsewhere.alignment is None:
         return False
-    return cited.alignment.score > elsewhere.alignment.score
+    mine, theirs = cited.alignment, elsewhere.alignment
+    return mine.score > theirs.score or mine.core_score > theirs.core_score
 
 
 def span_in(span: Span, page: PageText) -> bool:

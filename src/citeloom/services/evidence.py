@@ -5,13 +5,16 @@ sentences scored against a claim (a question or a sentence of a draft), each loc
 page of the stored document text and checked to occur there verbatim after the indexing
 normalisation. A sentence that cannot be located is kept out of every answer and verdict:
 a quote is only shown with a page it is known to be on. A note stored beside a paper is never
-evidence: only the paper's own text is quoted as its words.
+evidence: only the paper's own text is quoted as its words; nor is its reference list
+(``domain.reference_lists``): an entry there names another work.
 """
 
 from __future__ import annotations
 
+import itertools
 import threading
 from array import array
+from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -19,6 +22,7 @@ from dataclasses import dataclass, replace
 from citeloom.domain.abstention import confidence, content_terms, covered_terms, idf
 from citeloom.domain.claims import FRAMING_WORDS
 from citeloom.domain.records import Passage
+from citeloom.domain.reference_lists import in_reference_list, reference_blocks
 from citeloom.domain.sentences import looks_whole, split_sentences
 from citeloom.domain.text import fold_for_match, normalise_text
 from citeloom.ports import DocumentText, Embedder, IndexReader
@@ -143,13 +147,19 @@ class SentenceEvidence:
         ending its block without a full stop (a formula line) is one too."""
         seen: set[str] = set()
         found: list[tuple[Passage, str, int | None, bool]] = []
-        passages = [p for p in passages if p.kind == "paper"]
+        passages = [
+            p for p in passages if p.kind == "paper" and not in_reference_list(p.section_path)
+        ]
         self._learn_sources(passages)
         for passage in passages:
+            lines = passage.text.split("\n")
+            starts = list(itertools.accumulate((len(line) + 1 for line in lines[:-1]), initial=0))
+            entries = reference_blocks([("text", line) for line in lines])
             for sentence in split_sentences(passage.text):
                 key = fold_for_match(sentence.text)
                 whole = looks_whole(sentence.text, block_end=block_ends and sentence.block_end)
-                if key in seen or not whole:
+                entry = entries[bisect_right(starts, sentence.start) - 1]
+                if key in seen or not whole or entry:
                     continue
                 seen.add(key)
                 page, verified = self.locate(passage, sentence.text)
