@@ -623,7 +623,7 @@ def main() -> None:
         results = evaluate(service, core, cases, documents)
         chosen_thresholds = judge.thresholds
         if args.sweep:
-            # the third sweep (docs/adr/0023): coverage and the paraphrase rule again, with
+            # the third sweep (docs/adr/0025): coverage and the paraphrase rule again, with
             # numbers_coverage and the topic share as the second chose them (docs/adr/0018)
             best: tuple[tuple[float, ...], Thresholds, float] | None = None
             grid = itertools.product(

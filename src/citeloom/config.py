@@ -170,7 +170,7 @@ class CheckConfig(_Section):
     # A sentence (or two or three in a row) states the claim when it holds this weight share
     # of the claim's terms, or a close paraphrase (similarity >= paraphrase, with at least
     # paraphrase_coverage of the terms); its numbers, names and negations must be there too.
-    # Chosen by benchmarks/check_claims.py on the tuning halves (docs/adr/0018, 0023).
+    # Chosen by benchmarks/check_claims.py on the tuning halves (docs/adr/0018, 0025).
     coverage: float = Field(DEFAULT_THRESHOLDS.coverage, ge=0.0, le=1.0)
     paraphrase: float = Field(DEFAULT_THRESHOLDS.paraphrase, ge=0.0, le=1.0)
     paraphrase_coverage: float = Field(DEFAULT_THRESHOLDS.paraphrase_coverage, ge=0.0, le=1.0)

@@ -368,7 +368,7 @@ class Thresholds:
     # names and negations there too)
     coverage: float = 0.7
     # a close paraphrase: this similarity with at least ``paraphrase_coverage`` of the terms
-    # (the third sweep, docs/adr/0023: 0.75 and 0.5 before)
+    # (the third sweep, docs/adr/0025: 0.75 and 0.5 before)
     paraphrase: float = 0.65
     paraphrase_coverage: float = 0.4
     # the share of the terms enough when the span states every number of the claim, one of
