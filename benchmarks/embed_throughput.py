@@ -47,18 +47,22 @@ INT8, FP32 = "fastembed/all-MiniLM-L6-v2", "fastembed/all-MiniLM-L6-v2-fp32"
 BEFORE = "FastEmbed"  # the int8 file through FastEmbed, as citeloom embedded before ADR 0007
 
 # (model, feed, batch size, threads, arena, spinning); the first of each model is the default
-SETTINGS: list[tuple[str, str, int, int | None, bool, bool]] = [
+# (batch None: the embedder's own, one text per thread)
+SETTINGS: list[tuple[str, str, int | None, int | None, bool, bool]] = [
     (BEFORE, "pipeline", 16, None, True, True),
     *(
         (model, *variant)
         for model in (INT8, FP32)
         for variant in (
-            ("document", 16, None, True, False),
-            ("pipeline", 16, None, True, False),
-            ("document", 16, None, False, False),
-            ("document", 16, None, True, True),
+            ("document", None, None, True, False),
+            ("pipeline", None, None, True, False),
+            ("document", None, None, False, False),
+            ("document", None, None, True, True),
+            ("document", 1, None, True, False),
+            ("document", 4, None, True, False),
             ("document", 8, None, True, False),
-            ("document", 32, None, True, False),
+            ("document", 16, None, True, False),
+            ("document", None, 1, True, False),
             ("document", 16, 1, True, False),
         )
     ),
@@ -180,10 +184,10 @@ def throughput(repeat: int, quick: bool, papers: int) -> None:
     print(f"{len(docs)} papers, {chunks} chunks; {os.cpu_count()} CPUs, load {os.getloadavg()}")
     print(
         "| model | feed | batch | threads | arena | spin | chunks/s | wall s | CPU s | "
-        "peak RSS MB (after load) |"
+        "peak RSS MB (after load) | load |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|")
-    defaults = [s for s in SETTINGS if s[1:] == ("document", 16, None, True, False)]
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    defaults = [s for s in SETTINGS if s[1:] == ("document", None, None, True, False)]
     for setting in [SETTINGS[0], *defaults] if quick else SETTINGS:
         runs = []
         for _ in range(repeat):
@@ -200,9 +204,10 @@ def throughput(repeat: int, quick: bool, papers: int) -> None:
         loaded = max(r["loaded_rss"] for r in runs)
         model, feed, batch, threads, arena, spinning = setting
         print(
-            f"| {model.split('/')[-1]} | {feed} | {batch} | {threads or 'default'} | "
+            f"| {model.split('/')[-1]} | {feed} | {batch or 'a thread'} | {threads or 'default'} | "
             f"{'on' if arena else 'off'} | {'on' if spinning else 'off'} | "
-            f"{chunks / wall:.1f} | {wall:.1f} | {cpu:.1f} | {rss:.0f} ({loaded:.0f}) |",
+            f"{chunks / wall:.1f} | {wall:.1f} | {cpu:.1f} | {rss:.0f} ({loaded:.0f}) | "
+            f"{os.getloadavg()[0]:.1f} |",
             flush=True,
         )
     print(f"median of {repeat} runs each (peak RSS: the largest); load after: {os.getloadavg()}")

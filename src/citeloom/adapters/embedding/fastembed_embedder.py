@@ -20,7 +20,8 @@ from citeloom.domain.errors import EmbedderUnavailable
 if TYPE_CHECKING:
     from fastembed import TextEmbedding
 
-# Texts per model run, as for the built-in models (onnx_embedder.BATCH_SIZE)
+# Texts per model run: FastEmbed's own default, kept for the models it runs (the built-in
+# MiniLMs run one text per thread, onnx_embedder.texts_per_run).
 BATCH_SIZE = 16
 
 

@@ -13,6 +13,7 @@ sorted by length before they are batched, so a batch pads to its own longest tex
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,9 +28,15 @@ from citeloom.domain.errors import EmbedderUnavailable
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-# Texts per model run. Measured in benchmarks/embed_throughput.py: past 16 the speed no longer
-# grows on two cores while the activations (batch x window x hidden per layer) still do.
-BATCH_SIZE = 16
+
+# Texts per model run: one per intra-op thread. A run's activations (texts x window x 1,536
+# floats in the feed-forward layer, 1.5 MB a 256-token text) are split between the threads by
+# rows, so one text a thread keeps each thread's share in its core's L2 cache. Measured with
+# benchmarks/embed_throughput.py on the 464 chunks of the shared papers (2 cores, 2 MB of L2
+# each): 16 texts a run cost 22-29 % more CPU than one a thread (ADR 0030).
+def texts_per_run(threads: int | None) -> int:
+    """One text per thread onnxruntime runs: ``threads``, else its default (one per core)."""
+    return threads or os.cpu_count() or 1
 
 
 def mean_pool(hidden: NDArray[Any], mask: NDArray[np.int64]) -> NDArray[np.float32]:
@@ -51,12 +58,12 @@ class OnnxEmbedder(ModelTokens):
         onnx_path: Path,
         cache_dir: Path,
         threads: int | None = None,
-        batch_size: int = BATCH_SIZE,
+        batch_size: int | None = None,
     ) -> None:
         super().__init__(spec.model_id, spec.tokenizer_dir)
         self.spec = spec
         self.onnx_path = onnx_path
-        self.batch_size = batch_size
+        self.batch_size = batch_size or texts_per_run(threads)
         self._tokenizer = load_model_tokenizer(spec.tokenizer_dir)
         try:
             folder = model_folder(cache_dir, spec.model_id)
@@ -77,7 +84,7 @@ class OnnxEmbedder(ModelTokens):
         model_id: str,
         cache_dir: Path,
         threads: int | None = None,
-        batch_size: int = BATCH_SIZE,
+        batch_size: int | None = None,
         model_cache: Path | None = None,
     ) -> OnnxEmbedder:
         """A built-in model (``loader.load_embedder`` loads any); ``model_cache``: this
