@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +15,7 @@ from citeloom.adapters.conversion.docling_converter import (
     DoclingConverter,
     describe_layout,
     layout_choice,
+    pdf_pipeline_options,
 )
 from citeloom.adapters.conversion.plain_text import PlainTextConverter
 from citeloom.adapters.conversion.router import FormatRouter
@@ -139,6 +141,19 @@ def test_ocr_always_reads_pages_that_have_text_too():
     )
     assert doc.ocr_pages == (1,)
     assert "resonance fluorescence" in " ".join(b.text for b in doc.blocks).lower()
+
+
+def test_tesseract_runs_on_one_thread_unless_the_user_chose(monkeypatch):
+    # OpenMP threads that spin doubled the CPU of an OCR'd page (ADR 0030); Docling's
+    # Tesseract CLI inherits this process's environment
+    monkeypatch.delenv("OMP_THREAD_LIMIT", raising=False)
+    pdf_pipeline_options(ocr="never", ocr_languages=("eng",), timeout_s=60, artifacts_path=None)
+    assert "OMP_THREAD_LIMIT" not in os.environ  # no OCR, nothing to set
+    pdf_pipeline_options(ocr="auto", ocr_languages=("eng",), timeout_s=60, artifacts_path=None)
+    assert os.environ["OMP_THREAD_LIMIT"] == "1"
+    monkeypatch.setenv("OMP_THREAD_LIMIT", "4")
+    pdf_pipeline_options(ocr="auto", ocr_languages=("eng",), timeout_s=60, artifacts_path=None)
+    assert os.environ["OMP_THREAD_LIMIT"] == "4"
 
 
 @pytest.mark.shared
