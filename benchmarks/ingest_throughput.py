@@ -115,9 +115,6 @@ def run_ingest(
 ) -> list[dict]:
     from citeloom import bootstrap
 
-    if embed_threads is not None:  # 0: onnxruntime's default (a thread per core, pinned)
-        bootstrap.ingest_embed_threads = lambda: embed_threads or None  # type: ignore[assignment,return-value]
-
     settings = bootstrap.settings(config)
     index = bootstrap.index(settings)
     rows: list[dict] = []
@@ -141,7 +138,8 @@ def run_ingest(
         )
 
     try:
-        service = bootstrap.ingest_service(settings, "papers", index, jobs)
+        # --embed-threads 0: onnxruntime's default (a thread per core), as without the flag
+        service = bootstrap.ingest_service(settings, "papers", index, jobs, embed_threads or None)
         if sequential:
             service.convert_ahead = 0
         service.run(inputs or [PAPERS], progress=progress)

@@ -162,14 +162,6 @@ def embedder(
     )
 
 
-def ingest_embed_threads() -> int | None:
-    """The embedder's threads in an ingest: onnxruntime's default (None). One thread fewer
-    saved about 4-7 % of the CPU but cost a quarter of the wall time on two cores, a trade a
-    researcher waiting for an ingest does not want (ADR 0022); ``ingest_throughput.py
-    --embed-threads N`` measures it again."""
-    return None
-
-
 def available_models(settings: Settings) -> list[str]:
     """The embedding models that run here without a download (for validate)."""
     from citeloom.adapters.embedding.models import available_models as found
@@ -346,14 +338,22 @@ def _pipeline(
 
 
 def ingest_service(
-    settings: Settings, project_name: str, index: Index, jobs: int | None = 1
+    settings: Settings,
+    project_name: str,
+    index: Index,
+    jobs: int | None = 1,
+    embed_threads: int | None = None,
 ) -> IngestService:
-    """``jobs``: conversion worker processes (``conversion_workers``)."""
+    """``jobs``: conversion worker processes (``conversion_workers``). ``embed_threads``: the
+    embedder's, onnxruntime's default (a thread per core) unless given: one thread fewer saved
+    4-7 % of the CPU but cost a quarter of the wall time on two cores, a trade a researcher
+    waiting for an ingest does not want (ADR 0022); ``ingest_throughput.py --embed-threads N``
+    measures it again."""
     from citeloom.services.ingest import IngestService
 
     project = settings.get_project(project_name)
     return IngestService(
-        **_pipeline(settings, project_name, index, embed_threads=ingest_embed_threads()),
+        **_pipeline(settings, project_name, index, embed_threads=embed_threads),
         relations=relations(settings, project),
         workers=conversion_workers(settings, jobs),
     )
