@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 # floats in the feed-forward layer, 1.5 MB a 256-token text) are split between the threads by
 # rows, so one text a thread keeps each thread's share in its core's L2 cache. Measured with
 # benchmarks/embed_throughput.py on the 464 chunks of the shared papers (2 cores, 2 MB of L2
-# each): 16 texts a run cost 22-29 % more CPU than one a thread (ADR 0030).
+# each, quiet): 16 texts a run cost 29-31 % more CPU than one a thread (ADR 0030).
 def texts_per_run(threads: int | None) -> int:
     """One text per thread onnxruntime runs: ``threads``, else its default (one per core)."""
     return threads or os.cpu_count() or 1
