@@ -52,10 +52,12 @@ DIMENSIONS = 384
 PAPER_PAGES = 76  # the shared papers' pages, joined seven times into the book
 
 
-def rss_mb() -> float:
+def rss_mb(field: str = "VmRSS") -> float:
+    """This process's resident memory in MB: all of it (VmRSS), or its ``RssAnon`` (heap) or
+    ``RssFile`` (pages of mapped files: Qdrant's segments) part."""
     with open("/proc/self/status", encoding="ascii") as status:
         for line in status:
-            if line.startswith("VmRSS:"):
+            if line.startswith(f"{field}:"):
                 return int(line.split()[1]) / 1024
     return 0.0
 
@@ -116,8 +118,8 @@ def watched(sampler: Sampler, name: str, call: Callable[..., Any]) -> Callable[.
         result = call(*args, **kwargs)
         cpu, high = cpu_s() - started, sampler.take()
         print(
-            f"  {name:<14} VmRSS {before:6.0f} -> {rss_mb():6.0f} MB, highest {high:6.0f} MB, "
-            f"{cpu:6.2f} s CPU",
+            f"  {name:<14} VmRSS {before:6.0f} -> {rss_mb():6.0f} MB (files "
+            f"{rss_mb('RssFile'):4.0f}), highest {high:6.0f} MB, {cpu:6.2f} s CPU",
             flush=True,
         )
         return result
