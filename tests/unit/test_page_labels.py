@@ -197,6 +197,18 @@ def test_labels_survive_the_payload_and_malformed_ones_are_refused():
     assert PageLabels.from_json("nonsense", 6, "printed") is None
 
 
+def test_a_book_numbered_straight_through_is_stored_as_a_range_a_numbering():
+    # every chunk of a document carries its labels: one range a page made each chunk of a
+    # 1,064-page book carry 21 kB of them, and Qdrant Edge 1 GB for the book (issue 31)
+    printed = [None, "i", "ii", "iii", *(str(n) for n in range(1, 998)), "S1", "S2"]
+    printed += [f"{n}-{n + 1}" for n in range(1, 120, 2)]
+    labels = from_labels(printed, "printed")
+    assert len(labels.to_json()) == 5  # cover, roman, arabic, S-prefixed, two-up
+    assert labels.labels() == printed
+    again = PageLabels.from_json(labels.to_json(), len(printed), "printed")
+    assert again is not None and again.labels() == printed
+
+
 def test_a_citation_names_printed_pages_and_spans():
     assert citation_label("hong1999exact", "272", "273") == "[@hong1999exact, pp. 272-273]"
     assert citation_label("hong1999exact", "273", "273") == "[@hong1999exact, p. 273]"

@@ -136,10 +136,7 @@ class PageLabels:
 
     def label(self, page: int | None) -> str | None:
         """The printed label of a PDF page (``273``, ``xii``, ``7-8``); None if unnumbered."""
-        printed = self.printed(page)
-        return (
-            "-".join(printed[:1] + printed[-1:]) if len(printed) > 1 else next(iter(printed), None)
-        )
+        return _shown(self.printed(page))
 
     def labels(self) -> list[str | None]:
         return [self.label(page) for page in range(1, self.page_count + 1)]
@@ -210,10 +207,17 @@ def from_labels(labels: Sequence[str | None], source: LabelSource) -> PageLabels
 
 
 def _continues(current: LabelRange, page: int, label: str | None) -> bool:
+    """Whether ``current`` already prints ``label`` on ``page``: then the page adds no range.
+    A book numbered 1-1,000 is one range; every chunk carries its document's ranges, so one
+    range a page made a book's every chunk hold the whole book's labels (issue 31)."""
     if label is None:
         return current.style == "" and not current.prefix
-    printed = current.printed(page)
-    return bool(current.style) and label == "-".join(printed[:1] + printed[-1:])
+    return bool(current.style) and label == _shown(current.printed(page))
+
+
+def _shown(printed: list[str]) -> str | None:
+    """A page's label from what it prints: ``273``, or ``7-8`` for a two-up; None if none."""
+    return "-".join(printed[:1] + printed[-1:]) if len(printed) > 1 else next(iter(printed), None)
 
 
 # ------------------------------------------------------------------ what the paper prints
