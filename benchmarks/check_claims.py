@@ -69,15 +69,7 @@ TRUE_KINDS = ("restatement", "paraphrase", "terse", "author", "original")
 # what counts as the claim stated somewhere: a perturbation must get none of these
 SUPPORTED = ("supported", "other-page", "no-page")
 AUTHORS = DATA / "author_restatements.json"
-KNOBS = (
-    "coverage",
-    "paraphrase",
-    "paraphrase_coverage",
-    "numbers_coverage",
-    "discuss",
-    "mismatch",
-    "term_similarity",
-)
+KNOBS = ("coverage", "paraphrase", "paraphrase_coverage", "numbers_coverage", "discuss", "mismatch")
 
 
 # ---------------------------------------------------------------- the library
@@ -588,13 +580,7 @@ def bench_for(
     if "abstracts" in chosen:
         cases["abstracts"] = abstract_cases(documents)
     judge = service.judge_core
-    core = ClaimJudge(
-        judge.embedder,
-        corpus_weights(documents),
-        judge.thresholds,
-        judge.vectors,
-        neighbours=judge.neighbours,
-    )
+    core = ClaimJudge(judge.embedder, corpus_weights(documents), judge.thresholds, judge.vectors)
     return Bench(cases, documents, core)
 
 
@@ -611,12 +597,6 @@ def main() -> None:
         default=None,
         help="a paper's topic: stems on this share of its pages (above 1: none)",
     )
-    parser.add_argument(
-        "--term-similarity",
-        type=float,
-        default=None,
-        help="a page word this close in meaning holds a claim's term (above 1: spelling only)",
-    )
     args = parser.parse_args()
     chosen = [s for s in args.sets.split(",") if s]
     logging.disable(logging.WARNING)
@@ -628,10 +608,6 @@ def main() -> None:
         service = bootstrap.check_service(settings, "checks", index)
         if args.topic_share is not None:
             service.judge_core.topic_share = args.topic_share
-        if args.term_similarity is not None:
-            service.judge_core.thresholds = replace(
-                service.judge_core.thresholds, term_similarity=args.term_similarity
-            )
         # sentence vectors kept on disk between runs (the claims' own are always embedded)
         cached = CachedEmbedder(
             service.judge_core.embedder, settings.paths.cache_dir / "vectors", autosave=False
@@ -647,17 +623,16 @@ def main() -> None:
         results = evaluate(service, core, cases, documents)
         chosen_thresholds = judge.thresholds
         if args.sweep:
-            # the fourth sweep (docs/adr/0028): terms held by a word close in meaning, with
-            # the paraphrase rule as the third chose it (docs/adr/0025) and a step looser
+            # the third sweep (docs/adr/0025): coverage and the paraphrase rule again, with
+            # numbers_coverage and the topic share as the second chose them (docs/adr/0018)
             best: tuple[tuple[float, ...], Thresholds, float] | None = None
             grid = itertools.product(
                 (0.7,),  # coverage
-                (0.65, 0.6),  # paraphrase
-                (0.4,),  # paraphrase_coverage
+                (0.55, 0.6, 0.65),  # paraphrase
+                (0.3, 0.4),  # paraphrase_coverage
                 (0.5,),  # numbers_coverage
                 (0.45,),  # discuss
                 (0.55,),  # mismatch
-                (1.01, 0.9, 0.85, 0.8, 0.75, 0.7),  # term_similarity
             )
             for values, topic in itertools.product(list(grid), (0.5,)):
                 thresholds = replace(judge.thresholds, **dict(zip(KNOBS, values, strict=True)))

@@ -137,26 +137,6 @@ class FakeEmbedder:
         return len(text.split())
 
 
-class FakeNeighbours:
-    """The TermNeighbours port over a fixed table of (term, word) -> similarity."""
-
-    def __init__(self, table: dict[tuple[str, str], float]) -> None:
-        self.table = table
-        self.asked: list[int] = []  # how many words each call compared
-
-    def neighbours(
-        self, terms: Sequence[str], words: Sequence[str], floor: float
-    ) -> dict[str, dict[str, float]]:
-        self.asked.append(len(words))
-        out: dict[str, dict[str, float]] = {}
-        for term in terms:
-            found = {w: s for (t, w), s in self.table.items() if t == term and w in words}
-            found = {w: s for w, s in found.items() if s >= floor}
-            if found:
-                out[term] = found
-        return out
-
-
 class FakeIndex:
     """In-memory index with the port's semantics: write guard, replace, project filter."""
 

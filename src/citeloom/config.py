@@ -184,9 +184,6 @@ class CheckConfig(_Section):
     # and at which a contradiction is a mismatch
     discuss: float = Field(DEFAULT_THRESHOLDS.discuss, ge=0.0, le=1.0)
     mismatch: float = Field(DEFAULT_THRESHOLDS.mismatch, ge=0.0, le=1.0)
-    # a word of the page this close in meaning to a claim's term (cosine of the two words'
-    # vectors) holds the term, as its own spelling does (docs/adr/0028); above 1: spelling only
-    term_similarity: float = Field(DEFAULT_THRESHOLDS.term_similarity, ge=0.0, le=1.01)
 
     @field_validator("fail_on")
     @classmethod
@@ -202,7 +199,6 @@ class CheckConfig(_Section):
             numbers_coverage=self.numbers_coverage,
             discuss=self.discuss,
             mismatch=self.mismatch,
-            term_similarity=self.term_similarity,
         )
 
 

@@ -166,22 +166,3 @@ def test_an_unknown_model_lists_the_available_ones(tmp_path):
 
     with pytest.raises(EmbedderUnavailable, match=r"all-MiniLM-L6-v2-fp32.*Pick one"):
         load_embedder("fastembed/no-such-model", cache_dir=tmp_path)
-
-
-def test_words_close_in_meaning_are_neighbours_and_unrelated_words_are_not(embedder):
-    from citeloom.adapters.embedding.word_neighbours import EmbeddedNeighbours
-
-    neighbours = EmbeddedNeighbours(embedder)
-    words = ["quicker", "tiny", "patients", "checkpoint", "faster"]
-    near = neighbours.neighbours(["faster", "small"], words, 0.8)
-    assert "quicker" in near["faster"] and "tiny" in near["small"]
-    assert "faster" not in near["faster"]  # a term is never its own neighbour
-    assert not {"patients", "checkpoint"} & (set(near["faster"]) | set(near["small"]))
-    # asked again, no word is embedded anew: a page's words come back citation after citation
-    calls: list[int] = []
-    real = embedder.embed_documents
-    neighbours.embedder = type(
-        "Counting", (), {"embed_documents": lambda _, t: calls.append(len(t)) or real(t)}
-    )()
-    assert neighbours.neighbours(["faster"], words, 0.8) == {"faster": near["faster"]}
-    assert calls == []

@@ -2,21 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from citeloom.domain.abstention import stem, text_stems
-from citeloom.domain.alignment import (
-    DEFAULT_THRESHOLDS,
-    PageText,
-    abbreviations,
-    page_spans,
-    pervasive,
-)
+from citeloom.domain.alignment import PageText, abbreviations, page_spans, pervasive
 from citeloom.domain.text import fold
 from citeloom.services.claim_judge import ClaimJudge
-from tests.fakes import FakeEmbedder, FakeNeighbours
+from tests.fakes import FakeEmbedder
 
 BODY = (
     "We tagged the corpus by hand. The training set holds 27 sentences in which 13 relations "
@@ -197,57 +189,3 @@ def test_a_name_in_the_plural_and_an_open_compound_are_the_same_words():
     held = text_stems("resulted in a short list of compounds from the data set")
     assert {stem("shortlist"), stem("dataset")} <= held
     assert stem("listof") not in held  # a word of two letters glues to nothing
-
-
-# the author's own words for the page's: each term of the claim has a word of the page close
-# in meaning (a fixed table stands in for the embedding model's word vectors)
-RESTATED = PageText(
-    5, (("text", "Restored sites accreted sediment faster than the reference marshes."),)
-)
-SYNONYMS = {
-    ("rebuilt", "restored"): 0.86,
-    ("gathered", "accreted"): 0.82,
-    ("silt", "sediment"): 0.84,
-    ("quicker", "faster"): 0.91,
-    ("slower", "faster"): 0.84,  # an antonym is close in meaning too: the facts tell them apart
-}
-
-
-def judged_in_meaning(claim: str, least: float) -> str:
-    core = ClaimJudge(
-        FakeEmbedder(dimensions=256),
-        lambda claim: {},
-        replace(DEFAULT_THRESHOLDS, term_similarity=least),
-        neighbours=FakeNeighbours(SYNONYMS),
-    )
-    return core.judge(core.content(claim), [RESTATED]).outcome
-
-
-def test_a_claim_in_other_words_is_supported_by_the_words_close_in_meaning():
-    claim = "Rebuilt sites gathered silt quicker than reference marshes."
-    assert judged_in_meaning(claim, 0.8) == "supported"
-    # words not close enough hold nothing: only three of the seven terms are spelt there
-    assert judged_in_meaning(claim, 0.95) != "supported"
-    assert judged_in_meaning(claim, 1.01) != "supported"
-
-
-def test_a_word_close_in_meaning_never_hides_a_reversed_direction():
-    got = judged_in_meaning("Rebuilt sites gathered silt slower than reference marshes.", 0.8)
-    assert got == "mismatch"
-
-
-def test_only_the_judged_pages_words_are_compared_in_meaning():
-    neighbours = FakeNeighbours(SYNONYMS)
-    core = ClaimJudge(
-        FakeEmbedder(dimensions=256),
-        lambda claim: {},
-        replace(DEFAULT_THRESHOLDS, term_similarity=0.8),
-        neighbours=neighbours,
-    )
-    core.judge(
-        core.content("Rebuilt sites gathered silt quicker than reference marshes."), [RESTATED]
-    )
-    # the page's content words, not a whole paper's vocabulary
-    assert neighbours.asked == [
-        len({"restored", "sites", "accreted", "sediment", "faster", "reference", "marshes"})
-    ]

@@ -527,7 +527,6 @@ def check_service(
 
     project = settings.get_project(project_name)
     query = query_service(settings, project_name, index, warm)
-    from citeloom.adapters.embedding.word_neighbours import EmbeddedNeighbours
     from citeloom.domain.verdicts import parse_verdicts
     from citeloom.services.claim_judge import ClaimJudge
 
@@ -538,7 +537,6 @@ def check_service(
         settings.check.thresholds(),
         evidence.vectors if evidence is not None else None,
         topic_share=settings.check.topic_share,
-        neighbours=EmbeddedNeighbours(query.embedder),
     )
     return CheckService(
         query,

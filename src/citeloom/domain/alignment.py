@@ -281,52 +281,15 @@ def _dense(cosine: float) -> float:
     return min(1.0, max(0.0, (cosine - 0.3) / 0.5))
 
 
-def page_words(spans: Sequence[Span]) -> list[str]:
-    """The content words of some spans (folded, no stopword or number): those a claim's
-    term may be close to in meaning (``align``'s ``near``)."""
-    words: dict[str, None] = {}
-    for span in spans:
-        if len(span.sentences) == 1:
-            for word in word_set(span.text):
-                if len(word) >= 3 and not word.isdigit() and word not in STOPWORDS:
-                    words[word] = None
-    return list(words)
-
-
-def held_in_meaning(
-    content: ClaimContent,
-    text: str,
-    held: Collection[str],
-    near: Mapping[str, Mapping[str, float]],
-    least: float,
-) -> set[str]:
-    """The claim's terms a text does not spell but holds in other words: a word of it at
-    least ``least`` close in meaning ("acceleration" for "deceleration" is not: the facts
-    compared after alignment tell a direction apart, a coverage count does not)."""
-    if not near or least > 1:
-        return set()
-    words = word_set(text)
-    return {
-        t
-        for t in content.weights
-        if t not in held and any(near.get(t, {}).get(w, 0.0) >= least for w in words)
-    }
-
-
 def align(
     content: ClaimContent,
     spans: Sequence[Span],
     vectors: Callable[[Sequence[str]], Sequence[Sequence[float]]],
     claim_vector: Sequence[float],
     short_forms: ShortForms = NO_SHORT_FORMS,
-    near: Mapping[str, Mapping[str, float]] | None = None,
-    term_similarity: float = 1.01,
 ) -> list[Alignment]:
     """Each span scored against the claim, best first (a shorter span first at a tie): half
-    the weight share of the claim's terms and numbers it holds, half its dense similarity.
-    ``near``: for each term of the claim, the pages' words close to it in meaning and how
-    close (``ports.TermNeighbours``); a span holding one ``term_similarity`` close or closer
-    holds the term."""
+    the weight share of the claim's terms and numbers it holds, half its dense similarity."""
     sentences = list(dict.fromkeys(s for span in spans for s in span.sentences))
     if not sentences:
         return []
@@ -336,7 +299,6 @@ def align(
     out = []
     for span in spans:
         held = covered(content, span.text, short_forms)
-        held |= held_in_meaning(content, span.text, held, near or {}, term_similarity)
         # the paper's topic the span does not name is not asked of it
         unasked = sum(weights[t] for t in content.context if t not in held)
         total = (content.total - unasked) or 1.0
@@ -419,9 +381,6 @@ class Thresholds:
     mismatch: float = 0.55
     # body spans this well aligned keep captions, tables and footnotes out
     body_first: float = 0.45
-    # a page's word this close in meaning to a claim's term holds it (cosine of the two
-    # words' vectors, docs/adr/0028); above 1: a term is held only as it is spelt
-    term_similarity: float = 1.01
 
 
 DEFAULT_THRESHOLDS = Thresholds()

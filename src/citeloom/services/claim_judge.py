@@ -27,12 +27,11 @@ from citeloom.domain.alignment import (
     covered,
     judge,
     page_spans,
-    page_words,
     pervasive,
 )
 from citeloom.domain.quantities import find_number
 from citeloom.domain.text import NO_TEXT, Folded
-from citeloom.ports import Embedder, TermNeighbours
+from citeloom.ports import Embedder
 from citeloom.services.evidence import SentenceVectors
 
 
@@ -47,14 +46,11 @@ class ClaimJudge:
         vectors: SentenceVectors | None = None,
         shortlist: int = 40,
         topic_share: float = 0.5,
-        neighbours: TermNeighbours | None = None,
     ) -> None:
         """``weigh``: how rare each word of a claim is in the library (IDF);
         ``shortlist``: spans of the rest of a paper embedded per claim, those holding most
-        of its terms (the cited pages' are all embedded); ``neighbours``: the words of a
-        page close in meaning to a claim's terms (none: a term is held as it is spelt)."""
+        of its terms (the cited pages' are all embedded)."""
         self.embedder = embedder
-        self.neighbours = neighbours
         self.weigh = weigh
         self.thresholds = thresholds
         self.vectors = vectors if vectors is not None else SentenceVectors()
@@ -93,14 +89,7 @@ class ClaimJudge:
     ) -> list[Alignment]:
         """The spans of ``pages`` aligned with the claim, best first; with ``shortlist``, only
         the spans holding most of the claim's terms and numbers are embedded."""
-        key = (
-            content.text,
-            content.ignore_names,
-            content.context,
-            shortlist,
-            tuple(pages),
-            self.thresholds.term_similarity,
-        )
+        key = (content.text, content.ignore_names, content.context, shortlist, tuple(pages))
         if key in self._aligned:
             self._aligned.move_to_end(key)
             return self._aligned[key]
@@ -126,20 +115,12 @@ class ClaimJudge:
             self._claims[content.text] = self.embedder.embed_query(content.text)
             while len(self._claims) > self.keep:
                 self._claims.popitem(last=False)
-        least = self.thresholds.term_similarity
-        near = (
-            self.neighbours.neighbours(list(content.weights), page_words(spans), least)
-            if self.neighbours is not None and least <= 1
-            else None
-        )
         return align(
             content,
             spans,
             lambda texts: self.vectors.vectors(texts, self.embedder.embed_documents),
             self._claims[content.text],
             short_forms,
-            near,
-            least,
         )
 
     def judge(
