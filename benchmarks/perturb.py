@@ -37,9 +37,11 @@ _UNIT = re.compile(
     + r")(?![A-Za-zμ])"
 )
 _NUMBER = re.compile(r"(?<![\w.,/-])(\d+(?:\.\d+)?)(?![\w]|[.,]\d|-[A-Za-z])")
-# a year, a reference or a figure number is no finding to change
+# a year, a reference or the number of a part of the paper (a figure, an appendix, an
+# additional file) is no finding to change
 _NOT_A_FINDING = re.compile(
-    r"(?:\b(?:fig(?:ure)?s?|tables?|eqs?|equations?|sections?|refs?|pp?|chapter)\.?\s*[(\[]?\s*$"
+    r"(?:\b(?:fig(?:ure)?s?|tables?|eqs?|equations?|sections?|refs?|pp?|chapter"
+    r"|appendix|appendices|files?|box(?:es)?)\.?\s*[(\[]?\s*$"
     r"|[\[(]\s*$|\b(?:19|20)\d\d\b\s*$)",
     re.I,
 )

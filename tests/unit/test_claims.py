@@ -295,3 +295,14 @@ def test_no_evidence_that_denies_the_clause_it_introduces():
     assert against("Life events were associated with the risk of dementia.", page) == [
         ("negation", "affirms it", "no evidence that occurrences of")
     ]
+
+
+def test_a_label_changed_to_one_the_sentence_gives_something_else_is_contradicted():
+    # the sentence names particle 2 too, but as the heavy quark: the equation is particle 1's
+    page = (
+        "Eq. (18a) is the Dirac equation for particle 1 with scalar and vector potentials "
+        "plus the mass of the heavy quark, particle 2."
+    )
+    changed = page.replace("particle 1", "particle 2")
+    assert ("number", "2", "1") in against(changed, page)
+    assert compare_facts(page, page).agree

@@ -625,9 +625,13 @@ def find_number(claim: Quantity, page_text: str) -> NumberFinding:
     another value (or the same value in another unit), else nothing."""
     text = comparable_text(page_text)
     said = quantities(text)
-    for q in said:
-        if _agrees(claim, q) and not units_clash(claim, q) and not _unit_on_one(claim, q):
-            return NumberFinding(claim, stated=q)
+    agreeing = [
+        q
+        for q in said
+        if _agrees(claim, q) and not units_clash(claim, q) and not _unit_on_one(claim, q)
+    ]
+    if agreeing:
+        return _stated_or_rival(claim, agreeing, said)
     if claim.flattened and claim.flattened.replace("×", "") in re.sub(r"[\s×]", "", text):
         return NumberFinding(claim, stated=claim)  # 10^5 printed as "105"
     pattern = _group_pattern(claim)
@@ -660,6 +664,32 @@ def find_number(claim: Quantity, page_text: str) -> NumberFinding:
     if best is not None:  # "×30" for "×3", rather than the "30 ml" beside it
         return NumberFinding(claim, rival=best)
     return NumberFinding(claim)
+
+
+def _stated_or_rival(
+    claim: Quantity, agreeing: list[Quantity], said: list[Quantity]
+) -> NumberFinding:
+    """The page's number with the claim's value that is about the same thing. A small
+    number the page gives only about something else, while it gives another value for the
+    claim's thing, is that thing's other value: "the Dirac equation for particle 2" against
+    "the Dirac equation for particle 1 ... the heavy quark, particle 2"."""
+    same = [q for q in agreeing if same_quantity(claim, q)]
+    if same or distinctive(claim):
+        return NumberFinding(claim, stated=(same or agreeing)[0])
+    shared = max(len(claim.context & q.context) for q in agreeing)
+    # clearly about the claim's thing: two more of its words around it than around the value
+    # ("100, 200 and 300 patients": each is as much about the patients as the others)
+    others = [
+        q
+        for q in said
+        if same_quantity(claim, q)
+        and not _agrees(claim, q)
+        and not (q.flattened or q.spread)
+        and len(claim.context & q.context) >= shared + 2
+    ]
+    if others:
+        return NumberFinding(claim, rival=max(others, key=lambda q: len(claim.context & q.context)))
+    return NumberFinding(claim, stated=agreeing[0])
 
 
 def find_numbers(claims: tuple[Quantity, ...], page_text: str) -> list[NumberFinding]:
