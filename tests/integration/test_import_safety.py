@@ -218,7 +218,8 @@ HOSTILE: dict[str, list[Any]] = {
     "bm25.indices": [None, "x", {}, 5],
     "bm25.indices.*": [*WRONG_TYPES, *BAD_NUMBERS, 2**32],
     "bm25.values": [None, "x", {}, 5],
-    "bm25.values.*": [*WRONG_TYPES, *BAD_NUMBERS, 0, -0.5],
+    # a BM25 weight is any positive float32: 3.5 is a right one
+    "bm25.values.*": [*(v for v in WRONG_TYPES if v != 3.5), *BAD_NUMBERS, 0, -0.5],
     "payload": [None, "x", [], 5, {}],
     "payload.project": [None, "", 5, [], {}],
     "payload.doc_id": [None, "", 5, [], {}],
