@@ -54,7 +54,7 @@ SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 class TokenVectors:
     """The fp32 MiniLM's contextual token vectors (unit length) and its pooled vector.
 
-    Reads the embedder's session directly: the Embedder port gives pooled vectors only."""
+    Goes past the Embedder port, which gives pooled vectors only, to the ONNX embedder."""
 
     def __init__(self) -> None:
         from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
@@ -71,12 +71,7 @@ class TokenVectors:
 
         embedder = self.embedder
         (ids,) = embedder._tokenizer.encode([text])
-        input_ids = np.array([ids], dtype=np.int64)
-        mask = np.ones_like(input_ids)
-        feeds = {"input_ids": input_ids, "attention_mask": mask}
-        feeds["token_type_ids"] = np.zeros_like(input_ids)
-        wanted = {k: v for k, v in feeds.items() if k in embedder._inputs}
-        hidden = embedder._session.run(None, wanted)[0]
+        hidden, mask = embedder.hidden_states([ids])
         pooled = mean_pool(hidden, mask)[0]
         tokens = hidden[0][1:-1]  # no [CLS], [SEP]
         tokens = tokens / np.linalg.norm(tokens, axis=1, keepdims=True)

@@ -110,7 +110,12 @@ class OnnxEmbedder(ModelTokens):
         return vectors
 
     def _run(self, ids: list[list[int]]) -> NDArray[np.float32]:
-        """One model run over texts padded on the right to the longest of them."""
+        return mean_pool(*self.hidden_states(ids))
+
+    def hidden_states(self, ids: list[list[int]]) -> tuple[NDArray[Any], NDArray[np.int64]]:
+        """One model run over encoded texts padded on the right to the longest of them: the
+        token vectors the pooled ones are made from, and the mask of real tokens (what
+        benchmarks/page_alignment.py aligns word by word)."""
         width = max(len(row) for row in ids)
         input_ids = np.full((len(ids), width), self._tokenizer.pad_id, dtype=np.int64)
         mask = np.zeros((len(ids), width), dtype=np.int64)
@@ -122,4 +127,4 @@ class OnnxEmbedder(ModelTokens):
             feeds["attention_mask"] = mask
         if "token_type_ids" in self._inputs:
             feeds["token_type_ids"] = np.zeros_like(input_ids)
-        return mean_pool(self._session.run(None, feeds)[0], mask)
+        return self._session.run(None, feeds)[0], mask
