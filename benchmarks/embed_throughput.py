@@ -3,7 +3,8 @@
 Converts ../shared/corpus/papers/ (read in place; conversions cached under
 benchmarks/.work/embed) and cuts them with the project's chunker into ~250-token chunks, then
 embeds them per document under each setting, each in a fresh process (peak RSS is per process):
-the model (int8 file, fp32 export, and the int8 file through FastEmbed as citeloom ran it
+the model (int8 file, fp32 export, the fp32 weights in bfloat16 as ingest runs them where the
+CPU has bfloat16 units, and the int8 file through FastEmbed as citeloom ran it
 before ADR 0007), how texts reach the model (``pipeline``: calls of 16 chunks
 in document order, as services/pipeline.py made them before ADR 0009; ``document``: one call
 per document, as it makes them now, so the embedder sorts a whole document's chunks by length
@@ -45,6 +46,7 @@ sys.path.insert(0, str(ROOT))
 
 INT8, FP32 = "fastembed/all-MiniLM-L6-v2", "fastembed/all-MiniLM-L6-v2-fp32"
 BEFORE = "FastEmbed"  # the int8 file through FastEmbed, as citeloom embedded before ADR 0007
+BF16 = "fp32-bf16"  # the fp32 model's weights in bfloat16 with torch, as ingest runs it (ADR 0031)
 
 # (model, feed, batch size, threads, arena, spinning); the first of each model is the default
 # (batch None: the embedder's own, one text per thread)
@@ -66,6 +68,8 @@ SETTINGS: list[tuple[str, str, int | None, int | None, bool, bool]] = [
             ("document", 16, 1, True, False),
         )
     ),
+    # bfloat16: batch None is bf16_minilm.TEXTS_PER_RUN (arena and spinning are onnxruntime's)
+    *((BF16, "document", batch, None, True, False) for batch in (None, 4, 16, 32)),
 ]
 
 
@@ -150,6 +154,8 @@ def measure_one(setting: str) -> dict[str, Any]:
     embedder: Any = (
         FastEmbedAsBefore()
         if model == BEFORE
+        else bf16_embedder(batch, threads)
+        if model == BF16
         else onnx_embedder.OnnxEmbedder.load(
             model,
             WORK / "var" / "cache",
@@ -178,6 +184,21 @@ def measure_one(setting: str) -> dict[str, Any]:
     }
 
 
+class NoBf16(Exception):
+    """This CPU has no bfloat16 units: ingest embeds in fp32 here, the bf16 rows are skipped."""
+
+
+def bf16_embedder(batch: int | None, threads: int | None) -> Any:
+    from citeloom.adapters.embedding import bf16_minilm
+    from citeloom.adapters.embedding.fp32_export import weights_dir
+    from citeloom.resources import MINILM_DIR
+
+    if not bf16_minilm.runs_natively():
+        raise NoBf16
+    bf16_minilm.TEXTS_PER_RUN = batch or bf16_minilm.TEXTS_PER_RUN
+    return bf16_minilm.Bf16MiniLM(FP32, weights_dir(), MINILM_DIR, threads)
+
+
 def throughput(repeat: int, quick: bool, papers: int) -> None:
     docs = documents()[:papers]
     chunks = sum(len(d) for d in docs)
@@ -198,6 +219,9 @@ def throughput(repeat: int, quick: bool, papers: int) -> None:
                 check=True,
             )
             runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
+        if "skipped" in runs[0]:
+            print(f"| {setting[0]} | skipped: {runs[0]['skipped']} |")
+            continue
         wall = statistics.median(r["wall"] for r in runs)
         cpu = statistics.median(r["cpu"] for r in runs)
         rss = max(r["rss"] for r in runs)
@@ -249,15 +273,22 @@ def parity() -> None:
         "reference": np.array(reference_vectors(texts)),
         "FastEmbed int8": np.array(list(before.embed(texts, batch_size=16))),
     }
+    try:
+        vectors["bf16"] = np.array(bf16_embedder(None, None).embed_documents(texts))
+    except NoBf16:
+        print("no bfloat16 units on this CPU: no bf16 row")
     print(f"\nparity on {len(texts)} chunks ({int(long.sum())} of >= 200 tokens): cosine")
     print("| pair | all: min | all: mean | long: min | long: mean |")
     print("|---|---|---|---|---|")
     for a, b in [
         ("fp32", "reference"),
+        ("bf16", "fp32"),
         ("int8", "reference"),
         ("fp32", "int8"),
         ("int8", "FastEmbed int8"),
     ]:
+        if a not in vectors:
+            continue
         x, y = vectors[a], vectors[b]
         cos = np.sum(x * y, 1) / (np.linalg.norm(x, axis=1) * np.linalg.norm(y, axis=1))
         print(
@@ -275,7 +306,10 @@ def main() -> None:
     parser.add_argument("--one", help=argparse.SUPPRESS)  # internal: measure one setting
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(measure_one(args.one)))
+        try:
+            print(json.dumps(measure_one(args.one)))
+        except NoBf16:
+            print(json.dumps({"skipped": "no bfloat16 units on this CPU"}))
         return
     throughput(args.repeat, args.quick, args.papers)
     if not args.no_parity:

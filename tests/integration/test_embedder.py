@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from citeloom.domain.errors import EmbedderUnavailable
-from tests.conftest import PAPERS
+from tests.conftest import PAPERS, model_cache
 
 pytestmark = pytest.mark.real
 
@@ -166,3 +166,86 @@ def test_an_unknown_model_lists_the_available_ones(tmp_path):
 
     with pytest.raises(EmbedderUnavailable, match=r"all-MiniLM-L6-v2-fp32.*Pick one"):
         load_embedder("fastembed/no-such-model", cache_dir=tmp_path)
+
+
+@pytest.fixture(scope="module")
+def bf16_embedder(fp32_cache):
+    from citeloom.adapters.embedding import bf16_minilm
+    from citeloom.adapters.embedding.loader import load_document_embedder
+    from citeloom.adapters.embedding.local_models import ModelSources
+
+    if not bf16_minilm.runs_natively():
+        pytest.skip("this CPU has no bfloat16 units: ingest embeds in fp32 here")
+    loaded = load_document_embedder(
+        "fastembed/all-MiniLM-L6-v2-fp32", fp32_cache, ModelSources(model_cache=model_cache())
+    )
+    assert isinstance(loaded, bf16_minilm.Bf16MiniLM)
+    return loaded
+
+
+@pytest.mark.shared
+def test_bf16_document_vectors_are_the_fp32_models(bf16_embedder, fp32_embedder, chunks):
+    """Chunks embedded in bfloat16 are found by fp32 queries as their fp32 vectors would be:
+    the same model to the write guard, not a silent mix (ADR 0031)."""
+    texts = chunks + QUERIES
+    bf16 = np.asarray(bf16_embedder.embed_documents(texts))
+    fp32 = np.asarray(fp32_embedder.embed_documents(texts))
+    assert cosines(bf16.tolist(), fp32.tolist()).min() >= 0.9995
+    assert bf16_embedder.model_id == fp32_embedder.model_id
+    assert bf16_embedder.tokenizer_id == fp32_embedder.tokenizer_id
+    for query in QUERIES[:3]:
+        asked = np.asarray(fp32_embedder.embed_query(query))
+        top_bf16, top_fp32 = (
+            list(np.argsort(-(v[: len(chunks)] @ asked))[:5]) for v in (bf16, fp32)
+        )
+        assert top_bf16[0] == top_fp32[0]
+        assert len(set(top_bf16) & set(top_fp32)) >= 4
+
+
+@pytest.mark.shared
+def test_bf16_keeps_the_callers_order(bf16_embedder, chunks):
+    together = bf16_embedder.embed_documents(chunks[:12])
+    alone = [bf16_embedder.embed_documents([text])[0] for text in reversed(chunks[:12])]
+    assert cosines(together, alone[::-1]).min() >= 0.9995
+
+
+def test_ingest_embeds_in_fp32_where_asked_or_where_bf16_would_be_emulated(fp32_cache, monkeypatch):
+    from citeloom.adapters.embedding import bf16_minilm
+    from citeloom.adapters.embedding.loader import load_document_embedder
+    from citeloom.adapters.embedding.local_models import ModelSources
+
+    sources = ModelSources(model_cache=model_cache())
+    fp32 = "fastembed/all-MiniLM-L6-v2-fp32"
+    asked = load_document_embedder(fp32, fp32_cache, sources, precision="fp32")
+    monkeypatch.setattr(bf16_minilm, "runs_natively", lambda: False)
+    emulated = load_document_embedder(fp32, fp32_cache, sources)
+    int8 = load_document_embedder("fastembed/all-MiniLM-L6-v2", fp32_cache, sources)
+    assert all(type(e).__name__ == "OnnxEmbedder" for e in (asked, emulated, int8))
+
+
+@pytest.mark.shared
+def test_bf16_under_an_openmp_thread_limit_keeps_its_vectors(fp32_embedder, chunks, tmp_path):
+    """Tesseract's OMP_THREAD_LIMIT=1 (ADR 0030), read by torch's OpenMP when it loads, made
+    oneDNN's bfloat16 kernels on two threads return garbage; the embedder runs within it."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    texts = tmp_path / "texts.json"
+    texts.write_text(json.dumps(chunks[:24]), encoding="utf-8")
+    script = (
+        "import json, sys\n"
+        "from pathlib import Path\n"
+        "from citeloom.adapters.embedding.bf16_minilm import Bf16MiniLM\n"
+        "from citeloom.adapters.embedding.fp32_export import weights_dir\n"
+        "from citeloom.resources import MINILM_DIR\n"
+        "e = Bf16MiniLM('m', weights_dir(), MINILM_DIR)\n"
+        "texts = json.loads(Path(sys.argv[1]).read_text())\n"
+        "Path(sys.argv[2]).write_text(json.dumps(e.embed_documents(texts)))\n"
+    )
+    out = tmp_path / "vectors.json"
+    env = {**os.environ, "OMP_THREAD_LIMIT": "1"}
+    subprocess.run([sys.executable, "-c", script, str(texts), str(out)], env=env, check=True)
+    vectors = json.loads(out.read_text(encoding="utf-8"))
+    assert cosines(vectors, fp32_embedder.embed_documents(chunks[:24])).min() >= 0.9995

@@ -16,8 +16,10 @@ from citeloom.domain.models import chunk_token_limit
 
 if TYPE_CHECKING:
     from citeloom.adapters.conversion.cache import CachingConverter
+    from citeloom.adapters.embedding.bf16_minilm import Bf16MiniLM
     from citeloom.adapters.embedding.loader import LoadedEmbedder
     from citeloom.adapters.embedding.local_models import ModelSources
+    from citeloom.adapters.embedding.tokenizer import ModelTokens
     from citeloom.ports import (
         AuditLog,
         Chunker,
@@ -162,6 +164,25 @@ def embedder(
     )
 
 
+def document_embedder(
+    settings: Settings,
+    project: ProjectConfig,
+    allow_download: bool = False,
+    threads: int | None = None,
+) -> LoadedEmbedder | Bf16MiniLM:
+    """What an ingest or a reindex embeds chunks with: the project's model, in bfloat16 where
+    that is the same model's vectors at less CPU ([embedding] document_precision, ADR 0031)."""
+    from citeloom.adapters.embedding.loader import load_document_embedder
+
+    return load_document_embedder(
+        project.embedding_model,
+        cache_dir=settings.paths.cache_dir,
+        sources=model_sources(settings, allow_download),
+        threads=threads,
+        precision=settings.embedding.document_precision,
+    )
+
+
 def available_models(settings: Settings) -> list[str]:
     """The embedding models that run here without a download (for validate)."""
     from citeloom.adapters.embedding.models import available_models as found
@@ -169,7 +190,7 @@ def available_models(settings: Settings) -> list[str]:
     return found(settings.paths.cache_dir, model_sources(settings))
 
 
-def chunker(settings: Settings, embedder: LoadedEmbedder) -> Chunker:
+def chunker(settings: Settings, embedder: ModelTokens) -> Chunker:
     window = chunk_token_limit(embedder.max_tokens)
     if settings.chunking.max_tokens > window:
         raise ConfigError(
@@ -301,7 +322,7 @@ class Pipeline(TypedDict):
     chunker: Chunker
     metadata: MetadataResolver
     library_files: LibraryFiles | None
-    embedder: LoadedEmbedder
+    embedder: Embedder
     index: Index
     audit: AuditLog
     languages: tuple[str, ...]
@@ -322,7 +343,7 @@ def _pipeline(
     resolver.references()  # a broken references file stops the run before anything else
     if embedding_model is not None:
         project = project.model_copy(update={"embedding_model": embedding_model})
-    emb = embedder(settings, project, allow_download, embed_threads)
+    emb = document_embedder(settings, project, allow_download, embed_threads)
     return Pipeline(
         project=project_name,
         collection=project.collection,
