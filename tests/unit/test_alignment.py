@@ -189,3 +189,41 @@ def test_a_name_in_the_plural_and_an_open_compound_are_the_same_words():
     held = text_stems("resulted in a short list of compounds from the data set")
     assert {stem("shortlist"), stem("dataset")} <= held
     assert stem("listof") not in held  # a word of two letters glues to nothing
+
+
+def test_a_paraphrase_held_piece_by_piece_is_supported_and_a_changed_number_still_is_not():
+    """Token recall (docs/adr/0032, measured and not adopted: off by default) lets a span that
+    holds the claim's content in its own words state it; the number rules still veto."""
+    from dataclasses import replace
+
+    from citeloom.domain.alignment import DEFAULT_THRESHOLDS
+    from tests.fakes import FakeTokenMatches
+
+    page = PageText(
+        4,
+        (
+            (
+                "text",
+                "If the master task dies, a new copy is started from the last checkpointed "
+                "state after 3 retries. Workers are pinged periodically.",
+            ),
+        ),
+    )
+    close = {"crashes": {"dies"}, "restarts": {"started"}, "checkpoint": {"checkpointed"}}
+    thresholds = replace(DEFAULT_THRESHOLDS, token_support=0.8, token_coverage=0.0)
+    core = ClaimJudge(
+        FakeEmbedder(dimensions=256), lambda claim: {}, thresholds, tokens=FakeTokenMatches(close)
+    )
+    said = "When the master crashes, it restarts from the last checkpoint after 3 retries."
+    changed = "When the master crashes, it restarts from the last checkpoint after 5 retries."
+    assert core.judge(core.content(said), [page]).outcome == "supported"
+    assert core.judge(core.content(changed), [page]).outcome != "supported"
+    plain = judge()  # no token vectors: the terms alone do not hold this paraphrase
+    assert plain.judge(plain.content(said), [page]).outcome != "supported"
+
+
+def test_a_runs_token_recall_holds_each_piece_as_its_best_sentence_does():
+    from citeloom.domain.alignment import token_recall
+
+    assert token_recall([(1.0, 0.0), (0.0, 0.5)]) == pytest.approx(0.75)
+    assert token_recall([]) == 0.0
