@@ -70,14 +70,6 @@ TRUE_KINDS = ("restatement", "paraphrase", "terse", "author", "original")
 SUPPORTED = ("supported", "other-page", "no-page")
 AUTHORS = DATA / "author_restatements.json"
 KNOBS = ("coverage", "paraphrase", "paraphrase_coverage", "numbers_coverage", "discuss", "mismatch")
-# the token recall's knobs (docs/adr/0032): its scale as the alignment's embedding part, and
-# the recall (with a share of the claim's terms) at which a span holds the claim
-TOKEN_KNOBS = ("token_floor", "token_top", "token_support", "token_coverage")
-TOKEN_GRID = [
-    (floor, top, support, 0.3)
-    for floor, top in ((1.0, 1.0), (0.3, 0.8), (0.4, 0.8))  # (1.0, 1.0): the cosine alone
-    for support in (1.01, 0.75, 0.7, 0.65)  # 1.01: no span supported by its token recall
-]
 
 
 # ---------------------------------------------------------------- the library
@@ -588,13 +580,7 @@ def bench_for(
     if "abstracts" in chosen:
         cases["abstracts"] = abstract_cases(documents)
     judge = service.judge_core
-    core = ClaimJudge(
-        judge.embedder,
-        corpus_weights(documents),
-        judge.thresholds,
-        judge.vectors,
-        tokens=judge.tokens,
-    )
+    core = ClaimJudge(judge.embedder, corpus_weights(documents), judge.thresholds, judge.vectors)
     return Bench(cases, documents, core)
 
 
@@ -611,16 +597,6 @@ def main() -> None:
         default=None,
         help="a paper's topic: stems on this share of its pages (above 1: none)",
     )
-    for knob in TOKEN_KNOBS:
-        parser.add_argument(f"--{knob.replace('_', '-')}", type=float, default=None)
-    parser.add_argument(
-        "--sweep-tokens", action="store_true", help="tune the token recall's knobs instead"
-    )
-    parser.add_argument(
-        "--token-grid",
-        default=None,
-        help="the cells of --sweep-tokens: 'floor,top,support,coverage;...' (default: TOKEN_GRID)",
-    )
     args = parser.parse_args()
     chosen = [s for s in args.sets.split(",") if s]
     logging.disable(logging.WARNING)
@@ -632,10 +608,6 @@ def main() -> None:
         service = bootstrap.check_service(settings, "checks", index)
         if args.topic_share is not None:
             service.judge_core.topic_share = args.topic_share
-        given = {k: getattr(args, k) for k in TOKEN_KNOBS if getattr(args, k) is not None}
-        service.judge_core.thresholds = replace(service.judge_core.thresholds, **given)
-        if service.judge_core.tokens is not None:  # a page's token vectors kept for the run
-            service.judge_core.tokens.keep = 1_000_000  # type: ignore[attr-defined]
         # sentence vectors kept on disk between runs (the claims' own are always embedded)
         cached = CachedEmbedder(
             service.judge_core.embedder, settings.paths.cache_dir / "vectors", autosave=False
@@ -646,31 +618,10 @@ def main() -> None:
             kinds = Counter(c.kind for c in items if c.variant == "right")
             print(f"{name}: {len(items)} citations; {dict(sorted(kinds.items()))}")
         judge, core, cases, documents = service.judge_core, bench.core, bench.cases, bench.documents
-        if args.sweep or args.sweep_tokens:  # every alignment kept: sweeps judge them again
+        if args.sweep:  # every alignment kept: the sweep only judges them again
             judge.keep = core.keep = 1_000_000
         results = evaluate(service, core, cases, documents)
         chosen_thresholds = judge.thresholds
-        if args.sweep_tokens:
-            # the fourth sweep (docs/adr/0032): the token recall's knobs, the others as the
-            # third sweep chose them
-            best_tokens: tuple[tuple[float, ...], Thresholds] | None = None
-            grid = TOKEN_GRID
-            if args.token_grid:
-                grid = [
-                    tuple(float(v) for v in cell.split(",")) for cell in args.token_grid.split(";")
-                ]
-            for values in grid:
-                knobs = dict(zip(TOKEN_KNOBS, values, strict=True))
-                thresholds = replace(judge.thresholds, **knobs)
-                judge.thresholds = core.thresholds = thresholds
-                got = evaluate(service, core, cases, documents)
-                key = objective(got)
-                print(f"{knobs}: tune {key}", flush=True)
-                if best_tokens is None or key > best_tokens[0]:
-                    best_tokens = (key, thresholds)
-            assert best_tokens is not None
-            chosen_thresholds = judge.thresholds = core.thresholds = best_tokens[1]
-            results = evaluate(service, core, cases, documents)
         if args.sweep:
             # the third sweep (docs/adr/0025): coverage and the paraphrase rule again, with
             # numbers_coverage and the topic share as the second chose them (docs/adr/0018)
@@ -698,10 +649,9 @@ def main() -> None:
             judge.thresholds = core.thresholds = chosen_thresholds
             service.forget_papers()
             results = evaluate(service, core, cases, documents)
-        shown = ", ".join(f"{k} = {getattr(chosen_thresholds, k)}" for k in KNOBS + TOKEN_KNOBS)
+        shown = ", ".join(f"{k} = {getattr(chosen_thresholds, k)}" for k in KNOBS)
         shown += f", topic share = {service.judge_core.topic_share}"
-        tuned = args.sweep or args.sweep_tokens
-        print(f"\n[check] {shown}{' (chosen on the tuning halves)' if tuned else ''}")
+        print(f"\n[check] {shown}{' (chosen on the tuning halves)' if args.sweep else ''}")
         report(results, args.show)
     finally:
         if cached is not None:

@@ -431,29 +431,3 @@ class FakeRelations:
 
     def problems(self) -> list[str]:
         return []
-
-
-class FakeTokenMatches:
-    """Word-level stand-in for contextual token vectors: a claim word is held fully by the
-    same word in a sentence, or by one the table pairs it with (a paraphrase the model would
-    see), else not at all."""
-
-    def __init__(self, close: dict[str, set[str]] | None = None) -> None:
-        self.close = close or {}
-        self.calls = 0
-
-    def _words(self, text: str) -> list[str]:
-        return [w for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) > 2]
-
-    def matches(self, claim: str, sentences: Sequence[str]) -> list[tuple[float, ...]]:
-        self.calls += 1
-        words = self._words(claim)
-        out = []
-        for sentence in sentences:
-            theirs = set(self._words(sentence))
-            out.append(
-                tuple(
-                    1.0 if w in theirs or self.close.get(w, set()) & theirs else 0.0 for w in words
-                )
-            )
-        return out

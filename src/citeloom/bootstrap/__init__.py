@@ -28,7 +28,6 @@ if TYPE_CHECKING:
         LibraryFiles,
         MetadataResolver,
         RelationSource,
-        TokenMatches,
     )
     from citeloom.services.answer import AnswerService
     from citeloom.services.browse import BrowseService
@@ -538,7 +537,6 @@ def check_service(
         settings.check.thresholds(),
         evidence.vectors if evidence is not None else None,
         topic_share=settings.check.topic_share,
-        tokens=token_matches(query.embedder),
     )
     return CheckService(
         query,
@@ -547,18 +545,6 @@ def check_service(
         judge,
         fail_on=parse_verdicts(settings.check.fail_on),
     )
-
-
-def token_matches(loaded: Embedder) -> TokenMatches | None:
-    """The model's contextual token vectors, for the check's token recall (docs/adr/0032):
-    the built-in MiniLMs' own session gives them; a FastEmbed model gives pooled vectors only."""
-    from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
-
-    if not isinstance(loaded, OnnxEmbedder):
-        return None
-    from citeloom.adapters.embedding.token_matches import OnnxTokenMatches
-
-    return OnnxTokenMatches(loaded)
 
 
 def conversion_checks(settings: Settings) -> list[Check]:

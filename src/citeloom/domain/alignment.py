@@ -275,39 +275,10 @@ class Alignment:
     uncovered: tuple[str, ...] = ()  # the claim's terms the span lacks, rarest first
     numbers: float = 1.0  # the share of the claim's numbers the span states
     core_score: float = 0.0  # the score of its core sentence alone
-    # BERTScore-like recall: the mean over the claim's content word pieces of the best
-    # cosine of each with a token of the span (contextual vectors; 0 when not computed)
-    tokens: float = 0.0
 
 
 def _dense(cosine: float) -> float:
     return min(1.0, max(0.0, (cosine - 0.3) / 0.5))
-
-
-@dataclass(frozen=True)
-class TokenScale:
-    """How a span's token recall counts as its embedding part: 0 at ``floor``, 1 at ``top``
-    (the sentence cosine's part is kept when higher). Chosen on the tuning halves
-    (benchmarks/check_claims.py --sweep, docs/adr/0032)."""
-
-    floor: float = 1.0  # 1.0: token recall off
-    top: float = 1.0
-
-    def dense(self, recall: float) -> float:
-        if self.top <= self.floor:
-            return 0.0
-        return min(1.0, max(0.0, (recall - self.floor) / (self.top - self.floor)))
-
-
-NO_TOKENS = TokenScale()
-
-
-def token_recall(rows: Sequence[Sequence[float]]) -> float:
-    """BERTScore recall of a span: each claim piece held as well as the span's best sentence
-    holds it, averaged over the pieces."""
-    if not rows or not rows[0]:
-        return 0.0
-    return sum(max(column) for column in zip(*rows, strict=True)) / len(rows[0])
 
 
 def align(
@@ -316,13 +287,9 @@ def align(
     vectors: Callable[[Sequence[str]], Sequence[Sequence[float]]],
     claim_vector: Sequence[float],
     short_forms: ShortForms = NO_SHORT_FORMS,
-    token_rows: Mapping[str, Sequence[float]] | None = None,
-    token_scale: TokenScale = NO_TOKENS,
 ) -> list[Alignment]:
     """Each span scored against the claim, best first (a shorter span first at a tie): half
-    the weight share of the claim's terms and numbers it holds, half its dense similarity:
-    the cosine of the two, or the span's token recall (``token_rows``: per sentence, the
-    best cosine of each claim piece in it) by ``token_scale`` where that is higher."""
+    the weight share of the claim's terms and numbers it holds, half its dense similarity."""
     sentences = list(dict.fromkeys(s for span in spans for s in span.sentences))
     if not sentences:
         return []
@@ -340,9 +307,7 @@ def align(
         lexical = (sum(weights[t] for t in held) + content.number_weight * stated) / total
         vector = _mean([by_sentence[s] for s in span.sentences])
         cosine = _cosine(claim_vector, vector)
-        recall = token_recall([token_rows[s] for s in span.sentences]) if token_rows else 0.0
-        dense = max(_dense(cosine), token_scale.dense(recall))
-        score = 0.5 * lexical + 0.5 * dense - 0.01 * (len(span.sentences) - 1)
+        score = 0.5 * lexical + 0.5 * _dense(cosine) - 0.01 * (len(span.sentences) - 1)
         if len(span.sentences) == 1:
             single[span.sentences[0]] = (score, cosine)
         uncovered = sorted(
@@ -361,7 +326,6 @@ def align(
                 tuple(uncovered),
                 stated / len(content.numbers) if content.numbers else 1.0,
                 score,
-                recall,
             )
         )
     ranked = []
@@ -374,7 +338,7 @@ def align(
             (core_score, core_cos), core = max(scored, key=lambda x: x[0][0])
             a = Alignment(
                 a.span, a.lexical, a.terms, a.similarity, a.score, core, core_cos,
-                a.uncovered, a.numbers, core_score, a.tokens,
+                a.uncovered, a.numbers, core_score,
             )  # fmt: skip
         ranked.append(a)
     return sorted(ranked, key=lambda a: (-a.score, len(a.span.sentences), a.span.text))
@@ -417,18 +381,6 @@ class Thresholds:
     mismatch: float = 0.55
     # body spans this well aligned keep captions, tables and footnotes out
     body_first: float = 0.45
-    # the token recall at which a span holds the claim's content in its own words, with at
-    # least ``token_coverage`` of its terms (numbers, names and negations still checked;
-    # docs/adr/0032; above 1: off)
-    token_support: float = 1.01
-    token_coverage: float = 0.0
-    # the token recall that counts as no embedding similarity, and as full (``TokenScale``)
-    token_floor: float = 1.0
-    token_top: float = 1.0
-
-    @property
-    def token_scale(self) -> TokenScale:
-        return TokenScale(self.token_floor, self.token_top)
 
 
 DEFAULT_THRESHOLDS = Thresholds()
@@ -559,8 +511,6 @@ def content_ok(content: ClaimContent, a: Alignment, t: Thresholds) -> bool:
         return True
     if a.numbers == 1.0 and any(distinctive(q) for q in content.numbers):
         return a.terms >= t.numbers_coverage
-    if a.terms >= t.token_coverage and a.tokens >= t.token_support:
-        return True
     return a.terms >= t.paraphrase_coverage and a.similarity >= t.paraphrase
 
 

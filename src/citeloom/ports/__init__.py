@@ -8,7 +8,6 @@ from citeloom.ports.embedder import Embedder
 from citeloom.ports.index import Index, IndexAdmin, IndexReader, IndexWriter, SearchFilter
 from citeloom.ports.metadata import LibraryAudit, LibraryFiles, MetadataResolver
 from citeloom.ports.relations import RelationSource
-from citeloom.ports.token_matches import TokenMatches
 
 __all__ = [
     "AuditLog",
@@ -26,5 +25,4 @@ __all__ = [
     "MetadataResolver",
     "RelationSource",
     "SearchFilter",
-    "TokenMatches",
 ]

@@ -31,7 +31,7 @@ from citeloom.domain.alignment import (
 )
 from citeloom.domain.quantities import find_number
 from citeloom.domain.text import NO_TEXT, Folded
-from citeloom.ports import Embedder, TokenMatches
+from citeloom.ports import Embedder
 from citeloom.services.evidence import SentenceVectors
 
 
@@ -46,18 +46,15 @@ class ClaimJudge:
         vectors: SentenceVectors | None = None,
         shortlist: int = 40,
         topic_share: float = 0.5,
-        tokens: TokenMatches | None = None,
     ) -> None:
         """``weigh``: how rare each word of a claim is in the library (IDF);
         ``shortlist``: spans of the rest of a paper embedded per claim, those holding most
-        of its terms (the cited pages' are all embedded); ``tokens``: the model's token
-        vectors, by which a span's token recall is scored (docs/adr/0032; none: cosine only)."""
+        of its terms (the cited pages' are all embedded)."""
         self.embedder = embedder
         self.weigh = weigh
         self.thresholds = thresholds
         self.vectors = vectors if vectors is not None else SentenceVectors()
         self.shortlist = shortlist
-        self.tokens = tokens
         # chosen on the tuning halves (benchmarks/check_claims.py --topic; docs/adr/0018)
         self.topic_share = topic_share
         self._claims: OrderedDict[str, Sequence[float]] = OrderedDict()
@@ -92,8 +89,7 @@ class ClaimJudge:
     ) -> list[Alignment]:
         """The spans of ``pages`` aligned with the claim, best first; with ``shortlist``, only
         the spans holding most of the claim's terms and numbers are embedded."""
-        scale = self.thresholds.token_scale
-        key = (content.text, content.ignore_names, content.context, shortlist, scale, tuple(pages))
+        key = (content.text, content.ignore_names, content.context, shortlist, tuple(pages))
         if key in self._aligned:
             self._aligned.move_to_end(key)
             return self._aligned[key]
@@ -119,18 +115,12 @@ class ClaimJudge:
             self._claims[content.text] = self.embedder.embed_query(content.text)
             while len(self._claims) > self.keep:
                 self._claims.popitem(last=False)
-        rows = None
-        if self.tokens is not None:
-            sentences = list(dict.fromkeys(s for span in spans for s in span.sentences))
-            rows = dict(zip(sentences, self.tokens.matches(content.text, sentences), strict=True))
         return align(
             content,
             spans,
             lambda texts: self.vectors.vectors(texts, self.embedder.embed_documents),
             self._claims[content.text],
             short_forms,
-            rows,
-            self.thresholds.token_scale,
         )
 
     def judge(

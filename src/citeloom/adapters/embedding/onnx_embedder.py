@@ -109,24 +109,6 @@ class OnnxEmbedder(ModelTokens):
             vectors[batch] = self._run([ids[i] for i in batch])
         return vectors
 
-    def token_vectors(self, texts: Sequence[str]) -> list[tuple[list[str], NDArray[np.float32]]]:
-        """Each text's word pieces ([CLS] and [SEP] left out) and their contextual vectors,
-        unit length: what ``check`` aligns a claim with piece by piece (ADR 0032). Batched
-        as ``embed_documents`` batches, by length."""
-        ids = self._tokenizer.encode(list(texts))
-        none: tuple[list[str], NDArray[np.float32]] = ([], np.empty(0, np.float32))
-        out = [none] * len(ids)
-        order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
-        vocabulary = self._tokenizer.tokenizer
-        for start in range(0, len(order), self.batch_size):
-            batch = order[start : start + self.batch_size]
-            hidden, _ = self.hidden_states([ids[i] for i in batch])
-            for row, i in enumerate(batch):
-                tokens = hidden[row, 1 : len(ids[i]) - 1].astype(np.float32)
-                pieces = [str(vocabulary.id_to_token(t)) for t in ids[i][1:-1]]
-                out[i] = (pieces, _normalised(tokens)) if len(tokens) else (pieces, tokens)
-        return out
-
     def _run(self, ids: list[list[int]]) -> NDArray[np.float32]:
         return mean_pool(*self.hidden_states(ids))
 
