@@ -20,11 +20,19 @@ OMP_THREAD_LIMIT (ADR 0030), which torch's OpenMP would otherwise read (``_set_t
 from __future__ import annotations
 
 import ctypes
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
+
+# torch's OpenMP threads spin while they wait, and an ingest converts on another thread as it
+# embeds: with one of two cores busy, the 464 chunks cost 30.2 s of CPU (24.1 s wall) spinning
+# and 12.0 s (11.9 s) passive; quiet, passive costs ~1 s of wall and no CPU (ADR 0031). OpenMP
+# reads this once, when torch loads; a user's own setting wins.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
 import torch
 import torch.nn.functional as F
 from safetensors.torch import load_file
@@ -38,6 +46,10 @@ if TYPE_CHECKING:
 # Texts a run: AMX tiles want a few rows; past 8, padding and activations outgrew the gain
 # (the 464 chunks: 4 texts 12.9 s of CPU, 8 texts 11.8 s, 32 texts 12.4 s; ADR 0031).
 TEXTS_PER_RUN = 8
+# A run is padded to a multiple of this many tokens: oneDNN builds and keeps a kernel for each
+# shape it meets, so a paper's chunks of every length held 700 MB and cost 17-19 s of CPU;
+# eight widths hold 420 MB and cost 12-15 s (ADR 0031).
+WIDTH_STEP = 32
 HIDDEN, HEADS, LAYERS, EPS = 384, 12, 6, 1e-12
 
 
@@ -109,7 +121,8 @@ class Bf16MiniLM(ModelTokens):
         return vectors
 
     def _run(self, ids: list[list[int]]) -> NDArray[np.float32]:
-        width = max(len(row) for row in ids)
+        longest = max(len(row) for row in ids)
+        width = min(-(-longest // WIDTH_STEP) * WIDTH_STEP, self.max_tokens)
         input_ids = torch.full((len(ids), width), self._tokenizer.pad_id, dtype=torch.long)
         mask = torch.zeros((len(ids), width), dtype=torch.bool)
         for row, tokens in enumerate(ids):
