@@ -67,7 +67,7 @@ class TokenVectors:
         )
 
     def __call__(self, text: str) -> tuple[Any, Any, list[str]]:
-        from citeloom.adapters.embedding.onnx_embedder import mean_pool
+        from citeloom.adapters.embedding.sorted_runs import mean_pool
 
         embedder = self.embedder
         (ids,) = embedder._tokenizer.encode([text])

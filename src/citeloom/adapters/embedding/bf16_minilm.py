@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import ctypes
 import os
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -37,8 +36,8 @@ import torch
 import torch.nn.functional as F
 from safetensors.torch import load_file
 
-from citeloom.adapters.embedding.onnx_embedder import mean_pool
-from citeloom.adapters.embedding.tokenizer import ModelTokens, load_model_tokenizer
+from citeloom.adapters.embedding.sorted_runs import SortedRuns, mean_pool
+from citeloom.adapters.embedding.tokenizer import load_model_tokenizer
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -83,7 +82,7 @@ def _set_threads(threads: int | None) -> None:
     torch.set_num_threads(min(wanted, limit) if limit else wanted)
 
 
-class Bf16MiniLM(ModelTokens):
+class Bf16MiniLM(SortedRuns):
     """all-MiniLM-L6-v2 from its original weights (``fp32_export.weights_dir``), in bfloat16."""
 
     def __init__(
@@ -103,22 +102,7 @@ class Bf16MiniLM(ModelTokens):
                     [self._w.pop(f"{attention}{head}.{part}") for head in ("query", "key", "value")]
                 )
         self._dimensions = HIDDEN
-
-    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
-        return self._embed(list(texts)).tolist()
-
-    def embed_query(self, text: str) -> list[float]:
-        result: list[float] = self._embed([text])[0].tolist()
-        return result
-
-    def _embed(self, texts: list[str]) -> NDArray[np.float32]:
-        ids = self._tokenizer.encode(texts)
-        vectors = np.empty((len(texts), self._dimensions), dtype=np.float32)
-        order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
-        for start in range(0, len(order), TEXTS_PER_RUN):
-            batch = order[start : start + TEXTS_PER_RUN]
-            vectors[batch] = self._run([ids[i] for i in batch])
-        return vectors
+        self.batch_size = TEXTS_PER_RUN
 
     def _run(self, ids: list[list[int]]) -> NDArray[np.float32]:
         longest = max(len(row) for row in ids)

@@ -8,13 +8,12 @@ onnxruntime's threads sleeping rather than spinning while they wait (FastEmbed o
 option). The vectors are FastEmbed's for the same files, to the bit for the pooling: its
 pooled-normalised path (mean over the attention mask, summed in float64, L2-normalised, cast
 back to float32), held to FastEmbed's own by tests/integration/test_embedder.py. Texts are
-sorted by length before they are batched, so a batch pads to its own longest text.
+sorted by length before they are batched (``sorted_runs``).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,7 +21,8 @@ import numpy as np
 
 from citeloom.adapters.embedding.models import ModelSpec, model_spec
 from citeloom.adapters.embedding.sessions import model_folder, open_session
-from citeloom.adapters.embedding.tokenizer import ModelTokens, load_model_tokenizer
+from citeloom.adapters.embedding.sorted_runs import SortedRuns, mean_pool
+from citeloom.adapters.embedding.tokenizer import load_model_tokenizer
 from citeloom.domain.errors import EmbedderUnavailable
 
 if TYPE_CHECKING:
@@ -39,19 +39,7 @@ def texts_per_run(threads: int | None) -> int:
     return threads or os.cpu_count() or 1
 
 
-def mean_pool(hidden: NDArray[Any], mask: NDArray[np.int64]) -> NDArray[np.float32]:
-    """FastEmbed's pooling to the bit: float64 sums over real tokens, then L2 norm."""
-    sums = np.sum(hidden, axis=1, where=mask[:, :, np.newaxis].astype(bool), dtype=np.float64)
-    pooled = sums / np.maximum(np.sum(mask, axis=1, keepdims=True), 1e-9)
-    return _normalised(pooled).astype(hidden.dtype, copy=False)
-
-
-def _normalised(vectors: NDArray[Any]) -> NDArray[Any]:
-    norms = np.maximum(np.linalg.norm(vectors, ord=2, axis=1, keepdims=True), 1e-12)
-    return vectors / norms
-
-
-class OnnxEmbedder(ModelTokens):
+class OnnxEmbedder(SortedRuns):
     def __init__(
         self,
         spec: ModelSpec,
@@ -92,22 +80,6 @@ class OnnxEmbedder(ModelTokens):
         spec = model_spec(model_id)
         onnx_path = spec.onnx_file(cache_dir, model_cache)
         return cls(spec, onnx_path, cache_dir, threads=threads, batch_size=batch_size)
-
-    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
-        return self._embed(list(texts)).tolist()
-
-    def embed_query(self, text: str) -> list[float]:
-        result: list[float] = self._embed([text])[0].tolist()
-        return result
-
-    def _embed(self, texts: list[str]) -> NDArray[np.float32]:
-        ids = self._tokenizer.encode(texts)
-        vectors = np.empty((len(texts), self._dimensions), dtype=np.float32)
-        order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
-        for start in range(0, len(order), self.batch_size):
-            batch = order[start : start + self.batch_size]
-            vectors[batch] = self._run([ids[i] for i in batch])
-        return vectors
 
     def _run(self, ids: list[list[int]]) -> NDArray[np.float32]:
         return mean_pool(*self.hidden_states(ids))
