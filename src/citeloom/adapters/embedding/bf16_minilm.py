@@ -5,9 +5,9 @@ page). On a CPU with AMX or AVX-512 BF16 units, torch's oneDNN kernels multiply 
 matrices at several times the fp32 rate, and the network is small enough to write out here
 (embeddings, six encoder layers, mean pooling). Measured on the 464 chunks of the shared papers
 (benchmarks/embed_throughput.py, ADR 0031): 15.8 s of CPU against 31.3 s for the fp32 ONNX
-session, cosine to the fp32 vectors 0.99989 at the least (int8 weights, rejected in ADR 0030, reached only 0.978). So the vectors
-are the same model's to the write guard: the model id is the fp32 one, and queries (which start
-without torch) keep the ONNX session.
+session, cosine to the fp32 vectors 0.99989 at the least (int8 weights, rejected in ADR 0030,
+reached only 0.978). So the vectors are the same model's to the write guard: the model id is
+the fp32 one, and queries (which start without torch) keep the ONNX session.
 
 Only an ingest or a reindex uses it; ``citeloom query`` never imports this module. Importing
 torch costs an ingest about 3 s of CPU and 200 MB (the rules PDF pipeline keeps it out:
@@ -76,7 +76,8 @@ def _set_threads(threads: int | None) -> None:
     """oneDNN's bfloat16 kernels split their work for torch's thread count; if OpenMP was
     limited to fewer threads when torch loaded, the rows of the missing threads come back as
     garbage (NaN and vectors unrelated to the fp32 ones: found by a test that converted papers
-    with OCR on before torch loaded, so Tesseract's limit reached torch). Never run more threads than that limit."""
+    with OCR on before torch loaded, so Tesseract's limit reached torch). Never run more
+    threads than that limit."""
     wanted = threads or torch.get_num_threads()
     limit = openmp_thread_limit()
     torch.set_num_threads(min(wanted, limit) if limit else wanted)
