@@ -195,8 +195,9 @@ def bf16_embedder(batch: int | None, threads: int | None) -> Any:
 
     if not bf16_minilm.runs_natively():
         raise NoBf16
-    bf16_minilm.TEXTS_PER_RUN = batch or bf16_minilm.TEXTS_PER_RUN
-    return bf16_minilm.Bf16MiniLM(FP32, weights_dir(), MINILM_DIR, threads)
+    embedder = bf16_minilm.Bf16MiniLM(FP32, weights_dir(), MINILM_DIR, threads)
+    embedder.batch_size = batch or embedder.batch_size
+    return embedder
 
 
 def throughput(repeat: int, quick: bool, papers: int) -> None:

@@ -36,7 +36,7 @@ import torch
 import torch.nn.functional as F
 from safetensors.torch import load_file
 
-from citeloom.adapters.embedding.sorted_runs import SortedRuns, mean_pool
+from citeloom.adapters.embedding.sorted_runs import SortedRuns, mean_pool, padded
 from citeloom.adapters.embedding.tokenizer import load_model_tokenizer
 
 if TYPE_CHECKING:
@@ -108,14 +108,10 @@ class Bf16MiniLM(SortedRuns):
     def _run(self, ids: list[list[int]]) -> NDArray[np.float32]:
         longest = max(len(row) for row in ids)
         width = min(-(-longest // WIDTH_STEP) * WIDTH_STEP, self.max_tokens)
-        input_ids = torch.full((len(ids), width), self._tokenizer.pad_id, dtype=torch.long)
-        mask = torch.zeros((len(ids), width), dtype=torch.bool)
-        for row, tokens in enumerate(ids):
-            input_ids[row, : len(tokens)] = torch.tensor(tokens)
-            mask[row, : len(tokens)] = True
+        input_ids, mask = padded(ids, self._tokenizer.pad_id, width)
         with torch.inference_mode():
-            hidden = self._encode(input_ids, mask).float().numpy()
-        return mean_pool(hidden, mask.numpy().astype(np.int64))
+            hidden = self._encode(torch.from_numpy(input_ids), torch.from_numpy(mask != 0))
+        return mean_pool(hidden.float().numpy(), mask)
 
     def _encode(self, input_ids: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         """BERT's encoder as the weights name it (token type 0 throughout, like FastEmbed)."""

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Literal
 
 from citeloom.adapters.embedding.fastembed_embedder import FastEmbedEmbedder
 from citeloom.adapters.embedding.local_models import ModelSources
-from citeloom.adapters.embedding.models import FP32_ID, FastEmbedModel, ModelSpec, resolve_model
+from citeloom.adapters.embedding.models import FP32_ID, FastEmbedModel, model_spec, resolve_model
 from citeloom.adapters.embedding.onnx_embedder import OnnxEmbedder
 
 if TYPE_CHECKING:
@@ -47,15 +47,15 @@ def load_document_embedder(
     precision: DocumentPrecision = "auto",
 ) -> LoadedEmbedder | Bf16MiniLM:
     """What an ingest embeds its chunks with: the fp32 MiniLM in bfloat16 when ``precision`` is
-    "auto" and this CPU multiplies bfloat16 natively (torch is imported: an ingest imports it
-    for Docling anyway), else the model as ``load_embedder`` loads it. The fp32 export is made
-    all the same, so the queries that follow start without torch."""
-    spec = resolve_model(model_id, cache_dir, sources)
-    if precision == "auto" and isinstance(spec, ModelSpec) and spec.model_id == FP32_ID:
+    "auto" and this CPU multiplies bfloat16 natively (this imports torch, which the rules PDF
+    pipeline keeps out otherwise), else the model as ``load_embedder`` loads it. The fp32
+    export is made all the same, so the queries that follow start without torch."""
+    if precision == "auto" and model_id == FP32_ID:
         from citeloom.adapters.embedding import bf16_minilm
         from citeloom.adapters.embedding.fp32_export import weights_dir
 
         if bf16_minilm.runs_natively():
+            spec = model_spec(model_id)
             spec.onnx_file(cache_dir, sources.model_cache if sources else None)
-            return bf16_minilm.Bf16MiniLM(spec.model_id, weights_dir(), spec.tokenizer_dir, threads)
+            return bf16_minilm.Bf16MiniLM(model_id, weights_dir(), spec.tokenizer_dir, threads)
     return load_embedder(model_id, cache_dir, sources, threads)

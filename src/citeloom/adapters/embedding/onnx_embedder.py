@@ -21,7 +21,7 @@ import numpy as np
 
 from citeloom.adapters.embedding.models import ModelSpec, model_spec
 from citeloom.adapters.embedding.sessions import model_folder, open_session
-from citeloom.adapters.embedding.sorted_runs import SortedRuns, mean_pool
+from citeloom.adapters.embedding.sorted_runs import SortedRuns, mean_pool, padded
 from citeloom.adapters.embedding.tokenizer import load_model_tokenizer
 from citeloom.domain.errors import EmbedderUnavailable
 
@@ -88,12 +88,7 @@ class OnnxEmbedder(SortedRuns):
         """One model run over encoded texts padded on the right to the longest of them: the
         token vectors the pooled ones are made from, and the mask of real tokens (what
         benchmarks/page_alignment.py aligns word by word)."""
-        width = max(len(row) for row in ids)
-        input_ids = np.full((len(ids), width), self._tokenizer.pad_id, dtype=np.int64)
-        mask = np.zeros((len(ids), width), dtype=np.int64)
-        for row, tokens in enumerate(ids):
-            input_ids[row, : len(tokens)] = tokens
-            mask[row, : len(tokens)] = 1
+        input_ids, mask = padded(ids, self._tokenizer.pad_id)
         feeds = {"input_ids": input_ids}
         if "attention_mask" in self._inputs:
             feeds["attention_mask"] = mask

@@ -15,6 +15,20 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
 
+def padded(
+    ids: list[list[int]], pad_id: int, width: int | None = None
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """Encoded texts padded on the right to ``width`` (default: the longest of them), and the
+    mask of their real tokens: one model run's input."""
+    width = width or max(len(row) for row in ids)
+    input_ids = np.full((len(ids), width), pad_id, dtype=np.int64)
+    mask = np.zeros((len(ids), width), dtype=np.int64)
+    for row, tokens in enumerate(ids):
+        input_ids[row, : len(tokens)] = tokens
+        mask[row, : len(tokens)] = 1
+    return input_ids, mask
+
+
 def mean_pool(hidden: NDArray[Any], mask: NDArray[np.int64]) -> NDArray[np.float32]:
     """FastEmbed's pooling to the bit: float64 sums over real tokens, then L2 norm."""
     sums = np.sum(hidden, axis=1, where=mask[:, :, np.newaxis].astype(bool), dtype=np.float64)
