@@ -102,6 +102,17 @@ class Bf16MiniLM(SortedRuns):
                 self._w[attention + "qkv." + part] = torch.cat(
                     [self._w.pop(f"{attention}{head}.{part}") for head in ("query", "key", "value")]
                 )
+        # Each matrix of the encoder once in oneDNN's own layout, as torch.compile's freezing
+        # pass would: F.linear reorders it on every call, copies the bias into the output
+        # first, and a separate GELU pass reads the 1,536-wide activations again. Packed and
+        # fused, the papers' 464 chunks took 13 % less CPU (ADR 0031, addendum).
+        matrices = [
+            name
+            for name in self._w
+            if name.startswith("encoder.") and name.endswith(("dense.weight", "qkv.weight"))
+        ]
+        pack = torch.ops.mkldnn._reorder_linear_weight
+        self._packed = {name.removesuffix(".weight"): pack(self._w.pop(name)) for name in matrices}
         self._dimensions = HIDDEN
         self.batch_size = TEXTS_PER_RUN
 
@@ -134,12 +145,17 @@ class Bf16MiniLM(SortedRuns):
                 h + self._linear(attended, p + "attention.output.dense"),
                 p + "attention.output.LayerNorm",
             )
-            inner = F.gelu(self._linear(h, p + "intermediate.dense"))
+            inner = self._linear(h, p + "intermediate.dense", "gelu")
             h = self._norm(h + self._linear(inner, p + "output.dense"), p + "output.LayerNorm")
         return h
 
-    def _linear(self, x: torch.Tensor, name: str) -> torch.Tensor:
-        return F.linear(x, self._w[name + ".weight"], self._w[name + ".bias"])
+    def _linear(self, x: torch.Tensor, name: str, then: str = "none") -> torch.Tensor:
+        """x times a packed matrix plus its bias, then ``then`` ("gelu": exact GELU, BERT's)
+        in the same pass."""
+        algorithm = "none" if then == "gelu" else ""
+        return torch.ops.mkldnn._linear_pointwise(
+            x, self._packed[name], self._w[name + ".bias"], then, [], algorithm
+        )
 
     def _norm(self, x: torch.Tensor, name: str) -> torch.Tensor:
         return F.layer_norm(x, (HIDDEN,), self._w[name + ".weight"], self._w[name + ".bias"], EPS)
