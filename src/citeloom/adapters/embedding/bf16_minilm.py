@@ -4,10 +4,11 @@ An ingest spends most of its CPU in the embedder (ADR 0030: 0.21 s of the papers
 page). On a CPU with AMX or AVX-512 BF16 units, torch's oneDNN kernels multiply bfloat16
 matrices at several times the fp32 rate, and the network is small enough to write out here
 (embeddings, six encoder layers, mean pooling). Measured on the 464 chunks of the shared papers
-(benchmarks/embed_throughput.py, ADR 0031): 15.8 s of CPU against 31.3 s for the fp32 ONNX
-session, cosine to the fp32 vectors 0.99989 at the least (int8 weights, rejected in ADR 0030,
-reached only 0.978). So the vectors are the same model's to the write guard: the model id is
-the fp32 one, and queries (which start without torch) keep the ONNX session.
+(benchmarks/embed_throughput.py, ADR 0031 and its addendum): 13.1 s of CPU against 34.9 s for
+the fp32 ONNX session in the same hour, cosine to the fp32 vectors 0.99989 at the least (int8
+weights, rejected in ADR 0030, reached only 0.978). So the vectors are the same model's to the
+write guard: the model id is the fp32 one, and queries (which start without torch) keep the
+ONNX session.
 
 Only an ingest or a reindex uses it; ``citeloom query`` never imports this module. Importing
 torch costs an ingest about 3 s of CPU and 200 MB (the rules PDF pipeline keeps it out:
@@ -103,9 +104,11 @@ class Bf16MiniLM(SortedRuns):
                     [self._w.pop(f"{attention}{head}.{part}") for head in ("query", "key", "value")]
                 )
         # Each matrix of the encoder once in oneDNN's own layout, as torch.compile's freezing
-        # pass would: F.linear reorders it on every call, copies the bias into the output
-        # first, and a separate GELU pass reads the 1,536-wide activations again. Packed and
-        # fused, the papers' 464 chunks took 13 % less CPU (ADR 0031, addendum).
+        # pass would. F.linear hands oneDNN the plain matrix on every call and copies the bias
+        # into its output first (0.6 s of the 8.1 s profiled), and GELU was a pass of its own
+        # over the 1,536-wide activations (0.7 s). Packed, with bias and GELU in the product,
+        # the papers' 464 chunks took 12.2 s of CPU against 13.9 s (medians of five
+        # interleaved pairs; ADR 0031, addendum).
         matrices = [
             name
             for name in self._w
