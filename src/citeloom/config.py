@@ -131,8 +131,8 @@ class EmbeddingConfig(_Section):
     # FastEmbed's default under the temporary folder. Downloads (--allow-download) go first.
     fastembed_cache: Path | None = None
     # How an ingest computes the fp32 MiniLM's document vectors: "auto" in bfloat16 where the
-    # CPU multiplies it natively (AMX or AVX-512 BF16: half the CPU, cosine to fp32 at least
-    # 0.9998; ADR 0031), else in fp32; "fp32" always in fp32. Queries are always fp32.
+    # CPU multiplies it natively (AMX or AVX-512 BF16: about a third of the CPU, cosine to fp32
+    # at least 0.9998; ADR 0031), else in fp32; "fp32" always in fp32. Queries are always fp32.
     document_precision: Literal["auto", "fp32"] = "auto"
 
 
