@@ -120,6 +120,28 @@ def test_negation_counts_only_about_the_same_thing():
     assert negated_words("We found no association between life events and dementia.") >= {"assoc"}
 
 
+def test_neither_nor_is_one_negation_of_the_predicate():
+    claim = (
+        "Neither emotional impact nor emotional adjustment to these life events was "
+        "associated with incident dementia."
+    )
+    # an authors' restatement of their own page (sundstrom2014stressful, p. 152)
+    assert (
+        against(
+            claim,
+            "We found no evidence that occurrences of life events were associated with the risk "
+            "of developing dementia or AD.",
+        )
+        == []
+    )
+    assert against("It did not improve accuracy.", "Neither A nor B improved accuracy.") == []
+    assert [kind for kind, _, _ in against(
+        claim,
+        "Both emotional impact and emotional adjustment to these life events were associated "
+        "with incident dementia.",
+    )] == ["negation"]  # fmt: skip
+
+
 @pytest.mark.parametrize(
     ("claim", "evidence"),
     [
@@ -306,3 +328,41 @@ def test_a_label_changed_to_one_the_sentence_gives_something_else_is_contradicte
     changed = page.replace("particle 1", "particle 2")
     assert ("number", "2", "1") in against(changed, page)
     assert compare_facts(page, page).agree
+
+
+def test_numbers_in_names_are_no_stated_values():
+    claim = (
+        "PaSa-7B surpasses the best Google-based baseline, Google with GPT-4o, by 37.78% in "
+        "recall@20 and 39.90% in recall@50."
+    )
+    assert [q.text for q in quantities(claim)] == ["37.78%", "39.90%"]
+    assert [q.text for q in quantities("COVID-19 patients and IL-6 levels rose by 12%.")] == ["12%"]
+    assert [q.text for q in quantities("It fell from -2 to -5 degrees.")] == [
+        "-2 degrees",
+        "-5 degrees",
+    ]
+    # he2025pasa, p. 8: "recall@20" once read as 20 %, against the page's 37.78%
+    assert (
+        against(
+            claim,
+            "Against the best Google-based baseline on RealScholarQuery, Google with GPT-4o, "
+            "PaSa7b outperforms Google by 37.78%, 39.90%, and 39.83% in recall@20, recall@50 and "
+            "recall@100, respectively.",
+        )
+        == []
+    )
+
+
+def test_one_of_two_is_which_not_how_many():
+    # wang2008information, p. 4, restated in its own abstract
+    claim = "In all, we have submitted two runs, one run for English and the other for German."
+    assert [q.text for q in quantities(claim)] == ["two runs"]
+    assert (
+        against(
+            claim,
+            "We have submitted two runs for this year's AVE tasks, one for English and one "
+            "for German.",
+        )
+        == []
+    )
+    assert [q.text for q in quantities("Only one run was submitted.")] == ["one run"]

@@ -160,12 +160,31 @@ def negation_scopes(text: str, span: int = 3) -> list[tuple[str, ...]]:
 _EVIDENTIAL = frozenset({"evidence", "indication", "indications", "sign", "signs", "proof"})
 
 
+# "neither A nor B was associated with C" is one negation, of what follows B
+_NOR = re.compile(r"\bnor\b", re.I)
+_VERB_AFTER_NOR = re.compile(r"\b(?:was|were|is|are|has|have|had|did|does|do)\b", re.I)
+
+
 def _governed(text: str) -> list[list[str]]:
-    """The content words each negation of the text governs, folded, up to its clause's end."""
+    """The content words each negation of the text governs, folded, up to its clause's end.
+    "Neither A nor B was associated with C" denies the association: its one negation governs
+    what follows the verb after B (the "nor" is not a second one), as "A was not associated
+    with C" would."""
     text = comparable_text(text)
     out = []
+    paired: set[int] = set()  # where a "nor" of a "neither" starts
     for match in _negations(text):
-        after = _ASIDE.sub("", text[match.end() : match.end() + 140])
+        if match.start() in paired:
+            continue
+        start = match.end()
+        if match[0].lower() == "neither":
+            clause = _CLAUSE_END.split(text[start : start + 140], maxsplit=1)[0]
+            nor = _NOR.search(clause)
+            if nor is not None:
+                paired.add(start + nor.start())
+                verb = _VERB_AFTER_NOR.search(clause, nor.end())
+                start += verb.end() if verb is not None else nor.end()
+        after = _ASIDE.sub("", text[start : start + 140])
         clause = _CLAUSE_END.split(after, maxsplit=1)[0]
         words = re.findall(r"[a-z]+", fold_for_match(clause))
         out.append(

@@ -227,12 +227,15 @@ _MULTIPLIERS = frozenset(
 _WORD_NUMBER = "|".join(sorted(_SMALL, key=len, reverse=True))
 # a number as written: digits with a decimal point or comma; groups are read in _groups
 _DIGITS = r"\d+(?:[.,]\d+)*"
+# not a number glued to a name: "recall@20", "COVID-19", "IL-6", "PaSa-7B" (a letter, then a
+# hyphen: no minus sign)
 _NUMBER = re.compile(
-    rf"(?<![\w.,/])(?P<lead>[~≈<>≤≥±]\s?)?(?P<sign>-)?(?P<num>{_DIGITS}|\.\d+)"
+    rf"(?<![\w.,/@])(?<![^\W\d_]-)(?P<lead>[~≈<>≤≥±]\s?)?(?P<sign>-)?(?P<num>{_DIGITS}|\.\d+)"
     r"(?:(?P<glued>(?=[A-Za-zμ°]))|(?![\w]))"
     rf"|(?<![\w-])(?P<word>{_WORD_NUMBER})(?![\w-])",
     re.I,
 )
+_ONE_OF_TWO = re.compile(r"\b(?:the other|another)\b", re.I)
 _HEDGES = re.compile(
     r"\b(?:about|around|approximately|approx\.|roughly|nearly|almost|some|over|under|"
     r"more than|less than|at least|at most|up to|close to|on the order of|circa|ca\.|"
@@ -471,6 +474,8 @@ def _read(text: str, match: re.Match[str], range_end: bool = False) -> Quantity 
         noun = _noun(text, end)
         if noun is None:
             return None  # "one of the", "half": a word, not a stated figure
+        if word == "one" and _ONE_OF_TWO.search(text, end, end + 80):
+            return None  # "one run for English and the other for German": which, not how many
     lead = (match["lead"] or "").strip()
     hedged = lead in ("~", "≈") or bool(_HEDGES.search(before))
     spread = lead == "±" or before.rstrip().endswith("±")
