@@ -189,3 +189,34 @@ def test_a_name_in_the_plural_and_an_open_compound_are_the_same_words():
     held = text_stems("resulted in a short list of compounds from the data set")
     assert {stem("shortlist"), stem("dataset")} <= held
     assert stem("listof") not in held  # a word of two letters glues to nothing
+
+
+def test_a_question_on_the_page_contradicts_nothing():
+    page = PageText(
+        7,
+        (
+            (
+                "text",
+                "This raises the question of whether the average acceleration has any relation "
+                "to the observed acceleration; are models with average acceleration also able "
+                "to fit supernova data?",
+            ),
+        ),
+    )
+    claim = "Averaged models that fit the supernova data do not lead to volume acceleration."
+    assert outcome(claim, page)[0] != "mismatch"
+
+
+def test_a_name_written_with_its_variant_is_no_other_name():
+    page = PageText(
+        8,
+        (
+            (
+                "text",
+                "Against the best baseline on RealScholarQuery, PaSa7b outperforms Google by "
+                "37.78% in recall@20.",
+            ),
+        ),
+    )
+    claim = "PaSa outperforms Google by 37.78% in recall@20."
+    assert outcome(claim, page)[0] != "mismatch"

@@ -189,6 +189,7 @@ def test_names_are_acronyms_alphanumerics_camel_case_and_capitalised_runs(text, 
         ("the Real Scholar Query benchmark", "RealScholarQuery"),
         ("as in ResNet50 and VGG", "ResNet-50"),
         ("a Ti:sapphire amplifier", "Ti sapphire"),
+        ("Compared to PaSa-GPT-4o, PaSa-7b achieves improvements", "PaSaGPT-4o"),
         ("the collisionless Boltzmann (or Vlasov) equation", "Boltzmann Vlasov"),
         ("offices in Chicago, the state of Ohio, and Illinois", "Chicago Ohio Illinois"),
     ],
@@ -366,3 +367,32 @@ def test_one_of_two_is_which_not_how_many():
         == []
     )
     assert [q.text for q in quantities("Only one run was submitted.")] == ["one run"]
+
+
+def test_one_of_several_is_which_not_how_many():
+    claim = (
+        "Focus groups were held with fifteen participants (men, n = 12) in one of two programmes."
+    )
+    assert [q.text for q in quantities(claim)] == ["fifteen participants", "12", "two programmes"]
+    assert (
+        against(
+            claim,
+            "Focus groups were held with fifteen participants attending one of two programmes.",
+        )
+        == []
+    )
+
+
+def test_a_negation_is_denied_only_by_a_sentence_affirming_what_it_governs():
+    claim = "Compression devices are not used for primary thromboprophylaxis."
+    # datta2010complications, p. 9: the page speaks of thromboprophylaxis, not of its use
+    assert (
+        against(
+            claim,
+            "When LMWH thromboprophylaxis is contraindicated, IVC filters should be considered.",
+        )
+        == []
+    )
+    assert [kind for kind, _, _ in against(
+        claim, "Compression devices are used for primary thromboprophylaxis."
+    )] == ["negation"]  # fmt: skip

@@ -35,6 +35,7 @@ from citeloom.domain.text import (
     Folded,
     comparable_words,
     fold_for_match,
+    name_parts,
     normalise_text,
     spellings,
 )
@@ -485,7 +486,8 @@ def _count(name: str, text: str) -> int:
     if name.isalpha() and name.isupper():
         pattern = re.compile(rf"(?<![^\W_]){re.escape(name)}(?![^\W_])", re.I)
         return sum(1 for m in pattern.finditer(normalise_text(text)) if not m[0].islower())
-    folded = f" {fold_for_match(text)} "
+    # the text cut into parts as names are: "PaSa7b" and "PaSa-7b" hold "PaSa" once
+    folded = f" {' '.join(name_parts(text))} "
     return sum(folded.count(f" {' '.join(words)} ") for words in spellings(name))
 
 
@@ -535,9 +537,10 @@ def judge(
             for d in facts.contradictions
             if not (d.kind in ("number", "unit") and d.draft in stated)
         ]
-        if against and a.score >= thresholds.mismatch:
+        if against and a.score >= thresholds.mismatch and not a.core.rstrip().endswith("?"):
             # the span that states the claim best says otherwise: a run of sentences
-            # aligned less well does not outvote it
+            # aligned less well does not outvote it (a question says nothing otherwise:
+            # "... are models with average acceleration also able to fit supernova data?")
             return Judgement("mismatch", a, Facts(tuple(against), facts.missing))
         if facts.agree and content_ok(content, a, thresholds):
             return Judgement("supported", a, facts)

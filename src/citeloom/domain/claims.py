@@ -85,13 +85,16 @@ def number_facts(
     claimed = tuple(numbers)
     in_cores = find_numbers(claimed, core)
     arounds = find_numbers(claimed, passage) if passage != core else in_cores
+    # the core's numbers that state another of the claim's: no rival of this one ("fifteen
+    # participants (men, n = 12)" against "fifteen participants attending")
+    taken = {f.stated.start for f in in_cores if f.stated is not None and f.stated is not f.claim}
     for q, in_core, around in zip(claimed, in_cores, arounds, strict=True):
         if in_core.stated is not None:
             continue
         if in_core.unit_clash is not None:
             against.append(Difference("unit", q.text, in_core.unit_clash.text))
             continue
-        if in_core.rival is not None:
+        if in_core.rival is not None and in_core.rival.start not in taken:
             against.append(Difference("number", q.text, in_core.rival.text))
             continue
         if around.stated is not None:
@@ -267,8 +270,12 @@ def negation_facts(
     core_stems, claim_stems = _stems(core), _stems(claim)
     unmatched = _unmatched(mine, in_core, affix_negations(core), _doubled(claim))
     if unmatched:
+        # against only where the sentence affirms what the negation governs first: "are not
+        # used for primary thromboprophylaxis" is not denied by a sentence on when filters
+        # "should be considered" for thromboprophylaxis
         difference = Difference("negation", _negation_phrase(claim), "affirms it")
-        (against if set(unmatched[0]) & core_stems else missing).append(difference)
+        head = unmatched[0][0] if unmatched[0] else None
+        (against if head in core_stems else missing).append(difference)
     wide = [bool(words) and words[0] in _EVIDENTIAL for words in _governed(core)]
     said = [
         s

@@ -235,6 +235,7 @@ _NUMBER = re.compile(
     rf"|(?<![\w-])(?P<word>{_WORD_NUMBER})(?![\w-])",
     re.I,
 )
+_ONE_OF = re.compile(r"\s+of\b", re.I)
 _ONE_OF_TWO = re.compile(r"\b(?:the other|another)\b", re.I)
 _HEDGES = re.compile(
     r"\b(?:about|around|approximately|approx\.|roughly|nearly|almost|some|over|under|"
@@ -474,8 +475,10 @@ def _read(text: str, match: re.Match[str], range_end: bool = False) -> Quantity 
         noun = _noun(text, end)
         if noun is None:
             return None  # "one of the", "half": a word, not a stated figure
-        if word == "one" and _ONE_OF_TWO.search(text, end, end + 80):
-            return None  # "one run for English and the other for German": which, not how many
+        if word == "one" and (_ONE_OF.match(text, end) or _ONE_OF_TWO.search(text, end, end + 80)):
+            # "one of two programmes", "one run for English and the other for German": which,
+            # not how many
+            return None
     lead = (match["lead"] or "").strip()
     hedged = lead in ("~", "≈") or bool(_HEDGES.search(before))
     spread = lead == "±" or before.rstrip().endswith("±")

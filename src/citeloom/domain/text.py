@@ -41,9 +41,12 @@ def fold_for_match(text: str) -> str:
 # "ThreadingBuildingBlocks"; a text layer holds whichever the typesetter chose. A name's parts
 # are its words, split further at hyphens and other punctuation and at a capital inside a word
 # ("BuildingBlocks": "Building" "Blocks", when both sides have three letters or more, so that
-# "PaSa" or "McDonald" stay whole) and where letters meet digits ("C29", "C-29" and "C 29" are
-# one position); a spelling glues some neighbouring parts and keeps the rest apart.
-_HUMP = re.compile(r"(?<=[a-z]{3})(?=[A-Z][a-z]{2})|(?<=[^\W\d_])(?=\d)")
+# "PaSa" or "McDonald" stay whole), before an acronym glued on ("PaSaGPT": "PaSa" "GPT", as
+# "PaSa-GPT" writes it) and where letters meet digits ("C29", "C-29" and "C 29" are one
+# position); a spelling glues some neighbouring parts and keeps the rest apart.
+_HUMP = re.compile(
+    r"(?<=[a-z]{3})(?=[A-Z][a-z]{2})|(?<=[a-z])(?=[A-Z]{2,}(?![a-z]))|(?<=[^\W\d_])(?=\d)"
+)
 MAX_SPELLINGS = 16  # 2 ** 4: every spelling of a name of up to five parts
 
 
