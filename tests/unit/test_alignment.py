@@ -220,3 +220,46 @@ def test_a_name_written_with_its_variant_is_no_other_name():
     )
     claim = "PaSa outperforms Google by 37.78% in recall@20."
     assert outcome(claim, page)[0] != "mismatch"
+
+
+@pytest.mark.parametrize(
+    ("claim", "said"),
+    [
+        # wang2008information, p. 4: "QA" is the claim's own "question answering"
+        (
+            "For both English and German, the DFKI validation system beat the best question "
+            "answering system.",
+            "In the table, we notice that both for English and German, our validation system "
+            "outperforms the best QA systems.",
+        ),
+        # a text layer glued "Google-based"
+        (
+            "PaSa7b improves recall over Google with GPT-4o, the strongest Googlebased baseline.",
+            "PaSa7b improves recall over the best Google-based baseline, Google with GPT-4o.",
+        ),
+    ],
+)
+def test_a_name_the_claim_says_in_other_words_is_no_other_name(claim, said):
+    page = PageText(4, (("text", said),))
+    assert outcome(claim, page)[0] != "mismatch"
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "The most powerful observable is the Cosmic Microwave Background (IAC) spectrum.",
+        "Breath tests were run: HS, urea breath test.",
+    ],
+)
+def test_a_name_the_claim_defines_beside_the_words_is_its_own(claim):
+    page = PageText(
+        1,
+        (
+            (
+                "text",
+                "The most powerful observable is the Cosmic Microwave Background (CMB) spectrum. "
+                "Breath tests were run: UBT, urea breath test.",
+            ),
+        ),
+    )
+    assert outcome(claim, page)[0] != "supported"

@@ -410,7 +410,7 @@ def facts_of(
         content.ignore_numbers,
         tuple(_known_names(content, alignment.span.text, short_forms)),
     )
-    swapped = _swapped_names(content, alignment)
+    swapped = _swapped_names(content, alignment, short_forms)
     if swapped:  # another method or dataset in its place: the sentence says otherwise
         facts = Facts(facts.contradictions + swapped, facts.missing)
     return facts
@@ -455,22 +455,72 @@ def _known_names(content: ClaimContent, text: str, short_forms: ShortForms) -> l
     return out
 
 
-def _swapped_names(content: ClaimContent, alignment: Alignment) -> tuple[Difference, ...]:
+def _swapped_names(
+    content: ClaimContent, alignment: Alignment, short_forms: ShortForms = NO_SHORT_FORMS
+) -> tuple[Difference, ...]:
     """A name of the claim that the sentence stating it lacks, while that sentence names
-    something the claim does not: another method in its place."""
+    something the claim does not: another method in its place. A name the claim says in
+    words ("QA" for its "question answering", "CR" for its "consistency ratio") or one with
+    a word glued on ("Google", "Googlebased") is no other thing."""
     mine = names(content.text, content.ignore_names)
     theirs = names(alignment.core, content.ignore_names)
     core, claim = alignment.core, content.text
     # counted: "95% SD ... 95% CI" against "95% CI ... 95% CI" swaps one of two
     absent = [n for n in mine if _count(n, claim) > _count(n, core)]
     other = [n for n in theirs if _count(n, core) > _count(n, claim)]
+    words = comparable_words(claim)
     for name in absent:
         rival = next(
-            (n for n in other if _shape(n) == _shape(name) and not _plural_of(n, name)), None
+            (
+                n
+                for n in other
+                if _shape(n) == _shape(name)
+                and not _plural_of(n, name)
+                and not _one_within_other(n, name)
+                and not (_count(n, claim) == 0 and _said_in_words(n, name, words, short_forms))
+            ),
+            None,
         )
         if rival is not None:
             return (Difference("term", name, rival),)
     return ()
+
+
+def _one_within_other(one: str, other: str) -> bool:
+    """One name is the other with a word glued on, as a text layer writes "Google-based"
+    ("Googlebased"); "GaAs" is not within "AlGaAs"."""
+    short, long = sorted((one, other), key=len)
+    rest = long[len(short) :].lstrip("-")
+    return long.startswith(short) and rest.isalpha() and rest.islower()
+
+
+def _said_in_words(short: str, name: str, words: list[str], short_forms: ShortForms) -> bool:
+    """The claim writes out what ``short`` abbreviates: every word of the long form the paper
+    defines, or consecutive content words with its letters as initials; and not as the
+    definition of its own ``name`` beside them ("Cosmic Microwave Background (IAC)", "HS,
+    urea breath test" name another thing)."""
+    at: tuple[int, int] | None = None
+    long = short_forms.get(fold_for_match(short))
+    if long and long <= set(words):
+        where = [i for i, w in enumerate(words) if w in long]
+        at = (where[0], where[-1])
+    letters = fold_for_match(short).replace(" ", "")
+    if at is None and short.isupper() and 2 <= len(letters) <= 6 and letters.isalpha():
+        size = len(letters)
+        at = next(
+            (
+                (i, i + size - 1)
+                for i in range(len(words) - size + 1)
+                if "".join(w[0] for w in words[i : i + size]) == letters
+                and all(len(w) > 2 and w not in STOPWORDS for w in words[i : i + size])
+            ),
+            None,
+        )
+    if at is None:
+        return False
+    parts = name_parts(name)
+    named = [i for i in range(len(words)) if words[i : i + len(parts)] == parts]
+    return not any(at[0] - len(parts) - 2 <= i <= at[1] + 2 for i in named)
 
 
 def _plural_of(one: str, other: str) -> bool:
