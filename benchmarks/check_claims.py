@@ -24,9 +24,12 @@ table (expected against got), ``supported`` precision, recall per kind on the ri
 perturbations judged supported, and the precision of each verdict. ``--sweep`` chooses the
 [check] thresholds on the tuning halves only (no perturbation supported, supported
 precision >= 0.97, mismatch precision >= 0.95, then recall on restatements and terse claims)
-and reports both halves for the choice. Run:
+and reports both halves for the choice. ``--show`` lists the tuning half's wrong verdicts,
+the citations a rule may be read off; ``--show-test`` the test half's too, for a closing
+review only (a rule read off them is tuned on them). Run:
 
-    .venv/bin/python benchmarks/check_claims.py [--sweep] [--show] [--sets claims,perturbed]
+    .venv/bin/python benchmarks/check_claims.py [--sweep] [--show [--show-test]]
+        [--sets claims,perturbed]
 """
 
 from __future__ import annotations
@@ -508,7 +511,9 @@ def evaluate(
     return out
 
 
-def report(results: dict[str, list[tuple[Case, str]]], show: bool) -> None:
+def report(results: dict[str, list[tuple[Case, str]]], show: Sequence[str]) -> None:
+    """``show``: the halves whose wrong verdicts are listed (the tuning half's by ``--show``:
+    a rule read off the test half's citations is tuned on them)."""
     for half in HALVES:
         everything: list[tuple[Case, str]] = []
         for name, rows in results.items():
@@ -517,7 +522,7 @@ def report(results: dict[str, list[tuple[Case, str]]], show: bool) -> None:
             print(f"\n{name}, {half} half ({len(mine)} citations): {summary(Scores(mine))}")
             print(Scores(mine).confusion())
             print(verdict_precision(Scores(mine)))
-            if show:
+            if half in show:
                 for case, got in mine:
                     if not case.right(got):
                         print(f"    {case.id} {case.variant}: {got} <- {case.line()[:240]}")
@@ -587,7 +592,14 @@ def bench_for(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sweep", action="store_true", help="tune on the tuning halves")
-    parser.add_argument("--show", action="store_true", help="list the wrong verdicts")
+    parser.add_argument(
+        "--show", action="store_true", help="list the wrong verdicts of the tuning half"
+    )
+    parser.add_argument(
+        "--show-test",
+        action="store_true",
+        help="list the test half's too (reading them to change a rule tunes on the test half)",
+    )
     parser.add_argument("--sets", default=",".join(SETS), help="which sets to run")
     parser.add_argument("--per-paper", type=int, default=40, help="sentences per paper")
     parser.add_argument("--per-collection", type=int, default=120, help="abstracts per set")
@@ -652,7 +664,7 @@ def main() -> None:
         shown = ", ".join(f"{k} = {getattr(chosen_thresholds, k)}" for k in KNOBS)
         shown += f", topic share = {service.judge_core.topic_share}"
         print(f"\n[check] {shown}{' (chosen on the tuning halves)' if args.sweep else ''}")
-        report(results, args.show)
+        report(results, [h for h, on in (("tune", args.show), ("test", args.show_test)) if on])
     finally:
         if cached is not None:
             cached.save()
