@@ -32,7 +32,7 @@ from citeloom.domain.errors import STORAGE_ERRNOS, CiteloomError, ConfigError, S
 from citeloom.domain.file_kinds import kind_of
 from citeloom.domain.languages import BM25_LANGUAGES, DEFAULT_LANGUAGES
 from citeloom.domain.models import IndexPoint
-from citeloom.domain.record_check import record_problem, shown
+from citeloom.domain.record_check import MAX_INT, record_problem, shown
 
 FORMAT = "citeloom-export"
 FORMAT_VERSION = 2
@@ -374,9 +374,11 @@ def _list(value: dict[str, Any], key: str) -> list[Any]:
 
 
 def _float32(x: Any) -> bool:
-    """A number a float32 holds (a JSON integer may be too large even to be a float)."""
+    """A number a float32 holds (a JSON integer may be too large even to be a float). A JSON
+    integer beyond 64 bits is refused as in a payload (``record_check``): no export writes
+    one, and 2**70 as a BM25 weight passed once for a float32 (1.2e21)."""
     if _whole(x):
-        return bool(abs(x) <= FLOAT32_MAX)
+        return bool(-MAX_INT - 1 <= x <= MAX_INT)
     return isinstance(x, float) and math.isfinite(x) and abs(x) <= FLOAT32_MAX
 
 
