@@ -466,8 +466,9 @@ def _swapped_names(
     theirs = names(alignment.core, content.ignore_names)
     core, claim = alignment.core, content.text
     # counted: "95% SD ... 95% CI" against "95% CI ... 95% CI" swaps one of two
-    absent = [n for n in mine if _count(n, claim) > _count(n, core)]
-    other = [n for n in theirs if _count(n, core) > _count(n, claim)]
+    counts = {n: (_count(n, claim), _count(n, core)) for n in dict.fromkeys([*mine, *theirs])}
+    absent = [n for n in mine if counts[n][0] > counts[n][1]]
+    other = [n for n in theirs if counts[n][1] > counts[n][0]]
     words = comparable_words(claim)
     for name in absent:
         rival = next(
@@ -477,7 +478,7 @@ def _swapped_names(
                 if _shape(n) == _shape(name)
                 and not _plural_of(n, name)
                 and not _one_within_other(n, name)
-                and not (_count(n, claim) == 0 and _said_in_words(n, name, words, short_forms))
+                and not (counts[n][0] == 0 and _said_in_words(n, name, words, short_forms))
             ),
             None,
         )

@@ -20,6 +20,11 @@ from citeloom.domain.notes import NOTE_FIELD
 MAX_INT = 2**63 - 1
 
 
+def within_64_bits(value: int) -> bool:
+    """A whole number the engines store: a JSON integer may have any number of digits."""
+    return -MAX_INT - 1 <= value <= MAX_INT
+
+
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -148,7 +153,7 @@ def _number_problem(payload: dict[str, Any]) -> str | None:
             stack.extend((f"{key}[{i}]", v) for i, v in enumerate(value))
         elif isinstance(value, float) and not math.isfinite(value):
             return f"{key} is {value}, not a finite number"
-        elif _is_int(value) and not -MAX_INT - 1 <= value <= MAX_INT:
+        elif _is_int(value) and not within_64_bits(value):
             return f"{key} is {shown(value)}, a number too large to store"
     return None
 

@@ -32,7 +32,7 @@ from citeloom.domain.errors import STORAGE_ERRNOS, CiteloomError, ConfigError, S
 from citeloom.domain.file_kinds import kind_of
 from citeloom.domain.languages import BM25_LANGUAGES, DEFAULT_LANGUAGES
 from citeloom.domain.models import IndexPoint
-from citeloom.domain.record_check import MAX_INT, record_problem, shown
+from citeloom.domain.record_check import record_problem, shown, within_64_bits
 
 FORMAT = "citeloom-export"
 FORMAT_VERSION = 2
@@ -378,7 +378,7 @@ def _float32(x: Any) -> bool:
     integer beyond 64 bits is refused as in a payload (``record_check``): no export writes
     one, and 2**70 as a BM25 weight passed once for a float32 (1.2e21)."""
     if _whole(x):
-        return bool(-MAX_INT - 1 <= x <= MAX_INT)
+        return within_64_bits(x)
     return isinstance(x, float) and math.isfinite(x) and abs(x) <= FLOAT32_MAX
 
 
