@@ -423,6 +423,7 @@ def test_converting_leaves_the_environment_docling_and_the_temp_folder_as_they_w
     markdown.write_text("# A note\n\nSome text about tidal creeks.\n", encoding="utf-8")
     env = {**os.environ, "HF_HOME": str(tmp_path / "hf"), "TMPDIR": str(tmp_path / "tmp")}
     env.pop("HF_HUB_OFFLINE", None)
+    env.pop("OMP_THREAD_LIMIT", None)  # an earlier test's conversion may have set it here
     out = subprocess.run(
         [sys.executable, "-c", SIDE_EFFECTS_PROBE, str(PAPERS / "grobid_two_pages.pdf"), markdown],
         capture_output=True,
@@ -432,10 +433,79 @@ def test_converting_leaves_the_environment_docling_and_the_temp_folder_as_they_w
     ).stdout
     seen = json.loads(out.strip().splitlines()[-1])
     assert all(seen["converted"]) and seen["layout"] == "DocumentError"  # the fake weights
-    assert seen["environ"] == []  # no HF_HUB_OFFLINE or anything else set for the process
+    # no HF_HUB_OFFLINE or anything else set for the process, but the one thread Tesseract's
+    # OpenMP may use (ADR 0030: the CLI inherits the process's environment)
+    assert seen["environ"] == [["OMP_THREAD_LIMIT", "1"]]
     assert seen["meta_path"] == []
     assert seen["table_plugins"] == "docling.models.plugins.defaults"
     assert seen["table_factory_built"] == 0
     assert "citeloom_rules_layout" not in seen["layout_kinds"]
     assert any(n.startswith("citeloom-docling-artifacts-") for n in seen["links_while_alive"])
     assert seen["temp_left"] == []
+
+
+# ------------------------------------------------------------------ reading order by scan
+def test_the_box_scan_finds_what_an_r_tree_finds_edges_included():
+    import random
+
+    from rtree import index
+
+    compat = _docling_parts().compat
+    rng = random.Random(7)
+    for _ in range(40):
+        boxes = []
+        for _ in range(rng.randint(1, 150)):  # past an R-tree leaf's 100: nodes split
+            left, bottom = rng.choice((0, 10, 20, 30)), rng.choice((0, 10, 20, 30))
+            boxes.append((left, bottom, left + rng.choice((0, 5, 10)), bottom + 10))
+        elements = [SimpleNamespace(l=l, b=b, r=r, t=t) for l, b, r, t in boxes]
+        tree = index.Index()
+        for i, box in enumerate(boxes):
+            tree.insert(i, box)
+        scan = compat._BoxScan(elements)
+        for query in [(10, 10, 20, 20), (0, 30, 40, float("inf")), (15, 5, 15, 5)]:
+            assert scan.intersection(query) == sorted(tree.intersection(query)), query
+
+
+def test_docling_s_sequence_test_asks_its_r_tree_one_thing():
+    """The scan stands in for the R-tree only where Docling asks it for the elements that
+    meet a rectangle; another question would be answered wrongly."""
+    from docling.models.postprocessing.reading_order_rb import ReadingOrderPredictor
+
+    source = inspect.getsource(ReadingOrderPredictor._has_sequence_interruption)
+    uses = source.count("spatial_idx")
+    asks = source.count("spatial_idx.intersection(")
+    assert asks == 1 and uses == 2, (
+        "ReadingOrderPredictor._has_sequence_interruption uses its R-tree differently: "
+        + UPDATE.format("ScanReadingOrderPredictor")
+    )
+    calls = inspect.getsource(ReadingOrderPredictor._init_ud_maps)
+    assert "self._has_sequence_interruption(" in calls and "rtree_index.Index()" in calls, (
+        "ReadingOrderPredictor._init_ud_maps no longer builds an R-tree a call: "
+        + UPDATE.format("ScanReadingOrderPredictor")
+    )
+
+
+@pytest.mark.parametrize("name", ["grobid_submission_161.pdf", "grobid_test_Grobid_1_05452615.pdf"])
+def test_a_two_column_paper_reads_in_the_order_docling_s_own_predictor_gives(name, monkeypatch):
+    from docling.models.postprocessing.reading_order_rb import ReadingOrderPredictor
+
+    from citeloom.adapters.conversion.docling_converter import DoclingConverter
+    from citeloom.domain.ids import sha256_of_file
+
+    compat = _docling_parts().compat
+    pdf = PAPERS / name
+    scans = []
+    scanning = compat._BoxScan.intersection
+
+    def counted(self, query):
+        scans.append(query)
+        return scanning(self, query)
+
+    monkeypatch.setattr(compat._BoxScan, "intersection", counted)
+    ours = DoclingConverter(ocr="never").convert(pdf, sha256_of_file(pdf))
+    assert scans, "the scan was not used: the pipeline builds Docling's own predictor"
+    monkeypatch.setattr(compat, "ScanReadingOrderPredictor", ReadingOrderPredictor)
+    docling = DoclingConverter(ocr="never").convert(pdf, sha256_of_file(pdf))
+    assert [(b.kind, b.page, b.text) for b in ours.blocks] == [
+        (b.kind, b.page, b.text) for b in docling.blocks
+    ]
