@@ -485,6 +485,7 @@ def test_docling_s_sequence_test_asks_its_r_tree_one_thing():
     )
 
 
+@pytest.mark.shared
 @pytest.mark.parametrize("name", ["grobid_submission_161.pdf", "grobid_test_Grobid_1_05452615.pdf"])
 def test_a_two_column_paper_reads_in_the_order_docling_s_own_predictor_gives(name, monkeypatch):
     from docling.models.postprocessing.reading_order_rb import ReadingOrderPredictor
