@@ -204,7 +204,7 @@ def test_rules_are_only_dropped_from_pages_where_docling_drops_them_all():
         for y in (-40.0, 0.0, 400.0, 791.9995, 800.0)
     ]
     size = Size(width=width, height=height)
-    sure = [box for box in boxes if sure_candidates([box], width, height)]
+    sure = [box for box in boxes if sure_candidates([(box.l, box.t, box.r, box.b)], width, height)]
     taken = [
         _candidate_separator(box, page_no=1, page_size=size, allow_thickness=False) is not None
         for box in sure

@@ -19,7 +19,7 @@ constructor and the page decoder).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from io import BytesIO
 from pathlib import Path
 from typing import Any
@@ -34,6 +34,7 @@ from citeloom.adapters.conversion.docling_compat import ParseDocumentBackend, pa
 
 # One character: left, top, right, bottom (top-left origin, points), font name, glyph text.
 CharBox = tuple[float, float, float, float, str, str]
+Edges = tuple[float, float, float, float]  # left, top, right, bottom: top-left origin
 
 _COMPUTE, _SKIP = ContentLevel.COMPUTE, ContentLevel.SKIP
 _MATERIALIZE = ContentLevel.COMPUTE_AND_MATERIALIZE
@@ -76,33 +77,46 @@ class LeanPageBackend(ThreadedDoclingParsePageBackend):
     ) -> list[BoundingBox]:
         """The stock answer (the page's rules, top-left origin) with one box per segment
         instead of two: a vector plot has thousands of segments."""
+        edges = self.shape_line_edges(horizontal=horizontal, vertical=vertical, tolerance=tolerance)
+        return top_left_boxes(edges)
+
+    def shape_line_edges(
+        self, *, horizontal: bool = True, vertical: bool = True, tolerance: float = 1e-3
+    ) -> list[Edges]:
+        """``get_shape_lines`` as plain numbers (left, top, right, bottom; top-left origin):
+        most segments are on plot pages whose rules are all dropped, and a pydantic box for
+        each cost more than the count that drops them."""
         if not self.is_valid():
             return []
         decoder = page_decoder(self)
         lines = decoder.get_shape_lines(
             horizontal=horizontal, vertical=vertical, tolerance=tolerance
         )
-        return _top_left_boxes(lines, self.get_size().height)
+        return _top_left_edges(lines, self.get_size().height)
 
     def get_connected_shape_bounding_boxes(self, *, tolerance: float = 0.0) -> list[BoundingBox]:
         if not self.is_valid():
             return []
         decoder = page_decoder(self)
         boxes = decoder.get_connected_shape_bounding_boxes(tolerance=tolerance)
-        return _top_left_boxes(boxes, self.get_size().height)
+        return top_left_boxes(_top_left_edges(boxes, self.get_size().height))
 
     def get_page_image(self, scale: float = 1, cropbox: BoundingBox | None = None) -> Image.Image:
         return self._document.render(self.page_no, self.get_size(), scale, cropbox)
 
 
-def _top_left_boxes(boxes: Any, height: float) -> list[BoundingBox]:
-    """Decoder boxes (left, bottom, right, top; bottom-left origin) as docling-core boxes from
-    the top-left: the numbers of ``BoundingBox(...).to_top_left_origin(height)``."""
+def _top_left_edges(boxes: Any, height: float) -> list[Edges]:
+    """Decoder boxes (left, bottom, right, top; bottom-left origin) from the top-left: the
+    numbers of ``BoundingBox(...).to_top_left_origin(height)``."""
+    return [(l, height - t, r, height - b) for l, b, r, t in boxes]
+
+
+def top_left_boxes(edges: Iterable[Edges]) -> list[BoundingBox]:
+    """docling-core boxes of edges already checked and ordered (``model_construct``: the
+    decoder's floats need no validation, which was most of the cost of a box)."""
     top_left = CoordOrigin.TOPLEFT
-    return [
-        BoundingBox(l=l, t=height - t, r=r, b=height - b, coord_origin=top_left)
-        for l, b, r, t in boxes
-    ]
+    build = BoundingBox.model_construct
+    return [build(l=l, t=t, r=r, b=b, coord_origin=top_left) for l, t, r, b in edges]
 
 
 class LeanParseBackend(ParseDocumentBackend):

@@ -31,7 +31,6 @@ from docling.models.stages.page_preprocessing.page_preprocessing_model import (
     PagePreprocessingOptions,
 )
 from docling.utils.profiling import TimeRecorder
-from docling_core.types.doc import BoundingBox
 
 from citeloom.adapters.conversion.docling_compat import (
     AXIS_ALIGNMENT_TOLERANCE,
@@ -47,7 +46,12 @@ from citeloom.adapters.conversion.heuristic_layout import (
     RulesLayoutOptions,
 )
 from citeloom.adapters.conversion.layout_notes import DoclingRun, LayoutNotes
-from citeloom.adapters.conversion.parse_backend import LeanPageBackend, LeanParseBackend
+from citeloom.adapters.conversion.parse_backend import (
+    Edges,
+    LeanPageBackend,
+    LeanParseBackend,
+    top_left_boxes,
+)
 
 # One decoding thread keeps ahead of the Python stages (about 30 of the 100 ms a page takes),
 # and each thread holds its own native decode state: four (Docling's default) peaked 130 MB
@@ -81,25 +85,26 @@ def _capture_rules(page: Page, backend: LeanPageBackend) -> None:
     only after building an object for each. Such a page gets no rules here, which is the
     same outcome without that cost."""
     assert page.size is not None
-    lines = backend.get_shape_lines() or []
-    if sure_candidates(lines, page.size.width, page.size.height) > MAX_SEPARATOR_CANDIDATES:
+    edges = backend.shape_line_edges()
+    if sure_candidates(edges, page.size.width, page.size.height) > MAX_SEPARATOR_CANDIDATES:
         keep_shape_geometry(page, None, None)
     else:
+        lines = top_left_boxes(edges)
         keep_shape_geometry(page, lines, backend.get_connected_shape_bounding_boxes())
 
 
-def sure_candidates(lines: list[BoundingBox], width: float, height: float) -> int:
+def sure_candidates(lines: Iterable[Edges], width: float, height: float) -> int:
     """How many of a page's rules Docling surely takes as separator candidates: thinner than
     its tolerance and longer than thick, inside the page (with a margin on every test, so
     that rounding can only make the count smaller than Docling's)."""
     thin = AXIS_ALIGNMENT_TOLERANCE / 2
     count = 0
-    for box in lines:
-        w, h = box.r - box.l, box.b - box.t
+    for left, top, right, bottom in lines:
+        w, h = right - left, bottom - top
         if h <= thin and w > 2 * h + thin:
-            count += max(0.0, box.l) + thin < min(width, box.r)
+            count += max(0.0, left) + thin < min(width, right)
         elif w <= thin and h > 2 * w + thin:
-            count += max(0.0, box.t) + thin < min(height, box.b)
+            count += max(0.0, top) + thin < min(height, bottom)
     return count
 
 
