@@ -186,6 +186,32 @@ def test_levels_from_font_size_when_there_is_no_numbering(converted):
 
 
 @pytest.mark.shared
+def test_a_paragraph_set_with_double_spacing_is_one_block(converted):
+    # the preprint sets its text with 12-13 points between 11-point lines: read at a
+    # journal's leading, each line was a paragraph, and a sentence over two lines was cut
+    # in two for check, answer and the chunker alike
+    doc = converted(PAPERS / "paperqa_paper.pdf")
+    block = next(b for b in doc.blocks if "MMACE method was modified" in b.text)
+    assert block.page == 20
+    assert "The MMACE method was modified" in block.text
+    assert "counterfactuals of the jasmone molecule would be false" in block.text
+    assert block.text.rstrip().endswith("'herbal' scents.")
+    # a paragraph that starts with an indent is still a block of its own
+    after = next(b for b in doc.blocks if "The molecule 2,4-decadienal" in b.text)
+    assert after.text.startswith("The molecule 2,4-decadienal")
+
+
+@pytest.mark.shared
+def test_a_paragraph_cut_by_a_page_break_is_filed_under_each_page(converted):
+    # Docling merges it into one element; its second half is printed on the next page
+    doc = converted(PAPERS / "paperqa_paper.pdf")
+    assert page_of(doc, "For the 'pineapple' scent, the following natural language") == 21
+    assert page_of(doc, "The molecule 2,4-decadienal, which is known to have") == 20
+    # a paragraph a figure page interrupted goes on two pages later
+    assert page_of(doc, "There are some exceptions though, like tert-amyl acetate") == 20
+
+
+@pytest.mark.shared
 def test_side_by_side_authors_do_not_pull_reading_order_into_a_column(converted):
     doc = converted(PAPERS / "grobid_test_Grobid_2_05982691.pdf")
     texts = [b.text for b in doc.blocks if b.page == 1]

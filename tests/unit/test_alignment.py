@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from citeloom.domain.abstention import stem, text_stems
-from citeloom.domain.alignment import PageText, abbreviations, page_spans, pervasive
+from citeloom.domain.alignment import (
+    PageText,
+    abbreviations,
+    claim_content,
+    names_held,
+    page_spans,
+    pervasive,
+)
 from citeloom.domain.text import fold
 from citeloom.services.claim_judge import ClaimJudge
 from tests.fakes import FakeEmbedder
@@ -48,6 +55,46 @@ def test_spans_are_sentences_and_runs_of_two_or_three_body_sentences_across_bloc
     assert ("One two three four. Five six seven eight. Nine ten eleven twelve.", True) in texts
     assert (CAPTION, False) in texts
     assert all("Results of the run" not in t for t, _ in texts)  # a heading states nothing
+
+
+def test_a_sentence_cut_by_a_block_boundary_is_one_sentence_again():
+    # a column break, a figure between, or a conversion that made each line a block
+    page = PageText(
+        20,
+        (
+            ("text", "The MMACE method was modified for the multi-label aspect of scent. This"),
+            ("text", "modification defines molecules that differed by only the selected"),
+            ("caption", "Figure 5: Counterfactual for the 2,4 decadienal molecule."),
+            ("text", "scent as counterfactuals. The deca-"),
+            ("text", "dienal molecule is fatty."),
+            ("text", "Jasmone is woody."),
+        ),
+    )
+    sentences = [s.text for s in page_spans(page, widths=(1,)) if s.body]
+    assert sentences == [
+        "The MMACE method was modified for the multi-label aspect of scent.",
+        "This modification defines molecules that differed by only the selected scent as "
+        "counterfactuals.",
+        "The decadienal molecule is fatty.",
+        "Jasmone is woody.",  # a block that starts a sentence stays apart
+    ]
+
+
+def test_a_paraphrase_keeps_the_claims_names():
+    page = (
+        "They compared gradient based methods when predicting activity cliffs and concluded "
+        "that gradCAM and integrated gradients (IG) provided the most interpretability for GNNs."
+    )
+    forms = abbreviations(page)
+    held = [
+        names_held(claim_content(claim, {}), page, forms)
+        for claim in (
+            "Rao concluded that SHAP and LIME gave the most interpretability for GNNs.",
+            "Rao concluded that gradCAM and IG gave the most interpretability for GNN models.",
+            "Rao found integrated gradients most interpretable for a GNN.",
+        )
+    ]
+    assert held == [False, True, True]  # renamed; abbreviated as the paper does; in the singular
 
 
 def test_the_sentence_stating_the_claim_is_evidence_not_the_caption_beside_it():

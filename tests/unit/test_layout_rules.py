@@ -4,6 +4,7 @@ from citeloom.adapters.conversion.layout_rules import (
     Label,
     Line,
     PageContext,
+    body_leading,
     classify_lines,
     group_lines,
     looks_like_formula,
@@ -107,6 +108,39 @@ def test_two_columns_group_into_separate_regions():
     texts = [r.text for r in regions if r.label is Label.TEXT]
     assert len(texts) == 2
     assert all(("left" in t) != ("right" in t) for t in texts)
+
+
+def double_spaced(first_top: float, count: int, indent_at: int | None = None) -> list[Line]:
+    """Lines of 10-point prose 23 points apart (a gap of 12 points: double spacing)."""
+    return [
+        line(
+            f"manuscript line {i} goes on with several more words here",
+            90 if i == indent_at else 72,
+            first_top + 23 * i,
+            width=440 if i != indent_at else 422,
+        )
+        for i in range(count)
+    ]
+
+
+def test_a_double_spaced_paragraph_is_one_region_and_an_indent_starts_the_next():
+    lines = double_spaced(100, 10, indent_at=6)
+    page = PageContext(W, H, 2, 10.0, "Times-Roman", leading=body_leading(lines, 10.0))
+    classify_lines(lines, page)
+    regions = [r for r in group_lines(lines, page) if r.label is Label.TEXT]
+    assert [len(r.lines) for r in regions] == [6, 4]
+    # read at a journal's leading, the same lines are ten paragraphs
+    assert len(group_lines(lines, ctx())) == 10
+
+
+def test_leading_is_read_from_prose_not_from_a_tables_rows():
+    single = [
+        line(f"prose line {i} of a paper set in one column", 72, 100 + 12 * i) for i in range(8)
+    ]
+    assert 0.5 < body_leading(single, 10.0) < 1.5  # 12-point pitch, 11-point lines
+    rows = [line(f"cell {i}", 72, 300 + 30 * i, width=40) for i in range(8)]
+    assert body_leading(rows, 10.0) == 0.0  # short rows: no prose to read a leading from
+    assert body_leading(double_spaced(100, 3), 10.0) == 0.0  # too few lines to tell
 
 
 def test_wrapped_heading_joins_but_next_numbered_heading_does_not():

@@ -1,6 +1,6 @@
 """Sentence cutting shared by the chunker and quoting: offsets point at the exact text."""
 
-from citeloom.domain.sentences import looks_whole, split_sentences
+from citeloom.domain.sentences import looks_whole, run_on, split_sentences
 
 
 def test_sentences_are_cut_at_full_stops_and_block_boundaries_exactly_as_written():
@@ -57,3 +57,22 @@ def test_compounds_stay_whole_across_a_line_end():
     assert normalise_text("Die Bö-\nden sind ver-\nändert") == "Die Böden sind verändert"
     # a hyphenated compound keeps its hyphen and stays one word
     assert normalise_text("CO2-\nEmissionen und Nord- \n Süd") == "CO2-Emissionen und Nord-Süd"
+
+
+def test_a_block_cut_mid_sentence_runs_on_into_the_next():
+    blocks = ["Gaps were measured in the", "northern marshes. Rates rose.", "Sites were restored"]
+    assert run_on(blocks) == [
+        "Gaps were measured in the northern marshes. Rates rose.",
+        "Sites were restored",
+    ]
+    # a hyphenated word is made whole as normalise_text makes it; a compound keeps its hyphen
+    assert run_on(["the deca-", "dienal scent", "the CO2-", "neutral fuel"]) == [
+        "the decadienal scent the CO2-neutral fuel"
+    ]
+    # a finished sentence, or a block that starts like one, stays apart
+    assert run_on(["Rates rose.", "and fell", "Rates rose (Fig. 2)", "Then fell."]) == [
+        "Rates rose.",
+        "and fell",
+        "Rates rose (Fig. 2)",
+        "Then fell.",
+    ]

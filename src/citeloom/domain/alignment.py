@@ -29,7 +29,7 @@ from citeloom.domain.abstention import STOPWORDS, stem, text_stems
 from citeloom.domain.claims import FRAMING_WORDS, Difference, Facts, compare_facts
 from citeloom.domain.names import mentioned, names
 from citeloom.domain.quantities import Quantity, distinctive, find_number, same_quantity
-from citeloom.domain.sentences import split_sentences
+from citeloom.domain.sentences import run_on, split_sentences
 from citeloom.domain.text import (
     NO_TEXT,
     Folded,
@@ -73,18 +73,25 @@ class Span:
 @lru_cache(maxsize=4096)
 def page_spans(page: PageText, widths: tuple[int, ...] = WIDTHS, min_words: int = 3) -> list[Span]:
     """Every sentence of the page and every run of ``widths`` consecutive ones: body sentences
-    run on across blocks (a paragraph split at a column break), any other block's only
-    within it."""
-    body: list[str] = []
+    run on across blocks (a paragraph split at a column break; a sentence cut there is made
+    whole, ``run_on``), any other block's only within it."""
+    body_blocks: list[str] = []
     others: list[list[str]] = []
     for kind, text in page.blocks:
         if kind in NO_EVIDENCE_KINDS:
             continue
-        sentences = [s.text for s in split_sentences(text) if len(s.text.split()) >= min_words]
         if kind in BODY_KINDS:
-            body += sentences
-        elif sentences:
+            body_blocks.append(text)
+            continue
+        sentences = [s.text for s in split_sentences(text) if len(s.text.split()) >= min_words]
+        if sentences:
             others.append(sentences)
+    body = [
+        s.text
+        for text in run_on(body_blocks)
+        for s in split_sentences(text)
+        if len(s.text.split()) >= min_words
+    ]
     spans: list[Span] = []
     for sentences, is_body in [(body, True), *((o, False) for o in others)]:
         for width in widths:
@@ -555,7 +562,9 @@ def _shape(name: str) -> str:
     return "words"
 
 
-def content_ok(content: ClaimContent, a: Alignment, t: Thresholds) -> bool:
+def content_ok(
+    content: ClaimContent, a: Alignment, t: Thresholds, short_forms: ShortForms = NO_SHORT_FORMS
+) -> bool:
     """The span holds the claim's distinctive content: enough of its terms (the rare ones
     weighing more), or a close paraphrase of them."""
     if sum(content.weights.values()) <= 0:
@@ -564,7 +573,33 @@ def content_ok(content: ClaimContent, a: Alignment, t: Thresholds) -> bool:
         return True
     if a.numbers == 1.0 and any(distinctive(q) for q in content.numbers):
         return a.terms >= t.numbers_coverage
-    return a.terms >= t.paraphrase_coverage and a.similarity >= t.paraphrase
+    return (
+        a.terms >= t.paraphrase_coverage
+        and a.similarity >= t.paraphrase
+        and names_held(content, a.span.text, short_forms)
+    )
+
+
+def names_held(content: ClaimContent, text: str, short_forms: ShortForms = NO_SHORT_FORMS) -> bool:
+    """Every name the claim gives is in the span: written, in the plural, or as the long or
+    short form the paper defines. A paraphrase rewords what a paper says; it does not rename
+    a method ("SHAP and LIME" is no paraphrase of "gradCAM and integrated gradients", however
+    close the two sentences are in meaning). Names the cited paper uses on most of its pages
+    (its topic) and its authors' are not asked for."""
+    words = word_set(text)
+    for name in names(content.text, content.ignore_names):
+        parts = comparable_words(name)
+        if mentioned(text, name) or mentioned(text, f"{name}s"):  # GNN on a page of GNNs
+            continue
+        if parts and all(w in content.context for w in parts):
+            continue
+        long = short_forms.get(fold_for_match(name))
+        if long and long <= words:
+            continue
+        if any(s in words and set(comparable_words(name)) <= w for s, w in short_forms.items()):
+            continue
+        return False
+    return True
 
 
 def judge(
@@ -593,7 +628,7 @@ def judge(
             # aligned less well does not outvote it (a question says nothing otherwise:
             # "... are models with average acceleration also able to fit supernova data?")
             return Judgement("mismatch", a, Facts(tuple(against), facts.missing))
-        if facts.agree and content_ok(content, a, thresholds):
+        if facts.agree and content_ok(content, a, thresholds, short_forms):
             return Judgement("supported", a, facts)
     facts = facts_of(content, best, short_forms)
     if best.score >= thresholds.discuss:

@@ -9,7 +9,10 @@ boundary (a heading, a caption, a list item) ends a sentence too.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
+
+from citeloom.domain.text import join_lines
 
 # Abbreviations that end in a full stop without ending a sentence, in German and English
 # scholarly prose ("z. B. Weizen", "u. a. Bodenerosion", "Abb. 3", "et al. (2020)"). Those that
@@ -109,3 +112,22 @@ def looks_whole(sentence: str, min_words: int = 5, block_end: bool = False) -> b
         and ended
         and len(sentence.split()) >= min_words
     )
+
+
+_ENDED = re.compile(f"[.!?][{re.escape(_CLOSERS)}]*$")
+_GOES_ON = re.compile("[a-z\u00df-\u00f6\u00f8-\u00ff]")
+
+
+def run_on(blocks: Iterable[str]) -> list[str]:
+    """Blocks of body text with each block that a column break, a page's figure or a
+    conversion cut in mid-sentence joined to the block that goes on with it: one that ends
+    without a full stop, followed by one that starts in lower case ("... by only the
+    selected" | "scent as counterfactuals."). The sentence is then one sentence, as a reader
+    reads it, not two halves that each state half of it."""
+    out: list[str] = []
+    for text in blocks:
+        if out and _GOES_ON.match(text.lstrip()) and not _ENDED.search(out[-1].rstrip()):
+            out[-1] = join_lines(out[-1], text)
+        else:
+            out.append(text)
+    return out

@@ -28,6 +28,14 @@ def normalise_text(text: str) -> str:
     return _WS.sub(" ", text).strip()
 
 
+def join_lines(first: str, second: str) -> str:
+    """Two pieces of one sentence that a line or block boundary cut apart, joined as
+    ``normalise_text`` reads them across the boundary: a hyphenated word made whole
+    ("deca-" "dienal"), a compound's hyphen kept ("CO2-" "Emissionen"), else one space."""
+    joined = f"{first.rstrip()}\n{second.lstrip()}"
+    return _LINE_END_COMPOUND.sub("-", _LINE_END_HYPHEN.sub("", joined)).replace("\n", " ")
+
+
 def fold_for_match(text: str) -> str:
     """A loose key for comparing titles and phrases: case, accents, dashes and punctuation go."""
     text = unicodedata.normalize("NFKD", normalise_text(text)).translate(_DASHES)

@@ -61,16 +61,40 @@ def keyed_blocks(document: Any) -> list[tuple[Block, MarginKey | None]]:
             continue
         page = item.prov[0].page_no if getattr(item, "prov", None) else None
         if kind is BlockKind.TABLE:
-            text = item.export_to_markdown(doc=document)
+            pieces = [(page, item.export_to_markdown(doc=document))]
         else:
-            text = getattr(item, "text", "")
-        text = normalise_text(text)
-        if not text:
-            continue
+            pieces = page_pieces(item)
         key = None if kind is BlockKind.HEADING else _margin_key(item, document)
         level = int(getattr(item, "level", 1) or 1) if kind is BlockKind.HEADING else 0
-        blocks.append((Block(text=text, kind=kind, page=page, level=level), key))
+        for on, piece in pieces:
+            text = normalise_text(piece)
+            if text:
+                blocks.append((Block(text=text, kind=kind, page=on, level=level), key))
     return blocks
+
+
+def page_pieces(item: Any) -> list[tuple[int | None, str]]:
+    """An element's text by the page each part is printed on.
+
+    Docling's reading order merges a paragraph that a page break cut into one element whose
+    provenance lists a character span per page. Kept whole, everything after the break was
+    filed under the first page: the sentences at the top of p. 21 were cited as p. 20, and a
+    paragraph that a figure page interrupted was filed two pages early. Each page's part is a
+    block of its own, on its own page."""
+    text = getattr(item, "text", "") or ""
+    prov = getattr(item, "prov", None) or []
+    pages = [p.page_no for p in prov]
+    if len(set(pages)) < 2:
+        return [(pages[0] if pages else None, text)]
+    pieces: list[tuple[int | None, str]] = []
+    start = 0
+    for number, (page, span) in enumerate(zip(pages, (p.charspan for p in prov), strict=True)):
+        last = number == len(prov) - 1
+        if last or pages[number + 1] != page:
+            end = len(text) if last else span[1]
+            pieces.append((page, text[start:end]))
+            start = end
+    return pieces
 
 
 def drop_running_heads(

@@ -29,6 +29,7 @@ from citeloom.adapters.conversion.layout_rules import (
     Line,
     PageContext,
     PageStats,
+    body_leading,
     classify_lines,
     group_lines,
     is_bold,
@@ -135,6 +136,7 @@ class RulesLayoutModel(BaseLayoutModel):
                 body_size=stats.body_size,
                 body_font=stats.body_font,
                 mono_body=stats.mono_body,
+                leading=body_leading(lines, stats.body_size),
             )
             classify_lines(lines, ctx)
             regions = group_lines(lines, ctx)
