@@ -143,6 +143,25 @@ def test_leading_is_read_from_prose_not_from_a_tables_rows():
     assert body_leading(double_spaced(100, 3), 10.0) == 0.0  # too few lines to tell
 
 
+def test_an_enumeration_inside_a_sentence_is_not_a_list():
+    lines = [
+        line("models can contribute in three dimensions - 1) as a microscope to", 72, 100),
+        line("gain insight not attainable through experiments 2) as a resource of", 72, 112),
+        line("3) as an agent of understanding to uncover new observations.", 72, 124),
+        line("The steps of the protocol are the following ones:", 72, 150),
+        line("1) label every page of the notebook", 72, 162),
+        line("2) photograph every spread", 72, 174),
+        line("• a symbol bullet after a line that goes on without a stop", 72, 186),
+    ]
+    classify_lines(lines, ctx())
+    assert [x.label for x in lines] == [
+        *(Label.TEXT,) * 4,
+        Label.LIST_ITEM,  # after a colon
+        Label.LIST_ITEM,  # after a short item
+        Label.LIST_ITEM,
+    ]
+
+
 def test_wrapped_heading_joins_but_next_numbered_heading_does_not():
     lines = [
         line("3 Results", 72, 100, size=12.5, font="Helvetica-Bold", bold=1.0),

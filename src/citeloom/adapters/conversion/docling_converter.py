@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 DOCLING_VERSION = "2.143.0"
 # Bump when the layout rules or the block mapping change: it is part of the conversion cache
 # key, so cached conversions made by older rules are not reused.
-RULES_VERSION = "9"  # bump when the output changes: it keys the conversion cache
+RULES_VERSION = "10"  # bump when the output changes: it keys the conversion cache
 # Bump when what is read from a DoclingDocument changes (blocks, margins, page marks), whichever
 # layout made it. 2: the margin text holds the words the layout put inside pictures; 3: an
 # element that a page break cut is a block on each page (``docling_reading.page_pieces``).

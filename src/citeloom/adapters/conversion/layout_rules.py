@@ -124,6 +124,7 @@ _CAPTION = re.compile(
     re.IGNORECASE,
 )
 _BULLET = re.compile(r"^(?:[•◦▪‣∙·●○■□➢►–—*]|\(?[a-z0-9ivx]{1,3}\))\s+\S")
+_ENUMERATOR = re.compile(r"^\(?[a-z0-9ivx]{1,3}\)\s+\S")
 _PAGE_NUMBER = re.compile(
     r"^(?:[-–—]?\s*\d{1,4}\s*[-–—]?|page\s+\d+(?:\s+(?:of|/)\s+\d+)?|\d+\s*/\s*\d+|[ivxlc]{1,6})$",
     re.IGNORECASE,
@@ -484,11 +485,35 @@ def classify_lines(lines: list[Line], ctx: PageContext) -> None:
             line.label = Label.PICTURE
         elif looks_like_formula(text):
             line.label = Label.FORMULA
-        elif _BULLET.match(text):
+        elif _BULLET.match(text) and not _enumerates_inline(line, content, ctx):
             line.label = Label.LIST_ITEM
     if ctx.page_no == 1:
         _mark_title(lines, ctx)
         _demote_front_matter(lines)
+
+
+def _enumerates_inline(line: Line, lines: Sequence[Line], ctx: PageContext) -> bool:
+    """A line that starts "2) ..." or "(b) ..." inside a sentence: the line above it, flush
+    with it at the paragraph's leading, ends mid-sentence ("... 1) as a 'computational
+    microscope' to" | "2) as a 'resource of inspiration' ..."). A list starts after a colon or
+    a full stop, goes on after an item, or hangs its items; a symbol bullet is always a list
+    item."""
+    if not _ENUMERATOR.match(line.text.strip()):
+        return False
+    reach = max(0.9 * line.font_size, 1.25 * ctx.leading)
+    above = [
+        x
+        for x in lines
+        if x is not line
+        and -1 < line.t - x.b < reach
+        and min(x.r, line.r) - max(x.l, line.l) > 0.5 * min(x.width, line.width)
+    ]
+    if not above:
+        return False
+    last = max(above, key=lambda x: x.b)
+    ended = last.text.rstrip().endswith((".", ":", ";", "!", "?"))
+    item = _BULLET.match(last.text.strip())  # the item above: a list going on
+    return not (ended or item) and abs(last.l - line.l) < 2 and len(last.words) >= 6
 
 
 def _starts_body(line: Line) -> bool:
