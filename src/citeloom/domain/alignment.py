@@ -77,21 +77,16 @@ def page_spans(page: PageText, widths: tuple[int, ...] = WIDTHS, min_words: int 
     whole, ``run_on``), any other block's only within it."""
     body_blocks: list[str] = []
     others: list[list[str]] = []
+
+    def kept(text: str) -> list[str]:  # the sentences of a few words or more
+        return [s.text for s in split_sentences(text) if len(s.text.split()) >= min_words]
+
     for kind, text in page.blocks:
-        if kind in NO_EVIDENCE_KINDS:
-            continue
         if kind in BODY_KINDS:
             body_blocks.append(text)
-            continue
-        sentences = [s.text for s in split_sentences(text) if len(s.text.split()) >= min_words]
-        if sentences:
-            others.append(sentences)
-    body = [
-        s.text
-        for text in run_on(body_blocks)
-        for s in split_sentences(text)
-        if len(s.text.split()) >= min_words
-    ]
+        elif kind not in NO_EVIDENCE_KINDS and (own := kept(text)):
+            others.append(own)
+    body = [sentence for text in run_on(body_blocks) for sentence in kept(text)]
     spans: list[Span] = []
     for sentences, is_body in [(body, True), *((o, False) for o in others)]:
         for width in widths:
@@ -452,14 +447,19 @@ def _known_names(content: ClaimContent, text: str, short_forms: ShortForms) -> l
         if content.paper and mentioned(content.paper, name):
             out.append(name)
             continue
-        key = fold_for_match(name)
-        long = short_forms.get(key)
-        if long and long <= words:
+        if _abbreviated(name, words, short_forms):
             out.append(name)
-        for short, spelled in short_forms.items():
-            if short in words and set(comparable_words(name)) <= spelled:
-                out.append(name)
     return out
+
+
+def _abbreviated(name: str, words: frozenset[str], short_forms: ShortForms) -> bool:
+    """The span says ``name`` in the other form the paper defines for it: its long form for an
+    abbreviation, or the abbreviation of the words it spells out."""
+    long = short_forms.get(fold_for_match(name))
+    if long and long <= words:
+        return True
+    spelled = set(comparable_words(name))
+    return any(short in words and spelled <= long for short, long in short_forms.items())
 
 
 def _swapped_names(
@@ -588,17 +588,13 @@ def names_held(content: ClaimContent, text: str, short_forms: ShortForms = NO_SH
     (its topic) and its authors' are not asked for."""
     words = word_set(text)
     for name in names(content.text, content.ignore_names):
-        parts = comparable_words(name)
         if mentioned(text, name) or mentioned(text, f"{name}s"):  # GNN on a page of GNNs
             continue
+        parts = comparable_words(name)
         if parts and all(w in content.context for w in parts):
             continue
-        long = short_forms.get(fold_for_match(name))
-        if long and long <= words:
-            continue
-        if any(s in words and set(comparable_words(name)) <= w for s, w in short_forms.items()):
-            continue
-        return False
+        if not _abbreviated(name, words, short_forms):
+            return False
     return True
 
 

@@ -88,11 +88,10 @@ def page_pieces(item: Any) -> list[tuple[int | None, str]]:
         return [(pages[0] if pages else None, text)]
     pieces: list[tuple[int | None, str]] = []
     start = 0
-    for number, (page, span) in enumerate(zip(pages, (p.charspan for p in prov), strict=True)):
-        last = number == len(prov) - 1
-        if last or pages[number + 1] != page:
-            end = len(text) if last else span[1]
-            pieces.append((page, text[start:end]))
+    for here, after in zip(prov, [*prov[1:], None], strict=True):
+        if after is None or after.page_no != here.page_no:
+            end = len(text) if after is None else here.charspan[1]
+            pieces.append((here.page_no, text[start:end]))
             start = end
     return pieces
 

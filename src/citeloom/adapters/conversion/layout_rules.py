@@ -500,7 +500,7 @@ def _enumerates_inline(line: Line, lines: Sequence[Line], ctx: PageContext) -> b
     item."""
     if not _ENUMERATOR.match(line.text.strip()):
         return False
-    reach = max(0.9 * line.font_size, 1.25 * ctx.leading)
+    reach = _paragraph_gap(line.font_size, ctx)
     above = [
         x
         for x in lines
@@ -609,10 +609,11 @@ def _continues(region: Region, line: Line, ctx: PageContext) -> bool:
         return near
     gap = line.t - last.b
     size = max(line.height, last.height)
-    spacing = 2.0 if region.label is Label.TITLE else 0.9  # titles are set with wide leading
-    widest = spacing * max(line.font_size, last.font_size)
+    font_size = max(line.font_size, last.font_size)
     if region.label is Label.TEXT and line.label is Label.TEXT and _prose(last):
-        widest = max(widest, 1.25 * ctx.leading)  # a line of prose goes on at the page's leading
+        widest = _paragraph_gap(font_size, ctx)  # a line of prose goes on at the page's leading
+    else:
+        widest = (2.0 if region.label is Label.TITLE else 0.9) * font_size  # titles: wide leading
     if gap < -0.5 * size or gap > widest:
         return False
     overlap = min(line.r, last.r) - max(line.l, last.l)
@@ -668,6 +669,12 @@ def body_leading(lines: Sequence[Line], body_size: float, least: int = 6) -> flo
                     gaps.append(max(gap, 0.0))
                 break
     return statistics.median_low(gaps) if len(gaps) >= least else 0.0
+
+
+def _paragraph_gap(font_size: float, ctx: PageContext) -> float:
+    """The widest gap above a line that goes on in the paragraph: 0.9 em, or a quarter more
+    than the page's usual gap where that is wider (double spacing)."""
+    return max(0.9 * font_size, 1.25 * ctx.leading)
 
 
 def _prose(line: Line) -> bool:
