@@ -106,7 +106,7 @@ def test_get_passage_stays_in_the_project(index):
 
 def test_a_passage_opens_only_its_own_papers_file_and_says_when_it_is_gone(index, tmp_path):
     chunk = browse(index).find_chunks("smith2020").passages[3].chunk_id
-    assert browse(index).document_file(chunk) == tmp_path / "smith2020.pdf"
+    assert browse(index).document_file(chunk).path == tmp_path / "smith2020.pdf"
     theirs = BrowseService(project="q", collection="cq", index=index)
     other = theirs.find_chunks("smith2020").passages[0].chunk_id
     with pytest.raises(ConfigError, match="no chunk"):  # another project's file: not by us

@@ -38,6 +38,13 @@ class ReferencesError(ConfigError):
     """The project's references file (CSL-JSON or BibTeX) is missing or malformed."""
 
 
+class StoredFileChanged(ConfigError):
+    """The file a stored document was ingested from is no longer that document: overwritten,
+    replaced by a link or by something that is not a regular file, or reached through a
+    folder swapped for a link. A door that hands files out refuses it (HTTP 409) rather than
+    send whatever is at the path now."""
+
+
 class UnknownProject(ConfigError):
     """No project of this name is configured (HTTP 404, MCP INVALID_PROJECT)."""
 

@@ -22,6 +22,7 @@ from citeloom.domain.errors import (
     IndexUnavailable,
     LanguagesMismatch,
     StorageError,
+    StoredFileChanged,
     TimeLimitExceeded,
     UnknownProject,
 )
@@ -99,6 +100,14 @@ TABLE: tuple[tuple[type[CiteloomError], int, McpCode, str, bool], ...] = (
         False,
     ),
     (ConverterUnavailable, 503, McpCode.INDEX_UNAVAILABLE, _VALIDATE, False),
+    (
+        StoredFileChanged,
+        409,
+        McpCode.INVALID_INPUT,
+        "the paper's file changed since it was ingested; ask the user to ingest its folder "
+        "again (citeloom ingest FOLDER -p P)",
+        False,
+    ),
     (DocumentError, 422, McpCode.INVALID_INPUT, "correct the input the message names", False),
     (
         CiteloomError,

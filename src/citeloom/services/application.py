@@ -50,6 +50,7 @@ from citeloom.services.requests import (
     QueryRequest,
     StoreNotesRequest,
 )
+from citeloom.services.stored_file import StoredFile
 from citeloom.services.transfer import TransferReport, export_project, import_project
 from citeloom.services.validate import Check, ValidationReport, models_check, validate_project
 from citeloom.services.warm import WarmModels
@@ -250,8 +251,11 @@ class Citeloom:
             service = self.wiring.browse_service(request.project, index)
             return service.get_passage(request.chunk_id, request.context)
 
-    def document_file(self, request: PassageRequest, deadline: Deadline | None = None) -> Path:
-        """The stored file of the paper ``request.chunk_id`` is in (the page's PDF link)."""
+    def document_file(
+        self, request: PassageRequest, deadline: Deadline | None = None
+    ) -> StoredFile:
+        """The stored file of the paper ``request.chunk_id`` is in, as it was ingested (the
+        page's "Open file")."""
         self.project(request.project)
         with self._unit(deadline) as index:
             service = self.wiring.browse_service(request.project, index)

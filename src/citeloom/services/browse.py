@@ -12,11 +12,15 @@ from typing import Any
 
 from citeloom.domain.errors import ConfigError
 from citeloom.domain.records import Passage, passage_from_payload
+from citeloom.domain.text import trim
 from citeloom.ports import IndexReader, RelationSource, SearchFilter
+from citeloom.services.stored_file import StoredFile, read_as_ingested
 
 # A paper holds a few hundred chunks at most; anything beyond is not one paper's worth.
 MAX_DOCUMENT_CHUNKS = 20_000
 MAX_CONTEXT = 3
+# characters of a refused chunk id a message repeats: a UUID is 36, a forged one may be 100 kB
+ECHOED = 80
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-([0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$")
 
 
@@ -125,20 +129,27 @@ class BrowseService:
             next_cursor=str(end) if end < len(passages) else None,
         )
 
+    def _payload(self, chunk_id: str) -> dict[str, Any]:
+        """The stored record of the project's chunk ``chunk_id``; a forged or foreign id is
+        refused by the same message, which echoes at most ``ECHOED`` characters of it."""
+        payload = (
+            self.index.payloads(self.collection, [chunk_id]).get(chunk_id)
+            if _UUID.match(chunk_id)
+            else None
+        )
+        if not payload or payload.get("project") != self.project:
+            raise ConfigError(
+                f"no chunk '{trim(chunk_id, ECHOED)}' in project '{self.project}'. Pass a "
+                "chunk_id that query_hybrid or find_chunks returned for this project."
+            )
+        return payload
+
     def get_passage(self, chunk_id: str, context: int = 0) -> PassageContext:
         """The chunk ``chunk_id`` with ``context`` (0-3) chunks before and after it in its
         document."""
         if not 0 <= context <= MAX_CONTEXT:
             raise ConfigError(f"context {context}: ask for 0 to {MAX_CONTEXT} neighbours.")
-        missing = ConfigError(
-            f"no chunk '{chunk_id}' in project '{self.project}'. Pass a chunk_id that "
-            "query_hybrid or find_chunks returned for this project."
-        )
-        if not _UUID.match(chunk_id):
-            raise missing
-        payload = self.index.payloads(self.collection, [chunk_id]).get(chunk_id)
-        if not payload or payload.get("project") != self.project:
-            raise missing
+        payload = self._payload(chunk_id)
         found = {chunk_id: payload}
         position = int(payload.get("chunk_index", 0))
         if context:
@@ -158,21 +169,18 @@ class BrowseService:
             after=passages[at + 1 :],
         )
 
-    def document_file(self, chunk_id: str) -> Path:
-        """The file the paper holding ``chunk_id`` was ingested from, for a door that opens
-        it (the web page's PDF link). The path is only ever one the project's index recorded
-        at ingest, never one a caller names, so no other file of the machine can be reached."""
-        found = self.get_passage(chunk_id).passage
+    def document_file(self, chunk_id: str) -> StoredFile:
+        """The file the paper holding ``chunk_id`` was ingested from, for a door that hands
+        it out (the web page's "Open file"). The path is only ever one the project's index
+        recorded at ingest, never one a caller names, and the file is read only as it was
+        ingested (``stored_file``), so no other file of the machine can be reached."""
+        payload = self._payload(chunk_id)
+        found = passage_from_payload(0, 0.0, chunk_id, payload)
         if found.kind == "note":
             raise ConfigError(
                 f"chunk '{chunk_id}' is a note stored beside the papers: it has no file. Open "
                 "the paper it cites instead."
             )
-        path = Path(found.source)
-        if not path.is_file():
-            raise ConfigError(
-                f"{path}: the file of {found.citekey or found.doc_id} is no longer there (moved "
-                "or deleted since it was ingested). Put it back, or ingest it from its new "
-                f"place (citeloom ingest FOLDER -p {self.project})."
-            )
-        return path
+        sha256 = str((payload.get("source") or {}).get("sha256") or "")
+        document = found.citekey or found.doc_id
+        return read_as_ingested(Path(found.source), sha256, self.project, document)

@@ -20,7 +20,8 @@ no page the server sends fetches anything from another machine.
 
 A package of small parts: ``access`` (who may call), ``limits`` (the body size limit),
 ``errors`` (every refusal in one shape), ``docs`` (Swagger UI and the OpenAPI document),
-``routes`` (the use cases) and ``server`` (the socket, the app, uvicorn).
+``routes`` (the use cases), ``files`` (how ``/file`` sends a stored file: sandboxed, never as
+a page of this server) and ``server`` (the socket, the app, uvicorn).
 """
 
 from __future__ import annotations

@@ -63,7 +63,8 @@ ERROR_STATUSES = {
     ),
     409: ErrorStatus(
         "The project's embedding model is not the one its stored vectors were made with (or "
-        "its languages are not those its full-text terms were stemmed for).",
+        "its languages are not those its full-text terms were stemmed for); or, for /file, "
+        "the stored file is not the one ingested (changed since, a link, no regular file).",
         "collection 'proj-example' holds vectors of embedding model "
         "'fastembed/all-MiniLM-L6-v2', but the project is configured for "
         "'fastembed/BAAI/bge-small-en-v1.5'. Mixing models would make scores meaningless, so "

@@ -4,20 +4,19 @@ model, with the CLI's text when the request asked for ``render``."""
 
 from __future__ import annotations
 
-import mimetypes
 import platform
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
-from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, Query
-from fastapi.responses import FileResponse
+from fastapi.responses import Response
 
 from citeloom import __version__
 from citeloom.entrypoints import render
 from citeloom.entrypoints.bodies import AnswerRequest, CheckRequest, PassageRequest, QueryRequest
 from citeloom.entrypoints.http.errors import documented
+from citeloom.entrypoints.http.files import DOWNLOAD, FILE_ROUTE, PDF, TEXT, file_response
 from citeloom.entrypoints.runtime import Limit, Runtime
 from citeloom.entrypoints.time_limit import Deadline
 from citeloom.services.requests import Request
@@ -29,6 +28,7 @@ from citeloom.services.responses import (
     ProjectsResponse,
     QueryResponse,
 )
+from citeloom.services.stored_file import StoredFile
 
 _PROJECT = Request.model_fields["project"].description
 
@@ -109,32 +109,32 @@ def add_routes(app: FastAPI, runtime: Runtime, limit: Limit, guarded: Sequence[A
         return await runtime.run("POST /passage", work, limit)
 
     @router.get(
-        "/file",
-        summary="The stored file (the PDF) of the paper a passage is in; add #page=N to open "
-        "a PDF at page_start",
-        response_class=FileResponse,
-        responses={200: {"content": {"application/pdf": {}}, "description": "The file."}},
+        FILE_ROUTE,
+        summary="The stored file of the paper a passage is in, as it was ingested; add "
+        "#page=N to open a PDF at page_start",
+        response_class=Response,
+        responses={
+            200: {
+                "content": {PDF: {}, TEXT: {}, DOWNLOAD: {}},
+                "description": "The file: a PDF as itself, HTML, Markdown and text as plain "
+                "text, anything else as a download; always sandboxed by its "
+                "Content-Security-Policy.",
+            },
+        },
     )
     async def stored_file(
         project: Annotated[str, Query(min_length=1, description=_PROJECT)],
         chunk_id: Annotated[str, Query(description="A chunk_id of a passage of that paper.")],
-    ) -> FileResponse:
+    ) -> Response:
         """Only the file a stored document of the project was ingested from (its path comes
-        from the index, never from the request), under the same token as every route."""
+        from the index, never from the request), still as it was ingested, under the same
+        token as every route."""
 
-        def work(deadline: Deadline) -> Path:
+        def work(deadline: Deadline) -> StoredFile:
             request = PassageRequest(project=project, chunk_id=chunk_id)
             return uses.document_file(request, deadline)
 
-        path = await runtime.run("GET /file", work, limit)
-        media = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-        return FileResponse(
-            path,
-            media_type=media,
-            filename=path.name,
-            content_disposition_type="inline",  # the browser's own viewer, not a download
-            headers={"Cache-Control": "private, no-store"},
-        )
+        return file_response(await runtime.run("GET /file", work, limit))
 
     @router.get(
         "/projects",

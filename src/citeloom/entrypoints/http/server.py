@@ -31,6 +31,7 @@ from citeloom.entrypoints.http.errors import (
     refusal,
     unauthorised,
 )
+from citeloom.entrypoints.http.files import SealedFiles
 from citeloom.entrypoints.http.limits import BodyLimit, LoopbackHost
 from citeloom.entrypoints.http.page import mount_page
 from citeloom.entrypoints.http.routes import add_routes
@@ -158,8 +159,9 @@ def create_app(
         swagger_ui_oauth2_redirect_url=None,
     )
     app.add_middleware(BodyLimit, max_bytes=settings.serve.max_body_bytes)
-    if token is None:  # added last, so it runs first: a rebound name is refused unread
-        app.add_middleware(LoopbackHost)
+    if token is None:  # added after the body limit, so it runs first: a rebound name is
+        app.add_middleware(LoopbackHost)  # refused unread
+    app.add_middleware(SealedFiles)  # outermost: every answer of /file, refusals too
     mount_docs(app)
     mount_page(app)
     mount_handoff(app, handoff_secret)
