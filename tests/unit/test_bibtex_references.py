@@ -1,9 +1,15 @@
 """A BibTeX/BibLaTeX library read as the same entries CSL-JSON gives: a hand-kept ``.bib``
-with the usual mess (tests/data/hand_kept.bib), and the refusal of a broken one."""
+with the usual mess (tests/data/hand_kept.bib), and the refusal of a broken one, of a bomb
+of macros and of a file that is no text at all."""
 
 from __future__ import annotations
 
 import json
+import random
+import resource
+import subprocess
+import sys
+import textwrap
 
 import pytest
 
@@ -140,6 +146,18 @@ def test_the_format_is_told_by_the_content_before_the_name(tmp_path):
         load_references(latin)
 
 
+def test_a_library_in_another_encoding_is_refused_at_its_line_and_column(tmp_path):
+    latin = tmp_path / "latin.bib"
+    text = "% exported from an old tool\n@misc{d,\n  title = {Caf\xe9 au lait}}\n"
+    latin.write_bytes(text.encode("latin-1"))
+    with pytest.raises(ReferencesError) as caught:
+        load_references(latin)
+    assert str(caught.value) == (
+        f"{latin}: cannot be read as UTF-8 (line 3, column 15: byte 0xe9 is not UTF-8). "
+        "Save or export it as UTF-8."
+    )
+
+
 def test_the_config_names_the_library_references_or_references_json(tmp_path):
     config = write_config(tmp_path, HAND_KEPT)
     text = config.read_text(encoding="utf-8")
@@ -167,3 +185,102 @@ def test_a_crossref_loop_or_a_missing_parent_inherits_nothing_more(tmp_path):
         ("a", "A again", "B", 1999),
         ("c", "C", None, None),
     ]
+
+
+def _doubling(last: int) -> list[str]:
+    """``@string`` lines each twice the one before: s0 is 2 characters, sN is 2**(N+1)."""
+    return ['@string{s0 = "ab"}'] + [
+        f"@string{{s{n} = s{n - 1} # s{n - 1}}}" for n in range(1, last + 1)
+    ]
+
+
+def test_forty_doubling_strings_are_refused_at_once_in_bounded_memory(tmp_path):
+    # 1 KB that pybtex would expand to 2 TB: refused where the expansion passes 1 MB. Run in a
+    # process held to 1.5 GB of address space, so that a regression fails with MemoryError
+    # instead of taking the machine.
+    library = tmp_path / "library.bib"
+    library.write_text("\n".join([*_doubling(40), "@misc{a, title = s40}"]) + "\n")
+    script = textwrap.dedent(
+        f"""
+        from pathlib import Path
+        from citeloom.adapters.csl_references import load_references
+        from citeloom.domain.errors import ReferencesError
+        try:
+            load_references(Path({str(library)!r}))
+        except ReferencesError as error:
+            print(error)
+        """
+    )
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (1536 * 2**20, 1536 * 2**20))
+
+    run = subprocess.run(
+        [sys.executable, "-c", script],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=limit,
+    )
+    assert (run.returncode, run.stderr) == (0, "")
+    assert run.stdout.startswith(
+        f"{library}: line 20: @string s19 expands past 1 MB (1,048,576 characters). "
+    )
+    assert "Shorten the value there or the macros it uses" in run.stdout
+
+
+@pytest.mark.parametrize(
+    ("last_lines", "line", "what"),
+    [
+        ([], 20, "@string s19 expands past 1 MB (1,048,576 characters)"),
+        (["@misc{a,", "  title = s18 # s18}"], 21, "field title of entry a expands past 1 MB"),
+        (["@preamble{s18 # s18 # s18}"], 20, "@preamble expands past 1 MB (1,572,864 characters)"),
+    ],
+)
+def test_a_value_expanding_past_1_mb_is_refused_at_its_line(tmp_path, last_lines, line, what):
+    library = tmp_path / "library.bib"
+    chain = _doubling(20 if not last_lines else 18)
+    library.write_text("\n".join([*chain, *last_lines]) + "\n", encoding="utf-8")
+    with pytest.raises(ReferencesError) as caught:
+        load_references(library)
+    assert str(caught.value).startswith(f"{library}: line {line}: {what}")
+
+
+def test_values_within_1_mb_each_are_bounded_together_by_the_files_length(tmp_path):
+    # s17 is 262,144 characters: each title is allowed, eight of them in a 1 KB file are not
+    library = tmp_path / "library.bib"
+    entries = [f"@misc{{a{n}, title = s17}}" for n in range(1, 9)]
+    library.write_text("\n".join([*_doubling(17), *entries]) + "\n", encoding="utf-8")
+    with pytest.raises(ReferencesError) as caught:
+        load_references(library)
+    budget = 2 * len(library.read_text()) + 2_000_000
+    assert str(caught.value).startswith(
+        f"{library}: line 24: field title of entry a6 takes the library's values past "
+        f"{budget:,} characters together (twice the file's length, and 2 MB more). "
+    )
+
+
+def test_binary_data_is_refused_as_no_library_and_an_empty_one_still_loads(tmp_path):
+    junk = tmp_path / "random.bib"
+    junk.write_bytes(random.Random(42).randbytes(4096))
+    picture = tmp_path / "figure.bib"  # a PNG saved under the library's name
+    picture.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 4)
+    controls = tmp_path / "controls.bib"  # valid UTF-8, no @ in it: pybtex reads no entry
+    controls.write_bytes(bytes(random.Random(7).choice(b"\x01\x02\x1bab\n") for _ in range(4096)))
+    for path in (junk, picture, controls):
+        with pytest.raises(ReferencesError) as caught:
+            load_references(path)
+        message = str(caught.value)
+        assert message.startswith(f"{path}: binary data, not a library (a control byte "), message
+        assert message.endswith(" to this path, or fix references in the config.")
+    # what is no binary data keeps loading: an empty file, comments alone, and a title with
+    # a control character pasted from a PDF
+    empty = tmp_path / "empty.bib"
+    empty.write_bytes(b"")
+    comments = tmp_path / "comments.bib"
+    comments.write_text("% nothing exported yet\n@comment{jabref-meta: x;}\n", encoding="utf-8")
+    assert load_references(empty) == load_references(comments) == []
+    pasted = tmp_path / "pasted.bib"
+    pasted.write_text("@misc{k, title = {Two\x0bLines}, note = {" + "n" * 300 + "}}\n")
+    assert [r.citekey for r in load_references(pasted)] == ["k"]

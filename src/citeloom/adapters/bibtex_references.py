@@ -13,6 +13,10 @@ Loading is strict about syntax (a malformed file fails with its path and the lin
 malformed JSON file does) and lenient about content (missing titles, years that are words,
 entries with no author all load). Two entries with one key both load: the resolver's rule
 for a key several entries claim applies, as for CSL-JSON.
+
+Loading is bounded too: ``@string`` macros that repeat each other (``s2 = s1 # s1``, forty
+lines of it) make a kilobyte of BibTeX into terabytes, so every value's expanded length is
+measured before pybtex joins it, and a library past the bound is refused at that line.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from typing import Any
 
 from pybtex.backends.plaintext import Backend
 from pybtex.database import BibliographyData, Entry, Person
-from pybtex.database.input.bibtex import Parser
+from pybtex.database.input.bibtex import LowLevelParser, Parser
 from pybtex.exceptions import PybtexError
 from pybtex.richtext import Text
 
@@ -46,9 +50,65 @@ class _Library(BibliographyData):
             super().add_entry(key, entry)
 
 
+# A value (a field, an @string, an @preamble) longer than this once its macros are expanded
+# is no bibliographic data: an abstract is a few kilobytes, a whole book's table of contents
+# a few dozen.
+VALUE_LIMIT = 1_000_000
+# All values together may be at most twice the file's length and this much more: a library's
+# values are its own text with a few macros (journal names) spelled out, while a kilobyte
+# that expands to megabytes is built to. Each character costs memory here and, in a field,
+# microseconds in LaTeX decoding (``latex_text``), so this also bounds the time a small file
+# can take.
+EXPANSION_FLOOR = 2_000_000
+
+
+class _TooLong(Exception):
+    """A value expanded past a bound: not a pybtex error, so that it ends the parse at once
+    (pybtex collects its syntax errors and goes on, and what follows a refused ``@string``
+    would only be undefined macros)."""
+
+    def __init__(self, line: int, problem: str) -> None:
+        super().__init__(problem)
+        self.line = line
+        self.problem = problem
+
+
+class _Bounded(LowLevelParser):
+    """pybtex's scanner, measuring each value before it is joined. pybtex keeps a value as
+    the list of its parts, a macro's part being the macro's own string, not a copy; the
+    memory is taken when the parts are joined (into the macro, or the field). So the sum of
+    the parts' lengths, taken first, bounds every string the parse ever makes."""
+
+    def __init__(self, text: str, **options: Any) -> None:
+        super().__init__(text, **options)
+        self.left = 2 * len(text) + EXPANSION_FLOOR
+        self.budget = self.left
+
+    def parse_value(self) -> None:
+        line = self.lineno
+        super().parse_value()
+        length = sum(map(len, self.current_value))
+        if length > VALUE_LIMIT:
+            raise _TooLong(line, f"{self._value_name()} expands past 1 MB ({length:,} characters)")
+        self.left -= length
+        if self.left < 0:
+            raise _TooLong(
+                line,
+                f"{self._value_name()} takes the library's values past {self.budget:,} "
+                "characters together (twice the file's length, and 2 MB more)",
+            )
+
+    def _value_name(self) -> str:
+        if self.current_entry_key is not None:
+            return f"field {self.current_field_name} of entry {self.current_entry_key}"
+        if self.current_field_name is not None:
+            return f"@string {self.current_field_name}"
+        return "@preamble"
+
+
 class _Parser(Parser):
     """pybtex's BibTeX parser with its errors collected here, not printed or raised through
-    pybtex's process-wide strict mode."""
+    pybtex's process-wide strict mode, and its values bounded (``_Bounded``)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -57,6 +117,26 @@ class _Parser(Parser):
 
     def handle_error(self, error: PybtexError) -> None:
         self.errors.append(error)
+
+    def parse_string(self, text: str) -> BibliographyData:
+        """pybtex's own ``Parser.parse_string`` (0.26), over ``_Bounded`` instead of the
+        scanner it names inside."""
+        self.unnamed_entry_counter = 1
+        self.command_start = 0
+        commands = _Bounded(
+            text,
+            keyless_entries=self.keyless_entries,
+            handle_error=self.handle_error,
+            want_entry=self.data.want_entry,
+            filename=self.filename,
+            macros=self.macros,
+        )
+        for command, body in commands:
+            if command.lower() == "preamble":
+                self.process_preamble(*body)
+            elif command.lower() != "string":
+                self.process_entry(command, *body)
+        return self.data
 
 
 def _problem(path: Path, error: PybtexError, more: int) -> str:
@@ -78,6 +158,13 @@ def parse_bibtex(path: Path, text: str) -> list[dict[str, Any]]:
         parser.parse_string(text)
     except PybtexError as error:  # what the parser cannot go on after
         parser.errors.append(error)
+    except _TooLong as error:
+        raise ReferencesError(
+            f"{path}: line {error.line}: {error.problem}. No library holds such values: "
+            "@string macros made of each other grow a small file into gigabytes. Shorten the "
+            "value there or the macros it uses, or export the library again from Zotero with "
+            "Better BibTeX (BibLaTeX or BibTeX)."
+        ) from None
     if parser.errors:
         raise ReferencesError(_problem(path, parser.errors[0], len(parser.errors) - 1))
     library: _Library = parser.data

@@ -13,13 +13,13 @@ import json
 import re
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from rapidfuzz import fuzz
 
 from citeloom.domain.citekeys import KeyClaim, LibraryProblem, shared_key_problem, shared_keys
 from citeloom.domain.errors import ReferencesError
-from citeloom.domain.library_format import is_bibtex
+from citeloom.domain.library_format import binary_offset, is_bibtex, utf16_mark
 from citeloom.domain.matching import (
     TitleCandidate,
     arxiv_id_of_doi,
@@ -177,46 +177,83 @@ def parse_entry(entry: Any, where: str) -> Reference:
     )
 
 
-def load_references(path: Path) -> list[Reference]:
-    return read_library(path)[1]
+def load_references(path: Path, cache_dir: Path | None = None) -> list[Reference]:
+    return read_library(path, cache_dir).references
 
 
-def read_library(path: Path) -> tuple[str, list[Reference]]:
+class LibraryFile(NamedTuple):
+    format: str  # "CSL-JSON" or "BibTeX"
+    references: list[Reference]
+    sha256: str  # of the bytes these entries were read from
+
+
+_NOT_FOUND_FIX = (
+    "Export your Zotero library with Better BibTeX (as 'Better CSL JSON', 'Better BibLaTeX' or "
+    "'Better BibTeX') to this path, or fix references in the config."
+)
+
+
+def read_library(path: Path, cache_dir: Path | None = None) -> LibraryFile:
     """The library's format ("CSL-JSON" or "BibTeX", told by the file's content and name)
     and its entries: a ``.bib`` entry is turned into the CSL-JSON item it stands for and read
-    by ``parse_entry`` like any other, so both formats give the same records."""
+    by ``parse_entry`` like any other, so both formats give the same records. ``cache_dir``:
+    where a ``.bib`` is kept parsed (``bibtex_cache``); None reads it every time."""
     if not path.is_file():
-        raise ReferencesError(
-            f"{path}: references file not found. Export your Zotero library with Better BibTeX "
-            "(as 'Better CSL JSON', 'Better BibLaTeX' or 'Better BibTeX') to this path, or fix "
-            "references in the config."
-        )
+        raise ReferencesError(f"{path}: references file not found. {_NOT_FOUND_FIX}")
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as error:
+        data = path.read_bytes()
+    except OSError as error:
         raise ReferencesError(
-            f"{path}: cannot be read ({error}). Save or export it as UTF-8."
+            f"{path}: cannot be read ({error.strerror or error}). Make it readable by this "
+            "user, or fix references in the config."
         ) from error
+    text = _library_text(path, data)
+    sha256 = hashlib.sha256(data).hexdigest()
     if is_bibtex(path, text):
-        from citeloom.adapters.bibtex_references import parse_bibtex
+        from citeloom.adapters.bibtex_cache import bibtex_items
 
-        return "BibTeX", _parse_entries(path, parse_bibtex(path, text), "entry")
+        items = bibtex_items(path, text, sha256, cache_dir)
+        return LibraryFile("BibTeX", _parse_entries(path, items, "entry"), sha256)
     try:
-        data = json.loads(text)
+        loaded = json.loads(text)
     except json.JSONDecodeError as error:
         raise ReferencesError(
             f"{path}: not valid JSON (line {error.lineno}, column {error.colno}: {error.msg}). "
             "Export it again from Zotero as 'Better CSL JSON'."
         ) from error
-    if isinstance(data, dict) and isinstance(data.get("items"), list):
-        data, root = data["items"], "$.items"
+    if isinstance(loaded, dict) and isinstance(loaded.get("items"), list):
+        loaded, root = loaded["items"], "$.items"
     else:
         root = "$"
-    if not isinstance(data, list):
+    if not isinstance(loaded, list):
         raise ReferencesError(
-            f"{path}: {root} must be a list of CSL-JSON entries, got {type(data).__name__}."
+            f"{path}: {root} must be a list of CSL-JSON entries, got {type(loaded).__name__}."
         )
-    return "CSL-JSON", _parse_entries(path, data, root)
+    return LibraryFile("CSL-JSON", _parse_entries(path, loaded, root), sha256)
+
+
+def _library_text(path: Path, data: bytes) -> str:
+    """A library file's bytes as text (UTF-8, a byte order mark dropped, line ends as
+    Python's text files read them), or the one message that says why they are none: binary
+    data (no library, though pybtex would read it as an empty one) or another encoding, each
+    at its line."""
+    if not utf16_mark(data) and (at := binary_offset(data)) is not None:
+        line = data.count(b"\n", 0, at) + 1
+        raise ReferencesError(
+            f"{path}: binary data, not a library (a control byte {data[at]:#04x} at line "
+            f"{line}). {_NOT_FOUND_FIX}"
+        )
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        start = data.rfind(b"\n", 0, error.start) + 1
+        column = len(data[start : error.start].decode("utf-8", "replace")) + 1
+        where = f"line {line}, column {column}: byte {data[error.start]:#04x}"
+        raise ReferencesError(
+            f"{path}: cannot be read as UTF-8 ({where} is not UTF-8). Save or export it as UTF-8."
+        ) from error
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def _parse_entries(path: Path, data: list[Any], root: str) -> list[Reference]:
@@ -322,8 +359,16 @@ def _names_on_page(ref: Reference, page: str) -> float:
 
 
 class CslMetadataResolver:
-    def __init__(self, path: Path, threshold: float = 0.8, margin: float = 0.05) -> None:
+    def __init__(
+        self,
+        path: Path,
+        threshold: float = 0.8,
+        margin: float = 0.05,
+        cache_dir: Path | None = None,
+    ) -> None:
+        """``cache_dir``: where a ``.bib`` library is kept parsed (``bibtex_cache``)."""
         self.path = path
+        self.cache_dir = cache_dir
         self.threshold = threshold
         self.margin = margin
         self._refs: list[Reference] | None = None
@@ -335,7 +380,8 @@ class CslMetadataResolver:
         """The entries with a key of their own; those claiming a key another entry claims
         too are left out (``problems`` names them): none of them owns it."""
         if self._refs is None:
-            self._format, refs = read_library(self.path)
+            library = read_library(self.path, self.cache_dir)
+            self._format, refs = library.format, library.references
             claims = [
                 KeyClaim(r.citekey, f"entry #{n} of {self.path.name}", r.title, self.path.name)
                 for n, r in enumerate(refs, start=1)
@@ -351,7 +397,7 @@ class CslMetadataResolver:
                 for key, found in sorted(shared.items())
             ]
             self._refs = [r for r in refs if r.citekey not in shared]
-            self._fingerprint = hashlib.sha256(self.path.read_bytes()).hexdigest()[:16]
+            self._fingerprint = library.sha256[:16]
         return self._refs
 
     @property

@@ -10,11 +10,11 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from citeloom.adapters.cache_files import write_atomically
 from citeloom.adapters.csl_references import load_references, title_score
 from citeloom.adapters.relations_file import read_relations
 from citeloom.adapters.relations_memo import RelationsMemo
@@ -49,6 +49,7 @@ class LibraryRelations:
         process built already (its own when not given)."""
         self.references_path = references
         self.relations_path = relations
+        self.library_cache_dir = cache_dir
         self.cache_dir = cache_dir / "relations" if cache_dir is not None else None
         self._built: tuple[RelationGraph, list[str]] | None = None
         self._refs: list[Reference] | None = None
@@ -85,7 +86,7 @@ class LibraryRelations:
     def _references(self) -> list[Reference]:
         if self._refs is None:
             path = self.references_path
-            self._refs = load_references(path) if path is not None else []
+            self._refs = [] if path is None else load_references(path, self.library_cache_dir)
         return self._refs
 
     def _build(self) -> tuple[RelationGraph, list[str]]:
@@ -174,11 +175,8 @@ class LibraryRelations:
             "preprints": sorted(graph.preprints),
             "problems": problems,
         }
-        target = self.cache_dir / f"{key}.json"
         try:
-            self.cache_dir.mkdir(parents=True, exist_ok=True)
-            tmp = target.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-            os.replace(tmp, target)
+            encoded = json.dumps(data, ensure_ascii=False).encode()
+            write_atomically(self.cache_dir / f"{key}.json", encoded)
         except OSError as error:  # a cache that cannot be written only costs time
             log.debug("relations not cached: %s", error)

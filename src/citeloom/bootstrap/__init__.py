@@ -257,7 +257,8 @@ def conversion_workers(settings: Settings, jobs: int | None) -> list[ConversionW
 
 def metadata(settings: Settings, project: ProjectConfig) -> MetadataResolver:
     """The project's library: its Zotero data directory when it has one (which then also
-    lists the files to ingest, ``library_files``), else its CSL-JSON export."""
+    lists the files to ingest, ``library_files``), else its CSL-JSON or BibTeX export (a
+    ``.bib`` kept parsed in cache_dir by its hash)."""
     if project.zotero is not None:
         from citeloom.adapters.zotero.resolver import ZoteroMetadataResolver
 
@@ -267,6 +268,7 @@ def metadata(settings: Settings, project: ProjectConfig) -> MetadataResolver:
             references_json=project.references_json,
             threshold=settings.matching.title_threshold,
             margin=settings.matching.title_margin,
+            cache_dir=settings.paths.cache_dir,
         )
     from citeloom.adapters.csl_references import CslMetadataResolver
 
@@ -275,6 +277,7 @@ def metadata(settings: Settings, project: ProjectConfig) -> MetadataResolver:
         project.references_json,
         threshold=settings.matching.title_threshold,
         margin=settings.matching.title_margin,
+        cache_dir=settings.paths.cache_dir,
     )
 
 

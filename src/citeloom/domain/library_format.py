@@ -23,3 +23,32 @@ def is_bibtex(path: PurePath, text: str) -> bool:
     if path.suffix.lower() in BIB_SUFFIXES:
         return True
     return path.suffix.lower() != ".json" and _ENTRY.search(text) is not None
+
+
+# bytes a text file never holds but a picture, an archive or a database always does: the C0
+# controls other than tab, line feed, form feed and carriage return (a text saved as UTF-16
+# holds NULs too, but opens with a byte order mark, told apart by ``utf16_mark``)
+_TEXT_BYTES = bytes(b for b in range(256) if b >= 0x20 or b in b"\t\n\f\r")
+# a control character now and then is a title pasted from a PDF; more than one byte in a
+# hundred is no library
+_CONTROL_SHARE = 100
+
+
+def utf16_mark(data: bytes) -> bool:
+    """Whether a file opens with UTF-16's (or UTF-32's) byte order mark: Notepad's
+    "Unicode", which is to be saved again as UTF-8, not binary data."""
+    return data[:2] in (b"\xff\xfe", b"\xfe\xff") or data[:4] == b"\x00\x00\xfe\xff"
+
+
+def binary_offset(data: bytes) -> int | None:
+    """Where a library file shows itself to be binary data rather than text (a PNG, a ZIP,
+    random bytes saved as ``library.bib``): its first NUL byte, or its first control byte
+    when such bytes are more than one in a hundred. None for text. pybtex reads anything
+    outside an ``@entry{...}`` as a comment, so without this such a file would load as an
+    empty library."""
+    if (nul := data.find(b"\0")) >= 0:
+        return nul
+    controls = data.translate(None, _TEXT_BYTES)
+    if controls and len(controls) * _CONTROL_SHARE > len(data):
+        return min(data.find(bytes((b,))) for b in set(controls))
+    return None

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
+from citeloom.adapters.cache_files import write_atomically
 from citeloom.domain.models import (
     Block,
     BlockKind,
@@ -106,11 +106,8 @@ class CachingConverter:
     def remember(self, document: ConvertedDocument) -> None:
         """Keep a converted document by its hash: also one made without a file (a note
         stored through MCP), which re-labelling and reindex then find here."""
-        cached = self.cached(document.sha256)
         try:
-            cached.parent.mkdir(parents=True, exist_ok=True)
-            tmp = cached.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(json.dumps(to_json(document), ensure_ascii=False), encoding="utf-8")
-            os.replace(tmp, cached)
+            encoded = json.dumps(to_json(document), ensure_ascii=False).encode()
+            write_atomically(self.cached(document.sha256), encoded)
         except OSError:
             pass  # a cache that cannot be written only costs time

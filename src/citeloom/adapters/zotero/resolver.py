@@ -39,11 +39,14 @@ class ZoteroMetadataResolver:
         references_json: Path | None = None,
         threshold: float = 0.8,
         margin: float = 0.05,
+        cache_dir: Path | None = None,
     ) -> None:
         self.data_dir = data_dir
         self.base_dir = base_dir
         self.csl = (
-            CslMetadataResolver(references_json, threshold, margin) if references_json else None
+            CslMetadataResolver(references_json, threshold, margin, cache_dir)
+            if references_json
+            else None
         )
         self.threshold = threshold
         self.margin = margin
@@ -74,7 +77,9 @@ class ZoteroMetadataResolver:
         """Read the library again at the next use (``watch``: Zotero changed it)."""
         self._library = None
         if self.csl is not None:
-            self.csl = CslMetadataResolver(self.csl.path, self.threshold, self.margin)
+            self.csl = CslMetadataResolver(
+                self.csl.path, self.threshold, self.margin, self.csl.cache_dir
+            )
 
     # ------------------------------------------------------------------ MetadataResolver
     def references(self) -> list[Reference]:
