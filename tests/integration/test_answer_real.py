@@ -164,6 +164,32 @@ def test_a_draft_whose_citations_hold_exits_0(example, tmp_path):
     assert "supported" in out
 
 
+def test_a_citation_left_open_is_malformed_at_its_line_and_fails_the_check(example, tmp_path):
+    """Issue 42: an unclosed ``[@key, p. 118`` was skipped without a word and the check
+    passed on the citation it could read; now the citation is ``malformed`` at its line, with
+    the fix, and the check exits 1. Closed, the same draft passes."""
+    stated = DRAFT.split("\n\n")[1]  # supported on p. 118
+    left_open = stated.replace("[@ardel2023marsh, p. 118].", "[@ardel2023marsh, p. 118.")
+    draft = tmp_path / "draft.md"
+    draft.write_text(f"{stated}\n\n{left_open}\n", encoding="utf-8")
+    code, out = run("check", str(draft), "-p", "papers", "-c", str(example), "--json")
+    assert code == 1, out
+    data = json.loads(out)
+    assert [(c["line"], c["verdict"]) for c in data["citations"]] == [
+        (2, "supported"),
+        (5, "malformed"),
+    ]
+    assert data["counts"]["malformed"] == 1 and not data["ok"]
+    assert data["citations"][1]["message"] == (
+        "[@ardel2023marsh, p. 118 has no closing ']': write [@ardel2023marsh, p. 118]"
+    )
+    code, text = run("check", str(draft), "-p", "papers", "-c", str(example))
+    assert code == 1 and f"{draft}:5:26  malformed    @ardel2023marsh (p. 118)" in text
+    assert text.rstrip().endswith("2 citations: 1 supported, 1 malformed; 1 failing")
+    draft.write_text(f"{stated}\n\n{stated}\n", encoding="utf-8")
+    assert run("check", str(draft), "-p", "papers", "-c", str(example))[0] == 0
+
+
 def test_check_never_supports_a_vague_or_falsified_claim_on_the_real_example(example, tmp_path):
     """Issue 20 #12: a vague claim scored exactly at the old threshold; issue 19: a claim that
     changes one number of the page's sentence read as its perfect match."""

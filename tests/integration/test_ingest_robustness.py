@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -739,6 +740,47 @@ def test_progress_json_tells_each_event_on_stderr_and_leaves_stdout_to_the_resul
     skipped = [e for e in events if e["event"] == "document" and e["status"] == "skipped"]
     assert len(skipped) == 3  # the unchanged examples
     assert "correlation id" in again.stdout  # text on stdout, JSON on stderr
+
+
+def test_progress_json_leaves_stdout_as_it_is_and_its_counts_agree_from_start_to_end(project):
+    """A script that adds ``--progress json`` keeps every line stdout had (the reasons a
+    document was skipped or failed), and the events count the same documents throughout:
+    the paths refused before the run included, told as they are recorded (issue 42)."""
+    folder = project["dir"] / "inbox"
+    notes(folder, 2)  # note00 is stored by a first run: skipped; note01 goes in
+    (folder / "corrupt.pdf").write_bytes(b"%PDF-1.4 not a PDF at all")
+    odd = project["dir"] / "odd.xyz"  # named on the command line: tried, unsupported
+    odd.write_text("not a document citeloom reads", "utf-8")
+    fifo = project["dir"] / "pipe"  # refused before the run
+    os.mkfifo(fifo)
+    command = [CITELOOM, "ingest", str(folder), str(odd), str(fifo), "-p", "papers",
+               "-c", project["config"]]  # fmt: skip
+
+    def second_run(*extra: str) -> subprocess.CompletedProcess[str]:
+        shutil.rmtree(project["dir"] / "var", ignore_errors=True)
+        first = [*command[:2], str(folder / "note00.txt"), *command[5:]]
+        subprocess.run(first, capture_output=True, check=True, cwd=project["dir"])
+        return subprocess.run([*command, *extra], capture_output=True, text=True, timeout=300,
+                              check=False, cwd=project["dir"])  # fmt: skip
+
+    def masked(text: str) -> str:  # each run has its own correlation id
+        return re.sub(r"\d{8}T\d{6}Z-[0-9a-f]{8}", "ID", text)
+
+    plain, with_json = second_run(), second_run("--progress", "json")
+    assert plain.returncode == with_json.returncode == 1, with_json.stderr
+    assert masked(with_json.stdout) == masked(plain.stdout)
+    assert "skipped   inbox/note00.txt" in plain.stdout and "corrupt.pdf: the PDF" in plain.stdout
+    events = [json.loads(line) for line in with_json.stderr.splitlines()]
+    started = next(e for e in events if e["event"] == "started")
+    documents = [e for e in events if e["event"] == "document"]
+    finished = next(e for e in events if e["event"] == "finished")
+    assert started["total"] == finished["totals"]["documents"] == len(documents) == 5
+    assert [d["number"] for d in documents] == [1, 2, 3, 4, 5]
+    assert {d["total"] for d in documents} == {5}
+    assert documents[0]["path"] == str(fifo) and documents[0]["status"] == "failed"
+    last = documents[-1]["counts"]
+    assert last == {k: finished["totals"][k] for k in ("ingested", "skipped", "failed")}
+    assert last == {"ingested": 1, "skipped": 1, "failed": 3}
 
 
 def test_a_terminal_gets_a_progress_bar_and_json_gets_none(project):

@@ -188,3 +188,41 @@ def test_a_reference_list_entry_is_never_evidence_for_a_claim(section, heading):
     body, _ = _with_a_reference_list(("4 Discussion",), heading=False)
     (stated,) = body.check(f"{REFERENCE_ENTRY.rstrip('.')} [@ardel2023marsh, p. 275].").checks
     assert stated.verdict == "supported"
+
+
+def test_a_citation_that_cannot_be_read_is_malformed_at_its_line_and_fails_the_check(checker):
+    """Issue 42: ``[@key, p. 45`` and ``\\cite[p.~45]{key`` without their closing bracket were
+    dropped (the run said "1 citation" and passed), and ``pp. 275-273`` was judged on p. 275
+    alone. Each is now ``malformed`` at its line with the fix, counted, and fails the check
+    by default, at every door that shows the report."""
+    from citeloom.entrypoints.render import check_text
+
+    draft = "\n".join(
+        [
+            f"{CLAIM} [@ardel2023marsh, p. 274.",
+            f"{CLAIM} \\cite[p.~274]{{ardel2023marsh.",
+            f"{CLAIM} [@ardel2023marsh, pp. 275-273].",
+            f"{QUIET} [@lee2019quiet, p. 1].",
+        ]
+    )
+    report = checker.check(draft, "draft.md")
+    assert [(c.citation.line, c.verdict) for c in report.checks] == [
+        (1, "malformed"),
+        (2, "malformed"),
+        (3, "malformed"),
+        (4, "supported"),
+    ]
+    assert [c.message for c in report.checks[:3]] == [
+        "[@ardel2023marsh, p. 274 has no closing ']': write [@ardel2023marsh, p. 274]",
+        "\\cite[p.~274]{ardel2023marsh has no closing '}': write \\cite[p.~274]{ardel2023marsh}",
+        "the page range 275-273 runs backwards: write 273-275, or the pages meant",
+    ]
+    assert report.counts["malformed"] == 3 and not report.ok
+    assert [c.citation.sentence for c in report.checks[:2]] == [f"{CLAIM}."] * 2
+    data = CheckResponse.from_report(report).dump()
+    assert data["counts"]["malformed"] == 3 and "malformed" in data["fail_on"]
+    assert data["citations"][0]["verdict"] == "malformed" and not data["ok"]
+    shown = check_text(report)
+    assert "draft.md:1:72  malformed    @ardel2023marsh (p. 274)" in shown
+    assert "write [@ardel2023marsh, p. 274]" in shown
+    assert shown.endswith("4 citations: 1 supported, 3 malformed; 3 failing")

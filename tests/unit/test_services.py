@@ -6,7 +6,7 @@ import pytest
 
 from citeloom.domain.errors import ConfigError, EmbeddingModelMismatch
 from citeloom.domain.models import ConversionWarning, Reference, WarningKind
-from citeloom.services.ingest import IngestService
+from citeloom.services.ingest import DocumentOutcome, IngestReport, IngestService
 from citeloom.services.query import QueryOptions, QueryService
 from tests.fakes import (
     FakeChunker,
@@ -95,6 +95,33 @@ def test_a_changed_file_replaces_its_old_chunks(tmp_path, library):
         if p.payload["source"]["path"].endswith("a.pdf")
     ]
     assert texts == ["Rewritten text only."]
+
+
+def test_paths_refused_before_the_run_are_its_first_documents_in_every_count(tmp_path, library):
+    """A display told of the run (``--progress json``) counts the refused paths from its
+    start, not only in the run's totals at the end (issue 42)."""
+    refused = DocumentOutcome(path="/tmp/pipe", status="failed", error="/tmp/pipe: a pipe")
+    told: list[tuple] = []
+
+    class Display:
+        def started(self, total: int, correlation_id: str) -> None:
+            told.append(("started", total))
+
+        def __call__(self, outcome: DocumentOutcome, number: int, total: int) -> None:
+            told.append((Path(outcome.path).name, outcome.status, number, total))
+
+        def finished(self, report: IngestReport) -> None:
+            told.append(("finished", report.totals["documents"], report.totals["failed"]))
+
+    make(tmp_path, FakeIndex())[0].run([library], progress=Display(), refused=[refused])
+    assert told == [
+        ("started", 4),
+        ("pipe", "failed", 1, 4),
+        ("a.pdf", "ingested", 2, 4),
+        ("b.pdf", "ingested", 3, 4),
+        ("broken.pdf", "failed", 4, 4),
+        ("finished", 4, 2),
+    ]
 
 
 def test_write_guard_stops_before_anything_is_written(tmp_path, library):

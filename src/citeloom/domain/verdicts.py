@@ -15,14 +15,25 @@ Verdict = Literal[
     "not-found",
     "unknown-key",
     "not-ingested",
+    "malformed",
 ]
 VERDICTS: tuple[Verdict, ...] = get_args(Verdict)  # in the order counts are shown
 # The verdicts a check fails on by default: those whose precision measured on text not tuned
 # on is >= 0.95 (benchmarks/check_claims.py, docs/adr/0018). ``unconfirmed`` is not one: it
 # says citeloom cannot confirm the claim, not that the claim is wrong; nor ``other-page``: a
 # claim an abstract and a results page both state is often judged stated on the other one.
+# ``malformed`` is: a citation the draft's own processor cannot read (an unclosed bracket, a
+# range that runs backwards) is wrong in the text whatever the paper says.
 DEFAULT_FAIL_ON: frozenset[Verdict] = frozenset(
-    {"mismatch", "no-page", "no-such-page", "not-found", "unknown-key", "not-ingested"}
+    {
+        "mismatch",
+        "no-page",
+        "no-such-page",
+        "not-found",
+        "unknown-key",
+        "not-ingested",
+        "malformed",
+    }
 )
 
 

@@ -182,8 +182,10 @@ TOOLS: tuple[ToolSpec, ...] = (
         "whether the cited page states what the sentence claims, numbers included. Verdicts: "
         "supported, mismatch (what differs is named), unconfirmed (the page discusses it but "
         "citeloom cannot confirm it: read the quoted sentence), other-page and no-page (the "
-        "page to cite), no-such-page, not-found, unknown-key, not-ingested; each with its line, a "
-        "message and the evidence quote; 'notes' name a version of record to cite instead "
+        "page to cite), no-such-page, not-found, unknown-key, not-ingested, malformed (the "
+        "citation cannot be read as written: an unclosed bracket, a range that runs "
+        "backwards; the message says the fix); each with its line, a message and the "
+        "evidence quote; 'notes' name a version of record to cite instead "
         "and warn of a retracted paper (the verdict is about the claim alone). Use it before "
         "the user submits a text.",
         requests.CheckRequest,

@@ -1,7 +1,8 @@
 """Progress of an ingest run: a bar on a terminal (documents, pages, chunks, ETA), plain
 lines otherwise, nothing at all with ``--json``; with ``--progress json`` one JSON object per
-line on stderr for each event of the run (``JsonProgress``), for a script or an editor to show.
-Ctrl-C asks the run to stop after the current document; a second Ctrl-C stops at once."""
+line on stderr for each event of the run (``JsonProgress``), for a script or an editor to show,
+and stdout exactly as without it. Ctrl-C asks the run to stop after the current document; a
+second Ctrl-C stops at once."""
 
 from __future__ import annotations
 
@@ -30,16 +31,23 @@ class JsonProgress:
     """``--progress json``: a run told as it goes, one object per line on stderr, stdout left
     to the result. ``started`` (the documents to go through), one ``document`` per document
     in order (its status, file and what was stored, and the counts so far), ``finished`` (the
-    run's totals). The schema is in docs/ingest-and-query.md."""
+    run's totals). The schema is in docs/ingest-and-query.md.
 
-    def __init__(self) -> None:
+    ``lines``: the hook that prints what stdout holds without the flag (the plain line of each
+    document when stderr is not a terminal), also told of each document: a script that adds
+    the flag must not lose the reasons a document was skipped or failed."""
+
+    def __init__(self, lines: Callable[[DocumentOutcome, int, int], None] | None = None) -> None:
         self.counts = {"ingested": 0, "skipped": 0, "failed": 0}
+        self.lines = lines
 
     def started(self, total: int, correlation_id: str) -> None:
         self.counts = dict.fromkeys(self.counts, 0)
         json_event({"event": "started", "correlation_id": correlation_id, "total": total})
 
     def __call__(self, outcome: DocumentOutcome, number: int, total: int) -> None:
+        if self.lines is not None:
+            self.lines(outcome, number, total)
         self.counts[outcome.status] += 1
         json_event(
             {
@@ -103,22 +111,29 @@ class StopRequest:
                 signal.signal(number, action)
 
 
+def _plain(line: Callable[[Any], str]) -> Callable[[Any, int, int], None]:
+    """One line per document on stdout, numbered: where the progress goes when stderr is not
+    a terminal."""
+
+    def plain(outcome: Any, number: int, total: int) -> None:
+        echo(f"[{number}/{total}] {line(outcome)}")
+
+    return plain
+
+
 @contextmanager
 def ingest_progress(
     enabled: bool, line: Callable[[Any], str], mode: str = "auto"
 ) -> Iterator[Callable | None]:
-    """A progress hook for IngestService.run, or None when nothing should be shown."""
+    """A progress hook for IngestService.run, or None when nothing should be shown. ``mode``
+    json: the events on stderr as JSON, and on stdout the plain lines ``auto`` would print
+    there (none when stderr is a terminal: the bar's lines go to stderr), so stdout is the
+    same whichever mode is chosen."""
+    plain = _plain(line) if enabled and not sys.stderr.isatty() else None
     if mode == "json":
-        yield JsonProgress()
+        yield JsonProgress(plain)
         return
-    if not enabled:
-        yield None
-        return
-    if not sys.stderr.isatty():
-
-        def plain(outcome: Any, number: int, total: int) -> None:
-            echo(f"[{number}/{total}] {line(outcome)}")
-
+    if not enabled or plain is not None:
         yield plain
         return
     from rich.console import Console

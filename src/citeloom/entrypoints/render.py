@@ -299,7 +299,8 @@ def check_text(report: CheckReport) -> str:
     for c in report.checks:
         cite = c.citation
         where = f"{report.draft or 'draft'}:{cite.line}:{cite.column}"
-        head = f"{where}  {c.verdict:<12} @{cite.citekey}"
+        key = f"@{cite.citekey}" if cite.citekey else "(no key)"  # a malformed \cite[p.~4]
+        head = f"{where}  {c.verdict:<12} {key}"
         if cite.locator:
             head += f" ({cite.locator})"
         if c.suggested_page is not None:

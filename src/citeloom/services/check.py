@@ -18,7 +18,10 @@ stored page text: never a note). One verdict each:
 - ``not-found``: the paper does not discuss the claim; other papers of the project that state
   it are listed;
 - ``unknown-key``: the key is not in the references file;
-- ``not-ingested``: the key is in the library but no document of it is in the project.
+- ``not-ingested``: the key is in the library but no document of it is in the project;
+- ``malformed``: the citation cannot be read as written (a bracket left open, a ``\\cite``
+  without its key, a page range that runs backwards): what is wrong and the fix are said,
+  and no claim is judged.
 
 Which verdicts fail a check (``--fail-on``) is the caller's choice; by default those measured
 precise enough to act on (``DEFAULT_FAIL_ON``, docs/adr/0018).
@@ -106,6 +109,8 @@ class CitationCheck:
             return "not in the references file: check the key or export the library again"
         if self.verdict == "not-ingested":
             return "in the library, but no document of it is in this project: ingest its PDF"
+        if self.verdict == "malformed":
+            return self.citation.problem
         return ""
 
 
@@ -219,7 +224,7 @@ class CheckService:
     def judge(self, citation: DraftCitation) -> CitationCheck:
         """The verdict on the claim, and what to know about the cited paper beside it."""
         check = self._judge(citation)
-        if check.verdict == "unknown-key":
+        if check.verdict in ("unknown-key", "malformed"):
             return check
         documents = self.papers().get(citation.citekey, ())
         stamp = next((d.arxiv_stamp for d in documents if d.arxiv_stamp), None)
@@ -227,6 +232,8 @@ class CheckService:
         return replace(check, flags=flags, notes=tuple(citation_notes(flags)))
 
     def _judge(self, citation: DraftCitation) -> CitationCheck:
+        if citation.problem:  # the draft is to be fixed first: nothing to judge as written
+            return CitationCheck(citation, "malformed")
         if citation.citekey not in self.citekeys:
             return CitationCheck(citation, "unknown-key")
         documents = self.papers().get(citation.citekey)

@@ -114,13 +114,19 @@ class IngestService(DocumentPipeline):
             files=len(files),
             conversion_workers=len(self.workers),
         )
+        # the paths refused before the run are its first documents, each told as it is
+        # recorded: every count a progress display shows then agrees from start to end
+        total = len(refused) + len(files)
         if isinstance(progress, RunProgress):
-            progress.started(len(files), self.audit.correlation_id)
+            progress.started(total, self.audit.correlation_id)
         for attachment in report.library_skipped:
             self.audit.record("library_skipped", **attachment.to_json())
-        for outcome in refused:
+        for number, outcome in enumerate(refused, start=1):
+            log_outcome(outcome, self.audit.correlation_id)
             report.documents.append(outcome)
             self.audit.record("document", **audit_fields(outcome))
+            if progress:
+                progress(outcome, number, total)
         report.library_problems = self.metadata.problems()
         for problem in report.library_problems:
             self.audit.record(
@@ -169,7 +175,7 @@ class IngestService(DocumentPipeline):
                 self.audit.record("document", **audit_fields(outcome))
                 recorded = number
                 if progress:
-                    progress(outcome, number, len(files))
+                    progress(outcome, len(refused) + number, total)
             if files_of is not None and not report.interrupted:
                 report.annotations = mirror_annotations(self, files_of, stored)
             if prune and not report.interrupted:

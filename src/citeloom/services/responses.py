@@ -352,7 +352,9 @@ class CheckNoteOut(_Response):
 
 
 class CitationCheckOut(RelationFlags):
-    citekey: str = Field(description="The key the draft cites.")
+    citekey: str = Field(
+        description="The key the draft cites; empty for a malformed citation that names none."
+    )
     pages: list[str] = Field(description="The printed pages the citation names: ['273'].")
     line: int = Field(description="Line of the citation in the draft (1-based).")
     column: int = Field(description="Column of the citation on that line (1-based).")

@@ -234,10 +234,11 @@ def check(
     Verdicts: supported, mismatch (names what differs), unconfirmed (the page discusses it,
     citeloom cannot confirm it), other-page (says which page), no-page (says the page to
     add), no-such-page, not-found (lists other papers that support it), unknown-key (not in
-    the references file), not-ingested (in the library, no document). Exit 1 when a
-    citation has a verdict of --fail-on, 0 otherwise: usable in a writing pipeline or a
-    pre-commit hook. A note names the version of record to cite instead of a preprint, a
-    warning a retracted paper; neither changes the verdict.
+    the references file), not-ingested (in the library, no document), malformed (cannot be
+    read as written: an unclosed bracket or \\cite, a page range that runs backwards; says
+    the fix). Exit 1 when a citation has a verdict of --fail-on, 0 otherwise: usable in a
+    writing pipeline or a pre-commit hook. A note names the version of record to cite
+    instead of a preprint, a warning a retracted paper; neither changes the verdict.
     """
     try:
         text = draft.read_text(encoding="utf-8")
