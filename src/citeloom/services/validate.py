@@ -21,7 +21,7 @@ from citeloom.domain.languages import (
     shown,
     spoken,
 )
-from citeloom.domain.models import DocumentSummary, chunk_token_limit
+from citeloom.domain.models import CollectionInfo, DocumentSummary, chunk_token_limit
 from citeloom.ports import Chunker, Embedder, Index, LibraryAudit, MetadataResolver, RelationSource
 from citeloom.services.inspection import repair
 from citeloom.services.staging import leftovers
@@ -276,6 +276,11 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
         )
         return checks
     checks.append(Check("index", True, "reachable"))
+    owner = owner_check(project, parts.collection, info)
+    if owner is not None:
+        checks.append(owner)
+        if not owner.ok:  # what the collection holds is another project's business
+            return checks
     if info is None:
         checks.append(
             Check("collection model", True, f"collection '{parts.collection}' not created yet")
@@ -319,6 +324,31 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
     if labels := page_labels_check(documents):
         checks.append(labels)
     return checks
+
+
+def owner_check(project: str, collection: str, info: CollectionInfo | None) -> Check | None:
+    """Whether the collection is this project's: another config may name the same index and
+    collection under another project name (None: no collection yet)."""
+    if info is None:
+        return None
+    if info.owner is None:
+        return Check(
+            "collection project",
+            True,
+            f"'{collection}' records no project yet (made before collections recorded one); "
+            f"the next ingest, import or note records '{project}'",
+        )
+    if info.owner == project:
+        return Check("collection project", True, f"'{collection}' belongs to '{project}'")
+    return Check(
+        "collection project",
+        False,
+        f"'{collection}' belongs to project '{info.owner}', which made it; this config calls "
+        f"its project '{project}', and is refused it",
+        f"give project '{project}' a collection of its own, or, if '{info.owner}' was "
+        f"renamed to '{project}' on purpose: citeloom rename-project {info.owner} {project}",
+        int(ExitCode.MODEL_MISMATCH),
+    )
 
 
 def languages_check(project: str, model: str, languages: Sequence[str]) -> Check | None:
