@@ -178,8 +178,13 @@ class FakeIndex:
 
     def check_owner(self, collection: str, project: str) -> None:
         c = self.collections.get(self.physical(collection))
-        if c is not None and c["owner"] is not None and c["owner"] != project:
-            raise CollectionOwnerMismatch(collection, c["owner"], project)
+        if c is None:
+            return
+        # made before collections recorded their project: the one project all its chunks carry
+        held = {p.payload.get("project") for p in c["points"].values()}
+        owner = c["owner"] or (held.pop() if len(held) == 1 else None)
+        if owner is not None and owner != project:
+            raise CollectionOwnerMismatch(collection, owner, project)
 
     def check_model(
         self, collection: str, embed_model: str, languages: Sequence[str] | None = None

@@ -141,6 +141,27 @@ def test_a_collection_made_before_owners_is_adopted_by_the_first_project_to_writ
         index.ensure_collection(name, "m", 4, project="p")
 
 
+def test_a_collection_made_before_owners_is_the_one_project_whose_chunks_it_holds(index):
+    """An upgrade protects a collection before anything writes to it again."""
+    name = collection()
+    legacy(index, name)
+    index.upsert_points(name, points("d1", "a.pdf", ["salt marsh"], [vec(1)]))  # all p's
+    assert index.collection_info(name).owner is None
+    index.check_owner(name, "p")
+    for refused in (
+        lambda: index.check_owner(name, "q"),
+        lambda: index.ensure_collection(name, "m", 4, project="q"),
+    ):
+        with pytest.raises(CollectionOwnerMismatch) as error:
+            refused()
+        assert (error.value.owner, error.value.project) == ("p", "q")
+    assert index.collection_info(name).owner is None  # nothing recorded by a refusal
+    index.upsert_points(name, points("d2", "b.pdf", ["tidal flat"], [vec(0, 1)], project="x"))
+    index.check_owner(name, "q")  # two projects' chunks: no one's until a project writes
+    index.ensure_collection(name, "m", 4, project="q")
+    assert index.collection_info(name).owner == "q"
+
+
 def test_a_renamed_project_takes_its_points_and_its_collection_over(index):
     name = collection()
     staged = f"{name}@2"  # a reindexed project: the name points at another collection

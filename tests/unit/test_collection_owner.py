@@ -6,6 +6,8 @@ as the model guard is answered, and rename-project hands a collection over on pu
 from __future__ import annotations
 
 import copy
+import uuid
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -97,11 +99,35 @@ def test_every_write_under_another_project_name_is_refused_before_anything_chang
     assert (held.collections, held.aliases) == before
 
 
-def test_a_collection_made_before_owners_is_the_first_writers(held: FakeIndex, papers: Path):
+def test_a_collection_made_before_owners_is_the_projects_whose_chunks_it_holds(
+    held: FakeIndex, papers: Path
+):
     held.collections["c"]["owner"] = None  # as citeloom left it before collections recorded one
-    legacy = by_name(validate_project("q", components(index=held)))["collection project"]
-    assert legacy.ok and "records no project yet" in legacy.detail
-    IngestService(**parts(held, "q")).run([papers])
+    foreign = by_name(validate_project("q", components(index=held)))["collection project"]
+    assert not foreign.ok and "'c' belongs to project 'p'" in foreign.detail
+    before = copy.deepcopy(held.collections)
+    with pytest.raises(CollectionOwnerMismatch):
+        IngestService(**parts(held, "q")).run([papers])
+    with pytest.raises(ConfigError, match="belongs to project 'p', not 'x'"):
+        rename_project(held, "x", "q", "c")
+    assert held.collections == before
+    mine = by_name(validate_project("p", components(index=held)))["collection project"]
+    assert mine.ok and "records no project yet" in mine.detail
+    IngestService(**parts(held, "p")).run([papers])
+    assert held.collection_info("c").owner == "p"
+
+
+def test_a_collection_two_projects_shared_before_owners_is_the_first_writers(
+    held: FakeIndex, papers: Path, tmp_path: Path
+):
+    held.collections["c"]["owner"] = None
+    point = next(iter(held.collections["c"]["points"].values()))
+    theirs = {**point.payload, "project": "x"}  # another config wrote here before
+    held.upsert_points("c", [replace(point, id=str(uuid.UUID(int=1)), payload=theirs)])
+    folder = tmp_path / "q"
+    folder.mkdir()
+    (folder / "c.pdf").write_text("TITLE Tidal Flats\nMudflats drain slowly.", encoding="utf-8")
+    IngestService(**parts(held, "q")).run([folder])
     assert held.collection_info("c").owner == "q"
     with pytest.raises(CollectionOwnerMismatch):
         IngestService(**parts(held, "p")).run([papers])

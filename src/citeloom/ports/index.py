@@ -41,8 +41,10 @@ class IndexReader(Protocol):
     def collection_info(self, collection: str) -> CollectionInfo | None: ...
 
     def check_owner(self, collection: str, project: str) -> None:
-        """Raise ``CollectionOwnerMismatch`` if another project made the collection. A
-        missing collection, or one made before owners were recorded, passes."""
+        """Raise ``CollectionOwnerMismatch`` if the collection is another project's: the one
+        it records, or, made before collections recorded one, the one project every chunk of
+        it carries. A missing collection passes, and so does an old one that is empty or
+        holds several projects' chunks."""
         ...
 
     def check_model(
@@ -128,8 +130,8 @@ class IndexWriter(Protocol):
     ) -> None:
         """Create the collection for ``project``, this model and these BM25 languages, or
         check that the existing one has them (the write guard). An existing collection that
-        records no project (made before collections did) is adopted: it records ``project``
-        from now on."""
+        records no project (made before collections did) and is not another's by its chunks
+        (``check_owner``) is adopted: it records ``project`` from now on."""
         ...
 
     def replace_document(

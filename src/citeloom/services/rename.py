@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from citeloom.domain.errors import ConfigError
+from citeloom.domain.errors import CollectionOwnerMismatch, ConfigError
 from citeloom.ports import Index
 
 
@@ -39,11 +39,14 @@ def rename_project(index: Index, old: str, new: str, collection: str) -> RenameR
             f"the project's collection in the config; a new project starts with citeloom "
             f"ingest --project {new}."
         )
-    if info.owner not in (None, old, new):
-        raise ConfigError(
-            f"collection '{collection}' belongs to project '{info.owner}', not '{old}'; nothing "
-            f"was changed. If '{info.owner}' is the project renamed to '{new}', run: citeloom "
-            f"rename-project {info.owner} {new}"
-        )
+    try:
+        index.check_owner(collection, old)
+    except CollectionOwnerMismatch as error:
+        if error.owner != new:  # already new's: a run again after an interruption
+            raise ConfigError(
+                f"collection '{collection}' belongs to project '{error.owner}', not '{old}'; "
+                f"nothing was changed. If '{error.owner}' is the project renamed to '{new}', "
+                f"run: citeloom rename-project {error.owner} {new}"
+            ) from error
     moved = index.hand_over(collection, old, new)
     return RenameReport(old, new, collection, moved)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from citeloom.domain.citekeys import LibraryProblem
-from citeloom.domain.errors import CiteloomError, ExitCode
+from citeloom.domain.errors import CiteloomError, CollectionOwnerMismatch, ExitCode
 from citeloom.domain.languages import (
     DEFAULT_LANGUAGES,
     MULTILINGUAL_MODEL,
@@ -253,11 +253,14 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
 
     index, error = _attempt(parts.index)
     info = None
+    foreign: CollectionOwnerMismatch | None = None
     documents: list[DocumentSummary] = []
     staged: list[str] = []
     if index is not None:
         with index:
             info, error = _attempt(lambda: index.collection_info(parts.collection))
+            if info is not None and error is None:
+                foreign, error = _attempt(lambda: _foreign(index, parts.collection, project))
             if info is not None and error is None:
                 documents, error = _attempt(lambda: index.documents(parts.collection, project))
             if error is None:
@@ -276,7 +279,7 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
         )
         return checks
     checks.append(Check("index", True, "reachable"))
-    owner = owner_check(project, parts.collection, info)
+    owner = owner_check(project, parts.collection, info, foreign)
     if owner is not None:
         checks.append(owner)
         if not owner.ok:  # what the collection holds is another project's business
@@ -326,11 +329,36 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
     return checks
 
 
-def owner_check(project: str, collection: str, info: CollectionInfo | None) -> Check | None:
+def _foreign(index: Index, collection: str, project: str) -> CollectionOwnerMismatch | None:
+    """What the project's commands are refused with when its collection is another's."""
+    try:
+        index.check_owner(collection, project)
+    except CollectionOwnerMismatch as error:
+        return error
+    return None
+
+
+def owner_check(
+    project: str,
+    collection: str,
+    info: CollectionInfo | None,
+    foreign: CollectionOwnerMismatch | None,
+) -> Check | None:
     """Whether the collection is this project's: another config may name the same index and
     collection under another project name (None: no collection yet)."""
     if info is None:
         return None
+    if foreign is not None:
+        return Check(
+            "collection project",
+            False,
+            f"'{collection}' belongs to project '{foreign.owner}', which made it; this config "
+            f"calls its project '{project}', and is refused it",
+            f"give project '{project}' a collection of its own, or, if '{foreign.owner}' was "
+            f"renamed to '{project}' on purpose: citeloom rename-project {foreign.owner} "
+            f"{project}",
+            int(ExitCode.MODEL_MISMATCH),
+        )
     if info.owner is None:
         return Check(
             "collection project",
@@ -338,17 +366,7 @@ def owner_check(project: str, collection: str, info: CollectionInfo | None) -> C
             f"'{collection}' records no project yet (made before collections recorded one); "
             f"the next ingest, import or note records '{project}'",
         )
-    if info.owner == project:
-        return Check("collection project", True, f"'{collection}' belongs to '{project}'")
-    return Check(
-        "collection project",
-        False,
-        f"'{collection}' belongs to project '{info.owner}', which made it; this config calls "
-        f"its project '{project}', and is refused it",
-        f"give project '{project}' a collection of its own, or, if '{info.owner}' was "
-        f"renamed to '{project}' on purpose: citeloom rename-project {info.owner} {project}",
-        int(ExitCode.MODEL_MISMATCH),
-    )
+    return Check("collection project", True, f"'{collection}' belongs to '{project}'")
 
 
 def languages_check(project: str, model: str, languages: Sequence[str]) -> Check | None:

@@ -12,7 +12,8 @@ otherwise before anything is written or searched.
 The project is part of it because two configs can name the same index (a folder, a lab's
 server) and the same collection under different project names: without it, the second would
 read the first's collection, write into it and drop it. A collection made before owners were
-recorded has none; the first project that writes to it records itself (``adopting``).
+recorded has none: it is taken to be the one project's whose chunks it holds (``core``), and
+the first project that writes to it records itself (``adopting``).
 """
 
 from __future__ import annotations
@@ -69,10 +70,8 @@ def owner_of(meta: dict[str, Any] | None) -> str | None:
     return None if owner is None else str(owner)
 
 
-def guard_owner(collection: str, meta: dict[str, Any], project: str) -> None:
-    """Refuse ``project`` a collection another project made (one without an owner is
-    anyone's until a project writes to it)."""
-    owner = owner_of(meta)
+def guard_owner(collection: str, owner: str | None, project: str) -> None:
+    """Refuse ``project`` a collection of another project (None: no one's)."""
     if owner is not None and owner != project:
         raise CollectionOwnerMismatch(collection, owner, project)
 

@@ -29,6 +29,7 @@ from citeloom.adapters.qdrant.filter_plan import (
     Plan,
     document_plan,
     filter_plan,
+    others_plan,
     payload_indexes,
     stale_plan,
 )
@@ -103,7 +104,23 @@ class QdrantIndex(Generic[E]):
     def check_owner(self, collection: str, project: str) -> None:
         meta = self.engine.meta(collection)
         if meta is not None:
-            guard_owner(collection, meta, project)
+            guard_owner(collection, self._owner(collection, meta), project)
+
+    def _owner(self, collection: str, meta: dict[str, Any]) -> str | None:
+        """The project the collection records; for one made before collections recorded it,
+        the one project every chunk of it carries (None: empty, or several projects'), so
+        that an upgrade protects a collection before anything writes to it again. A read and
+        a count, until a write records the project."""
+        owner = owner_of(meta)
+        if owner is not None or not self.engine.exists(collection):
+            return owner
+        page = Page(None, None, 1, ["project"], what="read a chunk's project")
+        records, _ = self.engine.scroll(collection, page)
+        first = (records[0].payload or {}).get("project") if records else None
+        if first is None:
+            return None
+        held = self.engine.count(collection, others_plan(str(first)))
+        return str(first) if held == 0 else None
 
     def check_model(
         self, collection: str, embed_model: str, languages: Sequence[str] | None = None
@@ -126,7 +143,8 @@ class QdrantIndex(Generic[E]):
         if meta is None:
             meta = new_meta(collection, embed_model, dimensions, languages, project=project)
         else:
-            guard_owner(collection, meta, project)  # first: the rest is another's business
+            # first: the rest is another project's business
+            guard_owner(collection, self._owner(collection, meta), project)
             guard(collection, meta, embed_model, languages)
             adopt = adopting(meta, project)
         self.engine.create(collection, meta)
