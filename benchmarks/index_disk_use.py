@@ -88,7 +88,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         index_dir = Path(tmp)
         index = QdrantIndex(EdgeEngine(index_dir, reserve_bytes=0))
-        index.ensure_collection("bench", "fastembed/all-MiniLM-L6-v2", 384)
+        index.ensure_collection("bench", "fastembed/all-MiniLM-L6-v2", 384, project="bench")
         created = allocated(index_dir)
         print(f"new shard: {created / 2**20:.2f} MB on disk")
         print("documents  chunks  on disk MB  bytes/chunk (batch)  estimate/chunk  estimate/real")

@@ -175,7 +175,7 @@ def main() -> None:
         for name in ("upsert", "delete_where", "flush", "optimize"):
             setattr(engine, name, watched(sampler, name, getattr(engine, name)))
         with QdrantIndex(engine) as index:
-            index.ensure_collection("bench", MODEL, DIMENSIONS)
+            index.ensure_collection("bench", MODEL, DIMENSIONS, project="bench")
             started = cpu_s()
             print(f"replace_document ({engine.batch_size} points a write):")
             index.replace_document("bench", "d" * 64, document.source_path, points)

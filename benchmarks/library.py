@@ -195,7 +195,7 @@ def add_records(
     """Store each record as a document of the project; returns the chunks written. The
     records are new to the collection, so they go in with the bulk write (``upsert_points``,
     one durable write per batch) rather than ingest's per-document replace."""
-    index.ensure_collection(collection, embedder.model_id, embedder.dimensions)
+    index.ensure_collection(collection, embedder.model_id, embedder.dimensions, project=project)
     records = list(records)
     written, start = 0, time.perf_counter()
     unmatched = MetadataMatch(None, None)

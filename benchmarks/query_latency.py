@@ -93,7 +93,7 @@ def build(size: int, model_id: str) -> Path:
             return config
         texts, vectors = abstract_vectors(config)
         rng = np.random.default_rng(0)
-        index.ensure_collection(f"lat-{size}", model_id, vectors.shape[1])
+        index.ensure_collection(f"lat-{size}", model_id, vectors.shape[1], project="lat")
         start = time.perf_counter()
         pending: list[IndexPoint] = []
         for first in range(0, size, CHUNKS_PER_DOCUMENT):

@@ -11,7 +11,12 @@ from typing import Any, Self
 
 from citeloom.adapters import bm25
 from citeloom.domain.citekeys import LibraryProblem
-from citeloom.domain.errors import DocumentError, EmbeddingModelMismatch, LanguagesMismatch
+from citeloom.domain.errors import (
+    CollectionOwnerMismatch,
+    DocumentError,
+    EmbeddingModelMismatch,
+    LanguagesMismatch,
+)
 from citeloom.domain.languages import DEFAULT_LANGUAGES, same_languages
 from citeloom.domain.models import (
     Block,
@@ -167,7 +172,19 @@ class FakeIndex:
         c = self.collections.get(self.physical(collection))
         if c is None:
             return None
-        return CollectionInfo(collection, c["model"], c["dim"], len(c["points"]), c["languages"])
+        return CollectionInfo(
+            collection, c["model"], c["dim"], len(c["points"]), c["languages"], c["owner"]
+        )
+
+    def check_owner(self, collection: str, project: str) -> None:
+        c = self.collections.get(self.physical(collection))
+        if c is None:
+            return
+        # made before collections recorded their project: the one project all its chunks carry
+        held = {p.payload.get("project") for p in c["points"].values()}
+        owner = c["owner"] or (held.pop() if len(held) == 1 else None)
+        if owner is not None and owner != project:
+            raise CollectionOwnerMismatch(collection, owner, project)
 
     def check_model(
         self, collection: str, embed_model: str, languages: Sequence[str] | None = None
@@ -188,12 +205,31 @@ class FakeIndex:
         embed_model: str,
         dimensions: int,
         languages: Sequence[str] = DEFAULT_LANGUAGES,
+        *,
+        project: str,
     ) -> None:
+        self.check_owner(collection, project)
         self.check_model(collection, embed_model, languages)
-        self.collections.setdefault(
+        c = self.collections.setdefault(
             collection,
-            {"model": embed_model, "dim": dimensions, "points": {}, "languages": tuple(languages)},
+            {
+                "model": embed_model,
+                "dim": dimensions,
+                "points": {},
+                "languages": tuple(languages),
+                "owner": project,
+            },
         )
+        if c["owner"] is None:  # made before collections recorded their project
+            c["owner"] = project
+
+    def hand_over(self, collection: str, old: str, new: str) -> int:
+        c = self.collections[self.physical(collection)]
+        moved = [p for p in c["points"].values() if p.payload["project"] == old]
+        for point in moved:
+            point.payload["project"] = new
+        c["owner"] = new
+        return len(moved)
 
     def _languages(self, collection: str) -> tuple[str, ...]:
         c = self.collections.get(self.physical(collection))

@@ -245,7 +245,7 @@ class Pair:
 
     def load(self, library: Library, rng: random.Random) -> None:
         for index in (self.edge, self.other):
-            index.ensure_collection(self.collection, MODEL, DIMENSIONS)
+            index.ensure_collection(self.collection, MODEL, DIMENSIONS, project="p")
         for doc_id, path, points in library.documents:
             if rng.random() < 0.5:  # as an ingest writes it, and as an import does
                 self.both("replace_document", doc_id, path, points)

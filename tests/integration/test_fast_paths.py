@@ -66,7 +66,9 @@ def test_a_real_query_imports_neither_docling_nor_torch(tmp_path: Path, fp32_emb
 
     config = write_config(tmp_path, DATA / "papers.csl.json")
     index = QdrantIndex(EdgeEngine(tmp_path / "var" / "qdrant"))
-    index.ensure_collection("proj-papers", fp32_embedder.model_id, fp32_embedder.dimensions)
+    index.ensure_collection(
+        "proj-papers", fp32_embedder.model_id, fp32_embedder.dimensions, project="papers"
+    )
     text = "Restored marshes accreted sediment quickly after the breach."
     chunk = Chunk("d", 0, text, text, ("3 Results",), 2, 2, 12)
     payload = build_payload(

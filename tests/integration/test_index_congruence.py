@@ -9,10 +9,16 @@ from pathlib import Path
 
 import pytest
 
+from citeloom.adapters.qdrant.collection_meta import new_meta
 from citeloom.adapters.qdrant.core import QdrantIndex
 from citeloom.adapters.qdrant.edge_engine import EdgeEngine
 from citeloom.adapters.qdrant.server_engine import ServerEngine
-from citeloom.domain.errors import EmbeddingModelMismatch, IndexUnavailable, LanguagesMismatch
+from citeloom.domain.errors import (
+    CollectionOwnerMismatch,
+    EmbeddingModelMismatch,
+    IndexUnavailable,
+    LanguagesMismatch,
+)
 from citeloom.domain.ids import chunk_id
 from citeloom.domain.models import Chunk, ConvertedDocument, IndexPoint, MetadataMatch, Reference
 from citeloom.domain.records import build_payload
@@ -79,18 +85,113 @@ def points(doc_id: str, path: str, texts: list[str], vectors, project="p", ref=N
 
 def test_write_guard_refuses_another_model(index):
     name = collection()
-    index.ensure_collection(name, "m", 4)
-    index.ensure_collection(name, "m", 4)  # same model: fine
+    index.ensure_collection(name, "m", 4, project="p")
+    index.ensure_collection(name, "m", 4, project="p")  # same model: fine
     with pytest.raises(EmbeddingModelMismatch) as error:
-        index.ensure_collection(name, "other", 4)
+        index.ensure_collection(name, "other", 4, project="p")
     assert "'m'" in str(error.value) and "'other'" in str(error.value)
     info = index.collection_info(name)
     assert (info.embed_model, info.dimensions, info.points) == ("m", 4, 0)
 
 
+def test_a_collection_is_its_projects_and_refuses_another_before_writing(index):
+    """Issue 42: another config naming the same index and collection under another project
+    name read, wrote into and dropped the first project's collection."""
+    name = collection()
+    index.ensure_collection(name, "m", 4, project="p")
+    index.replace_document(
+        name, "d1", "a.pdf", points("d1", "a.pdf", ["x", "y"], [vec(1), vec(0, 1)])
+    )
+    index.check_owner(name, "p")
+    assert index.collection_info(name).owner == "p"
+    for write in (
+        lambda: index.ensure_collection(name, "m", 4, project="q"),
+        lambda: index.ensure_collection(name, "other", 4, project="q"),  # the owner comes first
+        lambda: index.check_owner(name, "q"),
+    ):
+        with pytest.raises(CollectionOwnerMismatch) as error:
+            write()
+        message = str(error.value)
+        assert f"collection '{name}' belongs to project 'p'" in message
+        assert "calls its project 'q'" in message and "rename-project p q" in message
+    info = index.collection_info(name)
+    assert (info.owner, info.points) == ("p", 2)
+    index.check_owner(collection(), "q")  # no collection yet: nobody's
+
+
+def legacy(index, name: str) -> None:
+    """A collection as citeloom made it before collections recorded their project."""
+    if isinstance(index, QdrantIndex):
+        meta = new_meta(name, "m", 4, project="unused")
+        del meta["project"]
+        index.engine.create(name, meta)
+    else:
+        index.ensure_collection(name, "m", 4, project="unused")
+        index.collections[name]["owner"] = None
+
+
+def test_a_collection_made_before_owners_is_adopted_by_the_first_project_to_write(index):
+    name = collection()
+    legacy(index, name)
+    assert index.collection_info(name).owner is None
+    index.check_owner(name, "q")  # reading it is anyone's until a project writes
+    index.ensure_collection(name, "m", 4, project="q")
+    assert index.collection_info(name).owner == "q"
+    with pytest.raises(CollectionOwnerMismatch):
+        index.ensure_collection(name, "m", 4, project="p")
+
+
+def test_a_collection_made_before_owners_is_the_one_project_whose_chunks_it_holds(index):
+    """An upgrade protects a collection before anything writes to it again."""
+    name = collection()
+    legacy(index, name)
+    index.upsert_points(name, points("d1", "a.pdf", ["salt marsh"], [vec(1)]))  # all p's
+    assert index.collection_info(name).owner is None
+    index.check_owner(name, "p")
+    for refused in (
+        lambda: index.check_owner(name, "q"),
+        lambda: index.ensure_collection(name, "m", 4, project="q"),
+    ):
+        with pytest.raises(CollectionOwnerMismatch) as error:
+            refused()
+        assert (error.value.owner, error.value.project) == ("p", "q")
+    assert index.collection_info(name).owner is None  # nothing recorded by a refusal
+    index.upsert_points(name, points("d2", "b.pdf", ["tidal flat"], [vec(0, 1)], project="x"))
+    index.check_owner(name, "q")  # two projects' chunks: no one's until a project writes
+    index.ensure_collection(name, "m", 4, project="q")
+    assert index.collection_info(name).owner == "q"
+
+
+def test_a_renamed_project_takes_its_points_and_its_collection_over(index):
+    name = collection()
+    staged = f"{name}@2"  # a reindexed project: the name points at another collection
+    index.ensure_collection(staged, "m", 4, project="p")
+    index.switch_collection(name, staged)
+    index.replace_document(
+        name,
+        "d1",
+        "a.pdf",
+        points("d1", "a.pdf", ["salt marsh", "tidal flat"], [vec(1), vec(1, 1)]),
+    )
+    index.upsert_points(name, points("d2", "b.pdf", ["salt"], [vec(1)], project="x"))
+
+    assert index.hand_over(name, "p", "r") == 2
+    assert index.collection_info(name).owner == "r"
+    assert index.collection_info(staged).owner == "r"
+    assert [(d.doc_id, d.chunks) for d in index.documents(name, "r")] == [("d1", 2)]
+    assert index.documents(name, "p") == []
+    hits = index.text_search(name, "salt", SearchFilter("r"), 5)
+    assert {h.payload["doc_id"] for h in hits} == {"d1"}  # x's chunk stays x's
+    assert [d.doc_id for d in index.documents(name, "x")] == ["d2"]
+    index.check_owner(name, "r")
+    with pytest.raises(CollectionOwnerMismatch):
+        index.check_owner(name, "p")
+    assert index.hand_over(name, "p", "r") == 0  # run again: nothing left to move
+
+
 def test_replace_document_keeps_exactly_one_copy(index):
     name = collection()
-    index.ensure_collection(name, "m", 4)
+    index.ensure_collection(name, "m", 4, project="p")
     index.replace_document(
         name,
         "d1",
@@ -112,7 +213,7 @@ def test_replace_document_keeps_exactly_one_copy(index):
 
 def test_replace_removes_older_copies_by_content_or_path_and_nothing_else(index):
     name = collection()
-    index.ensure_collection(name, "m", 4)
+    index.ensure_collection(name, "m", 4, project="p")
     index.replace_document(
         name, "d1", "a.pdf", points("d1", "a.pdf", ["x", "y"], [vec(1), vec(0, 1)])
     )
@@ -134,7 +235,7 @@ def test_replace_removes_older_copies_by_content_or_path_and_nothing_else(index)
 
 def test_searches_rank_and_stay_in_the_project(index):
     name = collection()
-    index.ensure_collection(name, "m", 4)
+    index.ensure_collection(name, "m", 4, project="p")
     index.replace_document(
         name,
         "d1",
@@ -163,7 +264,7 @@ def test_searches_rank_and_stay_in_the_project(index):
 
 def test_filters_by_citekey_and_year(index):
     name = collection()
-    index.ensure_collection(name, "m", 4)
+    index.ensure_collection(name, "m", 4, project="p")
     old = Reference("old1999", "Old", year=1999)
     new = Reference("new2020", "New", year=2020)
     index.replace_document(
@@ -181,7 +282,7 @@ def test_filters_by_citekey_and_year(index):
 def test_field_values_list_a_projects_tags_and_collections(index):
     name = collection()
     assert index.field_values(name, "zotero.tags", SearchFilter("p")) == []  # no collection yet
-    index.ensure_collection(name, "m", 4)
+    index.ensure_collection(name, "m", 4, project="p")
     a = Reference("a2020", "A", tags=("to-read", "soil"), collections=("Thesis/Chapter 2",))
     b = Reference("b2021", "B", tags=("soil",), collections=("Thesis\\/Chapter 2",))
     index.replace_document(
@@ -203,7 +304,7 @@ def test_payloads_and_documents(index):
     name = collection()
     assert index.collection_info(name) is None
     assert index.documents(name, "p") == []
-    index.ensure_collection(name, "m", 4)
+    index.ensure_collection(name, "m", 4, project="p")
     pts = points("d1", "a.pdf", ["x", "y"], [vec(1), vec(0, 1)])
     index.replace_document(name, "d1", "a.pdf", pts)
     got = index.payloads(name, [pts[1].id])
@@ -214,7 +315,7 @@ def test_payloads_and_documents(index):
 
 def test_embedded_shard_admits_one_process_at_a_time(tmp_path):
     first = QdrantIndex(EdgeEngine(tmp_path / "q"))
-    first.ensure_collection("c", "m", 4)
+    first.ensure_collection("c", "m", 4, project="p")
     second = QdrantIndex(EdgeEngine(tmp_path / "q"))
     with pytest.raises(IndexUnavailable, match="index busy"):
         second.collection_info("c")
@@ -225,7 +326,7 @@ def test_embedded_shard_admits_one_process_at_a_time(tmp_path):
 
 def test_an_embedded_index_is_let_go_when_its_with_block_ends_even_by_an_error(tmp_path):
     with pytest.raises(RuntimeError), QdrantIndex(EdgeEngine(tmp_path / "q")) as first:
-        first.ensure_collection("c", "m", 4)
+        first.ensure_collection("c", "m", 4, project="p")
         with pytest.raises(IndexUnavailable, match="index busy"):
             QdrantIndex(EdgeEngine(tmp_path / "q")).collection_info("c")
         raise RuntimeError("the work in the block fails")
@@ -241,7 +342,7 @@ def test_unreachable_server_is_index_unavailable():
 
 def test_phrase_section_and_term_filters_and_counts(index):
     name = collection()
-    index.ensure_collection(name, "m", 4)
+    index.ensure_collection(name, "m", 4, project="p")
     texts = [
         "the state-of-the-art method accreted sediment",
         "sediment accretion in marshes, with Threading-BuildingBlocks",
@@ -276,7 +377,7 @@ def test_term_weights_are_the_engines_idf_and_sum_to_the_query_ceiling(index):
     import math
 
     name = collection()
-    index.ensure_collection(name, "m", 4)
+    index.ensure_collection(name, "m", 4, project="p")
     texts = ["salt marsh carbon burial", "marsh sediment", "quiet office hours"]
     index.replace_document(
         name, "d1", "a.pdf", points("d1", "a.pdf", texts, [vec(1), vec(0, 1), vec(0, 0, 1)])
@@ -297,7 +398,7 @@ def test_term_weights_are_the_engines_idf_and_sum_to_the_query_ceiling(index):
 
 def test_point_ids_restrict_a_search_to_candidates_and_keep_their_scores(index):
     name = collection()
-    index.ensure_collection(name, "m", 4)
+    index.ensure_collection(name, "m", 4, project="p")
     texts = ["salt marsh carbon burial", "marsh sediment", "quiet office hours"]
     pts = points("d1", "a.pdf", texts, [vec(1), vec(0, 1), vec(1, 1)])
     index.replace_document(name, "d1", "a.pdf", pts)
@@ -313,7 +414,7 @@ def test_point_ids_restrict_a_search_to_candidates_and_keep_their_scores(index):
 
 def test_a_bulk_upsert_stores_whole_documents_as_replace_would(index):
     name = collection()
-    index.ensure_collection(name, "m", 4)
+    index.ensure_collection(name, "m", 4, project="p")
     first = points("d1", "a.pdf", ["x", "y"], [vec(1), vec(0, 1)])
     second = points("d2", "b.pdf", ["z"], [vec(0, 0, 1)])
     index.upsert_points(name, first + second)
@@ -327,7 +428,7 @@ def test_a_bulk_upsert_stores_whole_documents_as_replace_would(index):
 
 def test_optimize_keeps_every_answer_and_later_writes(index):
     name = collection()
-    index.ensure_collection(name, "m", 4)
+    index.ensure_collection(name, "m", 4, project="p")
     index.upsert_points(
         name,
         points("d1", "a.pdf", ["salt marsh", "tidal flat"], [vec(1), vec(1, 1)])
@@ -354,7 +455,7 @@ def test_optimize_keeps_every_answer_and_later_writes(index):
 def test_chunks_browse_a_document_by_metadata_and_chunk_range(index):
     name = collection()
     assert index.chunks(name, SearchFilter("p"), 10) == {}  # no such collection
-    index.ensure_collection(name, "m", 4)
+    index.ensure_collection(name, "m", 4, project="p")
     ref = Reference("ardel2023", "Marsh", year=2023)
     texts = ["first", "second", "third", "fourth"]
     pts = points("d1", "a.pdf", texts, [vec(1)] * 4, ref=ref)
@@ -376,7 +477,7 @@ def test_a_server_opening_per_call_lets_a_waiting_opener_go_first(tmp_path):
     import time
 
     holder = QdrantIndex(EdgeEngine(tmp_path / "q"))
-    holder.ensure_collection("c", "m", 4)  # holds the shard, as a server's call does
+    holder.ensure_collection("c", "m", 4, project="p")  # holds the shard, as a server's call does
     order: list[str] = []
 
     def open_as(name: str, polite: bool) -> None:
@@ -401,7 +502,7 @@ def test_a_server_opening_per_call_lets_a_waiting_opener_go_first(tmp_path):
 def test_switch_drop_relabel_delete_and_scroll_agree(index):
     name, other = collection(), collection()
     for target in (name, other):
-        index.ensure_collection(target, "m", 4)
+        index.ensure_collection(target, "m", 4, project="p")
     index.upsert_points(
         name,
         points("d1", "a.pdf", ["salt marsh", "tidal flat"], [vec(1), vec(1, 1)])
@@ -441,7 +542,7 @@ def test_collections_are_listed_and_a_name_can_be_unaliased(index):
     name = collection()
     staged = f"{name}@2"
     assert name not in index.list_collections()
-    index.ensure_collection(staged, "m", 4)
+    index.ensure_collection(staged, "m", 4, project="p")
     index.upsert_points(staged, points("d1", "a.pdf", ["salt marsh"], [vec(1)]))
     assert staged in index.list_collections()
     old = index.switch_collection(name, staged)
@@ -460,7 +561,7 @@ def test_a_server_collection_made_without_payload_indexes_gets_them_on_open():
 
     client = QdrantClient(":memory:")
     older = QdrantIndex(ServerEngine(client=client))
-    older.ensure_collection("old", "m", 4)
+    older.ensure_collection("old", "m", 4, project="p")
     made: list[str] = []
     plain = client.create_payload_index
 
@@ -469,7 +570,7 @@ def test_a_server_collection_made_without_payload_indexes_gets_them_on_open():
         return plain(collection_name, field_name, **kwargs)
 
     client.create_payload_index = recording  # the in-process engine keeps no payload schema
-    QdrantIndex(ServerEngine(client=client)).ensure_collection("old", "m", 4)
+    QdrantIndex(ServerEngine(client=client)).ensure_collection("old", "m", 4, project="p")
     assert {"project", "doc_id", "fulltext", "doc.year"} <= set(made)
 
 
@@ -478,11 +579,13 @@ GERMAN = ("german", "english")
 
 def test_write_guard_refuses_other_languages(index):
     name = collection()
-    index.ensure_collection(name, "m", 4, GERMAN)
-    index.ensure_collection(name, "m", 4, ("english", "german"))  # the order changes no term
+    index.ensure_collection(name, "m", 4, GERMAN, project="p")
+    index.ensure_collection(
+        name, "m", 4, ("english", "german"), project="p"
+    )  # the order changes no term
     index.check_model(name, "m")  # a caller that does not say: the model alone is checked
     for call in (
-        lambda: index.ensure_collection(name, "m", 4),
+        lambda: index.ensure_collection(name, "m", 4, project="p"),
         lambda: index.check_model(name, "m", ("english",)),
     ):
         with pytest.raises(LanguagesMismatch) as error:
@@ -501,7 +604,7 @@ def test_a_german_collection_stems_german_and_english_words(index):
     ]
     vectors = [vec(1), vec(0, 1), vec(0, 0, 1)]
     for target, languages in ((name, GERMAN), (english, ("english",))):
-        index.ensure_collection(target, "m", 4, languages)
+        index.ensure_collection(target, "m", 4, languages, project="p")
         index.replace_document(target, "d1", "a.pdf", points("d1", "a.pdf", texts, vectors))
 
     def found(target: str, query: str) -> list[str]:

@@ -426,7 +426,7 @@ from pathlib import Path
 from citeloom.adapters.qdrant.core import QdrantIndex
 from citeloom.adapters.qdrant.edge_engine import EdgeEngine
 index = QdrantIndex(EdgeEngine(Path(sys.argv[1])))
-index.ensure_collection("proj-papers", "fastembed/all-MiniLM-L6-v2-fp32", 384)
+index.ensure_collection("proj-papers", "fastembed/all-MiniLM-L6-v2-fp32", 384, project="papers")
 print("holding", flush=True)
 sys.stdin.read()
 index.close()

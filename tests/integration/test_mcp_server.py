@@ -282,7 +282,7 @@ def test_embedding_mismatch_is_refused_before_writing(tmp_path):
 
     config = write_config(tmp_path)
     index = QdrantIndex(EdgeEngine(tmp_path / "var" / "qdrant"))
-    index.ensure_collection("proj-other", "fastembed/all-MiniLM-L6-v2", 384)
+    index.ensure_collection("proj-other", "fastembed/all-MiniLM-L6-v2", 384, project="other")
     index.close()
 
     async def run() -> None:
@@ -301,7 +301,9 @@ def test_a_collection_of_other_languages_is_refused_with_the_reindex_fix(tmp_pat
 
     config = write_config(tmp_path)
     index = QdrantIndex(EdgeEngine(tmp_path / "var" / "qdrant"))
-    index.ensure_collection("proj-other", DEFAULT_EMBED_MODEL, 384, ("german", "english"))
+    index.ensure_collection(
+        "proj-other", DEFAULT_EMBED_MODEL, 384, ("german", "english"), project="other"
+    )
     payload = {"project": "other", "doc_id": "d", "fulltext": "Bodenerosion"}
     point = IndexPoint(
         "00000000-0000-0000-0000-000000000001", [0.05] * 384, "Bodenerosion", payload

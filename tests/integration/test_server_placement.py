@@ -42,8 +42,8 @@ def test_cluster_placement_is_passed_on_collection_creation(tmp_path):
     index = bootstrap.index(settings)
     client = RecordingClient()
     index.engine.client = client  # type: ignore[attr-defined]  # the configured adapter, local engine
-    index.ensure_collection("proj-a", "m", 4)
-    index.ensure_collection("proj-a", "m", 4)  # exists: not created again
+    index.ensure_collection("proj-a", "m", 4, project="a")
+    index.ensure_collection("proj-a", "m", 4, project="a")  # exists: not created again
     assert len(client.created) == 1
     created = client.created[0]
     assert (created["shard_number"], created["replication_factor"]) == (3, 2)
@@ -57,7 +57,7 @@ def test_without_placement_the_servers_defaults_apply(tmp_path):
     index = bootstrap.index(load_settings(config))
     client = RecordingClient()
     index.engine.client = client  # type: ignore[attr-defined]
-    index.ensure_collection("proj-a", "m", 4)
+    index.ensure_collection("proj-a", "m", 4, project="a")
     assert not {"shard_number", "replication_factor", "write_consistency_factor"} & set(
         client.created[0]
     )

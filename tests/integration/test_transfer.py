@@ -246,7 +246,7 @@ def test_scroll_points_pages_through_every_point_as_stored(index):
         for n in range(5)
     ]
     assert index.scroll_points("none") == ([], None)
-    index.ensure_collection("c", "m", 4)
+    index.ensure_collection("c", "m", 4, project="p")
     index.upsert_points("c", stored)
     seen: list[IndexPoint] = []
     offset, pages = None, 0
@@ -271,7 +271,7 @@ def test_scroll_points_pages_through_every_point_as_stored(index):
 def test_an_export_of_an_empty_file_name_fails_cleanly(tmp_path):
     with pytest.raises(ConfigError, match="cannot write the export"):
         index = FakeIndex()
-        index.ensure_collection("c", "m", 4)
+        index.ensure_collection("c", "m", 4, project="p")
         export_project(index, "p", "c", None, tmp_path / "missing-folder" / "out.jsonl")
 
 
@@ -367,7 +367,7 @@ def test_an_interrupted_export_leaves_the_old_file_and_no_temporary_one(tmp_path
             raise KeyboardInterrupt
 
     index = FakeIndex()
-    index.ensure_collection("c", "m", 4)
+    index.ensure_collection("c", "m", 4, project="p")
     payload = {"project": "p", "doc_id": "d", "fulltext": "t"}
     index.upsert_points(
         "c",

@@ -32,7 +32,7 @@ def store(
     source: str = "",
 ) -> None:
     """Chunks of a 4-page paper; ``page`` is its printed range as the library holds it."""
-    index.ensure_collection("c", embedder.model_id, embedder.dimensions)
+    index.ensure_collection("c", embedder.model_id, embedder.dimensions, project="p")
     ref = Reference(citekey, f"Paper {citekey}", ("Ardel, Ines",), 2023, page=page)
     document = ConvertedDocument(source or f"{citekey}.pdf", sha, ref.title, 4, (), "fake")
     points = []

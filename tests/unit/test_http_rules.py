@@ -80,7 +80,7 @@ def test_the_embedded_index_makes_way_only_for_a_waiting_process(tmp_path):
 
     folder = tmp_path / "q"
     server = QdrantIndex(EdgeEngine(folder, busy_timeout_s=10, yield_to_waiters=True))
-    server.ensure_collection("c", "m", 4)
+    server.ensure_collection("c", "m", 4, project="p")
     assert server.make_way(10) is False  # nobody waits: the shard stays open
     with pytest.raises(IndexBusy):
         QdrantIndex(EdgeEngine(folder)).collection_info("c")

@@ -86,7 +86,7 @@ def test_the_language_setting_is_checked_and_normalised():
 
 
 def test_the_collection_meta_records_its_languages_and_the_guard_compares_them():
-    meta = new_meta("c", "m", 4, GERMAN)
+    meta = new_meta("c", "m", 4, GERMAN, project="p")
     assert languages_of(meta) == GERMAN
     old = {"embed_model": "m", "bm25": {"language": "english", "k": 1.2}}  # before languages
     assert languages_of(old) == ("english",)
@@ -101,7 +101,7 @@ def test_the_collection_meta_records_its_languages_and_the_guard_compares_them()
 
 def test_queries_refuse_a_collection_of_other_languages():
     index = FakeIndex()
-    index.ensure_collection("c", "fake/bow-16", 16)
+    index.ensure_collection("c", "fake/bow-16", 16, project="p")
     index.upsert_points("c", [point("1", "Bodenerosion am Hang")])
     service = QueryService(
         project="p", collection="c", embedder=FakeEmbedder(), index=index, languages=GERMAN
@@ -128,7 +128,7 @@ class ContextChunker(FakeChunker):
 
 def test_reindex_without_a_model_rebuilds_the_terms_and_keeps_every_vector():
     index = FakeIndex()
-    index.ensure_collection("c", "fake/bow-16", 16)
+    index.ensure_collection("c", "fake/bow-16", 16, project="p")
     stored = [point("1", "Die Böden erodieren.", ("Ergebnisse",)), point("2", "Soil erodes.")]
     index.upsert_points("c", stored)
     audit = MemoryAudit()

@@ -226,7 +226,11 @@ def test_query_fuses_and_labels_and_stays_in_its_project(tmp_path, library):
     other = tmp_path / "other"
     other.mkdir()
     write(other, "c.pdf", "TITLE Salt Marsh Carbon\nBurial was fast in the other project too.")
-    make(tmp_path, index, project="q")[0].run([other])
+    # before collections recorded their project, two configs could write into one collection;
+    # the search filter still keeps p's answers p's
+    theirs = FakeIndex()
+    make(tmp_path, theirs, project="q")[0].run([other])
+    index.upsert_points("c", list(theirs.collections["c"]["points"].values()))
     service = QueryService(project="p", collection="c", embedder=FakeEmbedder(), index=index)
     report = service.search("burial fast", QueryOptions(top_k=3))
     assert report.results, report

@@ -133,7 +133,9 @@ def many(exported: Path, tmp_path: Path, copies: int) -> Path:
 
 def test_an_import_that_fails_part_way_leaves_the_project_as_it_was(exported, tmp_path):
     index = FailingIndex()
-    index.ensure_collection("cq", "fake/bow-16", 16)  # new and empty, as import wants it
+    index.ensure_collection(
+        "cq", "fake/bow-16", 16, project="q"
+    )  # new and empty, as import wants it
     with pytest.raises(StorageError):
         import_project(index, "q", "cq", "fake/bow-16", None, many(exported, tmp_path, 80))
     assert index.writes == 2  # the first page went in, into the staging collection only
@@ -143,7 +145,7 @@ def test_an_import_that_fails_part_way_leaves_the_project_as_it_was(exported, tm
 
 def test_a_killed_imports_leftover_is_cleared_by_the_next_import(exported):
     index = FakeIndex()
-    index.ensure_collection("cq@2", "fake/bow-16", 16)  # what a killed import leaves
+    index.ensure_collection("cq@2", "fake/bow-16", 16, project="q")  # what a killed import leaves
     stray = IndexPoint(str(uuid.UUID(int=7)), [1.0] + [0.0] * 15, "stray", {"project": "q"})
     index.upsert_points("cq@2", [stray])
     report = import_project(index, "q", "cq", "fake/bow-16", None, exported)
@@ -156,7 +158,7 @@ def test_drop_removes_the_collection_its_leftovers_and_the_alias_and_nothing_els
     index = FakeIndex()
     import_project(index, "q", "cq", "fake/bow-16", None, exported)  # lives in cq@2 now
     for name in ("cq@3", "cq@7", "cq@x", "other"):
-        index.ensure_collection(name, "fake/bow-16", 16)
+        index.ensure_collection(name, "fake/bow-16", 16, project="q")
     others = {"r": "cq@7", "s": "other"}  # cq@7 is a project's own collection, not a leftover
     plan = drop_plan(index, "q", "cq", others)
     assert (plan.current, plan.leftovers, plan.documents) == ("cq@2", ["cq@3"], 3)

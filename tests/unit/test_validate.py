@@ -60,7 +60,7 @@ def test_an_unreachable_index_exits_3_and_a_model_mismatch_exits_4():
     assert not down.ok and down.exit_code == 3 and "connection refused" in down.detail
 
     index = FakeIndex()
-    index.ensure_collection("c", "fastembed/other-model", 16)
+    index.ensure_collection("c", "fastembed/other-model", 16, project="p")
     index.replace_document("c", "d", "x.pdf", [])
     mismatch = by_name(validate_project("p", parts(index=index)))["collection model"]
     assert not mismatch.ok and mismatch.exit_code == 4

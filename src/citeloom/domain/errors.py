@@ -111,6 +111,27 @@ class LanguagesMismatch(CiteloomError):
         )
 
 
+class CollectionOwnerMismatch(CiteloomError):
+    """The write guard's third part: a collection belongs to the project that made it. Two
+    configs naming the same index (a folder, a lab's server) and the same collection under
+    different project names would otherwise read, overwrite and drop each other's documents."""
+
+    exit_code = ExitCode.MODEL_MISMATCH
+
+    def __init__(self, collection: str, owner: str, project: str) -> None:
+        self.collection = collection
+        self.owner = owner
+        self.project = project
+        super().__init__(
+            f"collection '{collection}' belongs to project '{owner}', which made it, but this "
+            f"config calls its project '{project}'. Another project's collection is neither "
+            "read, written nor dropped under a different name, so nothing was done. Give "
+            f"project '{project}' a collection of its own (collection = \"...\" in its table "
+            f"of the config), or, if '{owner}' was renamed to '{project}' on purpose, hand the "
+            f"collection over: citeloom rename-project {owner} {project}"
+        )
+
+
 class EmbedderUnavailable(CiteloomError):
     """The embedding model cannot be loaded offline."""
 

@@ -245,6 +245,9 @@ class CollectionInfo:
     dimensions: int
     points: int
     languages: tuple[str, ...] = DEFAULT_LANGUAGES  # what its BM25 terms were stemmed for
+    # the project that made it (None: made before collections recorded one; the first
+    # project that writes to it adopts it)
+    owner: str | None = None
 
 
 @dataclass(frozen=True)

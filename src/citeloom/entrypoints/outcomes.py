@@ -13,6 +13,7 @@ from enum import StrEnum
 
 from citeloom.domain.errors import (
     CiteloomError,
+    CollectionOwnerMismatch,
     ConverterUnavailable,
     DocumentError,
     EmbedderUnavailable,
@@ -90,6 +91,15 @@ TABLE: tuple[tuple[type[CiteloomError], int, McpCode, str, bool], ...] = (
         McpCode.EMBEDDING_MISMATCH,
         "ask the user to run: citeloom reindex --project P --embedding-model M, or to set the "
         "project's embedding_model back to the stored one",
+        False,
+    ),
+    (
+        CollectionOwnerMismatch,
+        409,
+        McpCode.INVALID_PROJECT,
+        "the project's collection belongs to another project (another config names the same "
+        "index and collection); ask the user to give this project a collection of its own, "
+        "or to run: citeloom rename-project OLD P if the project was renamed on purpose",
         False,
     ),
     (

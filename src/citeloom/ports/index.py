@@ -34,9 +34,18 @@ class IndexReader(Protocol):
     The embedding model a collection was created with is stored with it; ``check_model``
     refuses a search with another model's vectors (they would match nothing sensible). So are
     the languages its BM25 terms are stemmed for: a collection encodes every chunk and query
-    with its own, and a caller configured for others gets ``LanguagesMismatch``."""
+    with its own, and a caller configured for others gets ``LanguagesMismatch``. And so is the
+    project that made it: ``check_owner`` refuses a project of another name (two configs
+    naming the same index and collection), before anything is read."""
 
     def collection_info(self, collection: str) -> CollectionInfo | None: ...
+
+    def check_owner(self, collection: str, project: str) -> None:
+        """Raise ``CollectionOwnerMismatch`` if the collection is another project's: the one
+        it records, or, made before collections recorded one, the one project every chunk of
+        it carries. A missing collection passes, and so does an old one that is empty or
+        holds several projects' chunks."""
+        ...
 
     def check_model(
         self, collection: str, embed_model: str, languages: Sequence[str] | None = None
@@ -105,9 +114,10 @@ class IndexReader(Protocol):
 class IndexWriter(Protocol):
     """Writing a project's collection: ingest, notes, reindex and import.
 
-    Writing vectors of another model than the collection was created with raises
-    ``EmbeddingModelMismatch``, and another stemming ``LanguagesMismatch``, before anything
-    is written (``ensure_collection``)."""
+    Writing into another project's collection raises ``CollectionOwnerMismatch``, vectors of
+    another model than the collection was created with ``EmbeddingModelMismatch``, and
+    another stemming ``LanguagesMismatch``, before anything is written
+    (``ensure_collection``)."""
 
     def ensure_collection(
         self,
@@ -115,9 +125,13 @@ class IndexWriter(Protocol):
         embed_model: str,
         dimensions: int,
         languages: Sequence[str] = DEFAULT_LANGUAGES,
+        *,
+        project: str,
     ) -> None:
-        """Create the collection for this model and these BM25 languages, or check that the
-        existing one has them (the write guard)."""
+        """Create the collection for ``project``, this model and these BM25 languages, or
+        check that the existing one has them (the write guard). An existing collection that
+        records no project (made before collections did) and is not another's by its chunks
+        (``check_owner``) is adopted: it records ``project`` from now on."""
         ...
 
     def replace_document(
@@ -152,7 +166,8 @@ class IndexWriter(Protocol):
 
 class IndexAdmin(Protocol):
     """The collections behind a project's name: reindex and import stage a new one and switch
-    the name to it; drop and validate find and remove what is left."""
+    the name to it; drop and validate find and remove what is left; a renamed project takes
+    its collection over."""
 
     def physical(self, collection: str) -> str:
         """The collection a project's collection name resolves to (after reindex, another)."""
@@ -173,6 +188,14 @@ class IndexAdmin(Protocol):
     def list_collections(self) -> list[str]:
         """Every physical collection the index holds, staging ones a killed reindex or
         import left behind included, so they can be found and removed."""
+        ...
+
+    def hand_over(self, collection: str, old: str, new: str) -> int:
+        """A project renamed on purpose: every point stored under project ``old`` is stored
+        under ``new`` (the payload's ``project``, which every search filters by), then the
+        collection records ``new`` as its project. Vectors stay as they are. Returns the
+        points moved; run again after an interruption, it moves what is left. The caller
+        checks first that the collection is ``old``'s (or no project's)."""
         ...
 
 

@@ -40,6 +40,7 @@ from citeloom.services.inspection import (
 from citeloom.services.notes import NoteSummary, StoreReport
 from citeloom.services.query import QueryReport
 from citeloom.services.reindex import ReindexReport
+from citeloom.services.rename import RenameReport, rename_project
 from citeloom.services.requests import (
     AnswerRequest,
     CheckRequest,
@@ -116,14 +117,20 @@ class Citeloom:
         self.holding.close()
 
     @contextmanager
-    def _unit(self, deadline: Deadline | None, wiring: Wiring | None = None) -> Iterator[Index]:
+    def _unit(
+        self, deadline: Deadline | None, wiring: Wiring | None = None, project: str | None = None
+    ) -> Iterator[Index]:
         """The index for one unit of work; another ``wiring`` (``--zotero``, ``--to``): its
-        own index, opened for the unit."""
+        own index, opened for the unit. ``project``: the unit is that project's, refused
+        (``CollectionOwnerMismatch``) before anything is read or written when its collection
+        is another project's: another config naming the same index and collection."""
         if wiring is not None and wiring is not self.wiring:
             with wiring.index(self.on_wait) as index:
+                _owned(index, wiring, project)
                 yield index
             return
         with self.holding.unit(deadline or Deadline(CALL_S)) as index:
+            _owned(index, self.wiring, project)
             yield index
 
     # ------------------------------------------------------------------ projects and models
@@ -165,7 +172,7 @@ class Citeloom:
         self.project(request.project)
         options = request.options(self.wiring.per_doc)
         embedder = self.embedder(request.project)  # loaded before the index is taken
-        with self._unit(deadline) as index:
+        with self._unit(deadline, project=request.project) as index:
             service = self.wiring.query_service(request.project, index, embedder)
             return service.search(request.query, options)
 
@@ -179,7 +186,7 @@ class Citeloom:
         embedder = self.embedder(request.project)
         evidence = self.models.evidence(self.project(request.project).embedding_model)
         options = within.options(self.wiring.per_doc) if within is not None else None
-        with self._unit(deadline) as index:
+        with self._unit(deadline, project=request.project) as index:
             service = self.wiring.answer_service(request.project, index, embedder, evidence)
             return service.answer(request.question, options)
 
@@ -189,7 +196,7 @@ class Citeloom:
         embedder = self.embedder(request.project)
         evidence = self.models.evidence(self.project(request.project).embedding_model)
         deadline = deadline or Deadline(CALL_S)
-        with self._unit(deadline) as index:
+        with self._unit(deadline, project=request.project) as index:
             service = self.wiring.check_service(request.project, index, embedder, evidence)
             between = self.holding.between(index, deadline)
             return service.check(
@@ -207,7 +214,7 @@ class Citeloom:
 
     def summary(self, project: str, deadline: Deadline | None = None) -> ProjectSummary:
         chosen = self.project(project)
-        with self._unit(deadline) as index:
+        with self._unit(deadline, project=project) as index:
             return summarise_project(index, project, chosen.collection, chosen.embedding_model)
 
     def health(self, deadline: Deadline | None = None) -> Health:
@@ -225,13 +232,13 @@ class Citeloom:
 
     def inspect(self, project: str, deadline: Deadline | None = None) -> InspectReport:
         chosen = self.project(project)
-        with self._unit(deadline) as index:
+        with self._unit(deadline, project=project) as index:
             return inspect_project(index, project, chosen.collection)
 
     def relations(self, project: str, deadline: Deadline | None = None) -> RelationsReport:
         """The library's relations, with those its stored PDFs add."""
         source = self.wiring.relations(project)
-        with self._unit(deadline) as index:
+        with self._unit(deadline, project=project) as index:
             return inspect_relations(index, project, self.project(project).collection, source)
 
     def find_chunks(
@@ -239,7 +246,7 @@ class Citeloom:
     ) -> ChunkPage:
         """A paper's chunks in reading order, a page of them at a time."""
         self.project(request.project)
-        with self._unit(deadline) as index:
+        with self._unit(deadline, project=request.project) as index:
             return self.wiring.browse_service(request.project, index).find_chunks(
                 request.citekey, request.section, request.page, request.cursor, request.limit
             )
@@ -247,7 +254,7 @@ class Citeloom:
     def passage(self, request: PassageRequest, deadline: Deadline | None = None) -> PassageContext:
         """A chunk with its neighbours on each side."""
         self.project(request.project)
-        with self._unit(deadline) as index:
+        with self._unit(deadline, project=request.project) as index:
             service = self.wiring.browse_service(request.project, index)
             return service.get_passage(request.chunk_id, request.context)
 
@@ -257,7 +264,7 @@ class Citeloom:
         """The stored file of the paper ``request.chunk_id`` is in, as it was ingested (the
         page's "Open file")."""
         self.project(request.project)
-        with self._unit(deadline) as index:
+        with self._unit(deadline, project=request.project) as index:
             service = self.wiring.browse_service(request.project, index)
             return service.document_file(request.chunk_id)
 
@@ -270,20 +277,20 @@ class Citeloom:
         items = [item.item() for item in request.items]
         embedder = self.embedder(request.project)
         deadline = deadline or Deadline(CALL_S)
-        with self._unit(deadline) as index:
+        with self._unit(deadline, project=request.project) as index:
             service = self.wiring.note_service(request.project, index, embedder)
             return service.store(items, should_stop=deadline.expired, may_write=deadline.may_write)
 
     def notes(self, project: str, deadline: Deadline | None = None) -> list[NoteSummary]:
         self.project(project)
-        with self._unit(deadline) as index:
+        with self._unit(deadline, project=project) as index:
             return self.wiring.note_book(project, index).stored()
 
     def delete_notes(
         self, request: DeleteNotesRequest, deadline: Deadline | None = None
     ) -> list[str]:
         self.project(request.project)
-        with self._unit(deadline) as index:
+        with self._unit(deadline, project=request.project) as index:
             return self.wiring.note_book(request.project, index).delete(request.doc_ids)
 
     # ------------------------------------------------------------------ ingest and watch
@@ -326,7 +333,7 @@ class Citeloom:
         handling (``should_stop``). ``jobs``: documents converted at once, in worker
         processes (1: none; None: as the machine suits)."""
         wiring = self._with_zotero(project, zotero)
-        with self._unit(None, wiring) as index:
+        with self._unit(None, wiring, project) as index:
             service = wiring.ingest_service(project, index, jobs)
             with running as progress:
                 return service.run(
@@ -371,6 +378,8 @@ class Citeloom:
         entered once watching is set up (the door's signal handling); ``progress`` is told of
         each run's documents. Returns the runs made."""
         prune = prune or self.project(project).prune
+        with self._unit(None, project=project):
+            pass  # another project's collection: refused before watching begins, not per run
         service = self.wiring.watch_service(
             project, sources.given, prune, self.on_wait, settle_s, progress, jobs
         )
@@ -382,13 +391,13 @@ class Citeloom:
         self, project: str, embedding_model: str | None, allow_download: bool = False
     ) -> ReindexReport:
         self.project(project)
-        with self._unit(None) as index:
+        with self._unit(None, project=project) as index:
             service = self.wiring.reindex_service(project, index, embedding_model, allow_download)
             return service.run()
 
     def export(self, project: str, file: Path) -> TransferReport:
         chosen = self.project(project)
-        with self._unit(None) as index:
+        with self._unit(None, project=project) as index:
             info = index.collection_info(chosen.collection)
             tokenizer = self.wiring.tokenizer_id(info.embed_model) if info else None
             return export_project(index, project, chosen.collection, tokenizer, file)
@@ -399,7 +408,7 @@ class Citeloom:
         wiring = self.wiring.with_server(to) if to is not None else self.wiring
         chosen = wiring.project(project)
         tokenizer = wiring.tokenizer_id(chosen.embedding_model)
-        with self._unit(None, wiring) as index:
+        with self._unit(None, wiring, project) as index:
             return import_project(
                 index,
                 project,
@@ -418,13 +427,20 @@ class Citeloom:
     def drop_plan(self, project: str) -> DropReport:
         """What ``drop`` removes, without removing it (for the question asked first)."""
         collection = self.project(project).collection
-        with self._unit(None) as index:
+        with self._unit(None, project=project) as index:
             return drop_plan(index, project, collection, self._others(project))
 
     def drop(self, project: str) -> DropReport:
         collection = self.project(project).collection
-        with self._unit(None) as index:
+        with self._unit(None, project=project) as index:
             return drop_project(index, project, collection, self._others(project))
+
+    def rename_project(self, old: str, new: str) -> RenameReport:
+        """The configured project ``new`` takes over its collection from ``old``, the name it
+        was made under (renamed on purpose in the config)."""
+        collection = self.project(new).collection
+        with self._unit(None) as index:
+            return rename_project(index, old, new, collection)
 
     # ------------------------------------------------------------------ checks and audits
     def validate(
@@ -456,3 +472,10 @@ class Citeloom:
 
     def audit_runs(self) -> list[RunSummary]:
         return [summarise_run(name, events) for name, events in self.wiring.audit_runs()]
+
+
+def _owned(index: Index, wiring: Wiring, project: str | None) -> None:
+    """Refuse ``project`` a collection another project made (``None``: a unit of no one
+    project's, such as the project list)."""
+    if project is not None:
+        index.check_owner(wiring.project(project).collection, project)

@@ -4,8 +4,9 @@ reindex or import runs left beside it, so that the project starts empty again.
 It is the one way to empty a project: an import refuses a collection that holds points, and a
 killed run's staging collection otherwise only goes when the next run of its kind clears it.
 Only what is the project's goes: a collection another configured project also uses is
-refused (dropping it would take that project's documents too), and another project's
-collection is never taken for a leftover, whatever its name.
+refused (dropping it would take that project's documents too), so is one another project made
+(another config naming the same index and collection: ``CollectionOwnerMismatch``), and
+another project's collection is never taken for a leftover, whatever its name.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ def drop_plan(index: Index, project: str, collection: str, others: Mapping[str, 
             f"project '{sharing[0]}': dropping it would remove that project's documents too. "
             "Nothing was removed. Give each project a collection of its own first."
         )
+    index.check_owner(collection, project)
     current = index.physical(collection)
     present = index.list_collections()
     info = index.collection_info(collection) if current in present else None

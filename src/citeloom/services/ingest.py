@@ -137,7 +137,11 @@ class IngestService(DocumentPipeline):
         try:
             # The write guard runs before any conversion: a mismatch writes nothing at all.
             self.index.ensure_collection(
-                self.collection, self.embedder.model_id, self.embedder.dimensions, self.languages
+                self.collection,
+                self.embedder.model_id,
+                self.embedder.dimensions,
+                self.languages,
+                project=self.project,
             )
             stored = StoredDocuments(self.index, self.collection, self.project)
             contents = RunFiles(files)

@@ -87,7 +87,11 @@ class NoteService(DocumentPipeline):
         try:
             # the write guard first, as in ingest: a mismatch embeds and writes nothing
             self.index.ensure_collection(
-                self.collection, self.embedder.model_id, self.embedder.dimensions, self.languages
+                self.collection,
+                self.embedder.model_id,
+                self.embedder.dimensions,
+                self.languages,
+                project=self.project,
             )
             prepared = []
             for item in items:

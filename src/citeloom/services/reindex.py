@@ -52,7 +52,9 @@ def _begin(
 ) -> tuple[CollectionInfo, ReindexReport]:
     """The collection to rebuild and the report of its rebuild into a staging collection
     (``new_model`` None: the vectors are kept, only the BM25 terms are rebuilt); the start is
-    in the audit. A project with nothing stored has nothing to rebuild."""
+    in the audit. A project with nothing stored has nothing to rebuild, and another
+    project's collection is refused before anything is built."""
+    index.check_owner(collection, project)
     info = index.collection_info(collection)
     if info is None:
         raise ConfigError(
@@ -123,6 +125,7 @@ class ReindexService(DocumentPipeline):
                 self.embedder.dimensions,
                 lambda: self._rebuild_all(documents, target, report),
                 self.languages,
+                project=self.project,
             ),
         )
 
@@ -183,6 +186,7 @@ class TermsReindex:
                 info.dimensions,
                 lambda: self._copy(info, target, report),
                 self.languages,
+                project=self.project,
             ),
         )
 

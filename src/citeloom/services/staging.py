@@ -55,14 +55,18 @@ def build_and_switch(
     dimensions: int,
     fill: Callable[[], bool],
     languages: Sequence[str] = DEFAULT_LANGUAGES,
+    *,
+    project: str,
 ) -> bool:
     """Fill ``target`` with ``fill`` (True: it is complete) and point ``collection`` at it.
-    ``target`` is made for ``embed_model`` and BM25 in ``languages``.
+    ``target`` is made for ``project``, ``embed_model`` and BM25 in ``languages``; the
+    collection must be ``project``'s (``CollectionOwnerMismatch`` before anything is made).
 
     Whatever ``fill`` raises, and an incomplete result, drops ``target`` again, so the project
     keeps serving from its old collection; returns whether the switch happened."""
+    index.check_owner(collection, project)
     index.drop_collection(target)  # a leftover of a killed build
-    index.ensure_collection(target, embed_model, dimensions, languages)
+    index.ensure_collection(target, embed_model, dimensions, languages, project=project)
     try:
         if not fill():
             index.drop_collection(target)

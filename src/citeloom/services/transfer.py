@@ -144,6 +144,7 @@ def import_project(
         _check_languages(path, header, project, languages)
         points = export.points()
     _check_dimensions(path, header, project, embed_model, model_dimensions())
+    index.check_owner(collection, project)
     index.check_model(collection, embed_model, languages)
     info = index.collection_info(collection)
     if info is not None and info.points:
@@ -161,6 +162,7 @@ def import_project(
         header.dimensions,
         lambda: _store(index, target, points, project),
         languages,
+        project=project,
     )
     return TransferReport(project, collection, embed_model, len(points), _documents(points), "")
 

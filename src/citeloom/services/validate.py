@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from citeloom.domain.citekeys import LibraryProblem
-from citeloom.domain.errors import CiteloomError, ExitCode
+from citeloom.domain.errors import CiteloomError, CollectionOwnerMismatch, ExitCode
 from citeloom.domain.languages import (
     DEFAULT_LANGUAGES,
     MULTILINGUAL_MODEL,
@@ -21,7 +21,7 @@ from citeloom.domain.languages import (
     shown,
     spoken,
 )
-from citeloom.domain.models import DocumentSummary, chunk_token_limit
+from citeloom.domain.models import CollectionInfo, DocumentSummary, chunk_token_limit
 from citeloom.ports import Chunker, Embedder, Index, LibraryAudit, MetadataResolver, RelationSource
 from citeloom.services.inspection import repair
 from citeloom.services.staging import leftovers
@@ -253,11 +253,14 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
 
     index, error = _attempt(parts.index)
     info = None
+    foreign: CollectionOwnerMismatch | None = None
     documents: list[DocumentSummary] = []
     staged: list[str] = []
     if index is not None:
         with index:
             info, error = _attempt(lambda: index.collection_info(parts.collection))
+            if info is not None and error is None:
+                foreign, error = _attempt(lambda: _foreign(index, parts.collection, project))
             if info is not None and error is None:
                 documents, error = _attempt(lambda: index.documents(parts.collection, project))
             if error is None:
@@ -276,6 +279,11 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
         )
         return checks
     checks.append(Check("index", True, "reachable"))
+    owner = owner_check(project, parts.collection, info, foreign)
+    if owner is not None:
+        checks.append(owner)
+        if not owner.ok:  # what the collection holds is another project's business
+            return checks
     if info is None:
         checks.append(
             Check("collection model", True, f"collection '{parts.collection}' not created yet")
@@ -319,6 +327,46 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
     if labels := page_labels_check(documents):
         checks.append(labels)
     return checks
+
+
+def _foreign(index: Index, collection: str, project: str) -> CollectionOwnerMismatch | None:
+    """What the project's commands are refused with when its collection is another's."""
+    try:
+        index.check_owner(collection, project)
+    except CollectionOwnerMismatch as error:
+        return error
+    return None
+
+
+def owner_check(
+    project: str,
+    collection: str,
+    info: CollectionInfo | None,
+    foreign: CollectionOwnerMismatch | None,
+) -> Check | None:
+    """Whether the collection is this project's: another config may name the same index and
+    collection under another project name (None: no collection yet)."""
+    if info is None:
+        return None
+    if foreign is not None:
+        return Check(
+            "collection project",
+            False,
+            f"'{collection}' belongs to project '{foreign.owner}', which made it; this config "
+            f"calls its project '{project}', and is refused it",
+            f"give project '{project}' a collection of its own, or, if '{foreign.owner}' was "
+            f"renamed to '{project}' on purpose: citeloom rename-project {foreign.owner} "
+            f"{project}",
+            int(ExitCode.MODEL_MISMATCH),
+        )
+    if info.owner is None:
+        return Check(
+            "collection project",
+            True,
+            f"'{collection}' records no project yet (made before collections recorded one); "
+            f"the next ingest, import or note records '{project}'",
+        )
+    return Check("collection project", True, f"'{collection}' belongs to '{project}'")
 
 
 def languages_check(project: str, model: str, languages: Sequence[str]) -> Check | None:

@@ -2,9 +2,10 @@
 
 ``QdrantIndex`` holds what the embedded engine (``edge_engine``: a Qdrant Edge shard in this
 process) and a server (``server_engine``: qdrant-client) must agree on: the write guard on the
-embedding model, which payload indexes a collection carries, how a document replaces its older
-copy, how pages are read, how BM25 term weights are probed. An engine supplies only the
-primitives in which they differ (``engine.Engine``); filters are planned in ``filter_plan``.
+collection's project and embedding model, which payload indexes a collection carries, how a
+document replaces its older copy, how pages are read, how BM25 term weights are probed. An
+engine supplies only the primitives in which they differ (``engine.Engine``); filters are
+planned in ``filter_plan``.
 """
 
 from __future__ import annotations
@@ -15,12 +16,20 @@ from functools import partial
 from typing import Any, Generic, Self, TypeVar
 
 from citeloom.adapters import bm25
-from citeloom.adapters.qdrant.collection_meta import guard, languages_of, new_meta
+from citeloom.adapters.qdrant.collection_meta import (
+    adopting,
+    guard,
+    guard_owner,
+    languages_of,
+    new_meta,
+    owner_of,
+)
 from citeloom.adapters.qdrant.engine import Engine, Page
 from citeloom.adapters.qdrant.filter_plan import (
     Plan,
     document_plan,
     filter_plan,
+    others_plan,
     payload_indexes,
     stale_plan,
 )
@@ -84,12 +93,34 @@ class QdrantIndex(Generic[E]):
             dimensions=int(meta.get("dimensions", 0)),
             points=self.engine.points_count(collection),
             languages=languages_of(meta),
+            owner=owner_of(meta),
         )
 
     def _languages(self, collection: str) -> tuple[str, ...]:
         """What the collection's BM25 terms are stemmed for: every chunk and query of it is
         encoded so, whatever a caller is configured for (``collection_meta``)."""
         return languages_of(self.engine.meta(collection))
+
+    def check_owner(self, collection: str, project: str) -> None:
+        meta = self.engine.meta(collection)
+        if meta is not None:
+            guard_owner(collection, self._owner(collection, meta), project)
+
+    def _owner(self, collection: str, meta: dict[str, Any]) -> str | None:
+        """The project the collection records; for one made before collections recorded it,
+        the one project every chunk of it carries (None: empty, or several projects'), so
+        that an upgrade protects a collection before anything writes to it again. A read and
+        a count, until a write records the project."""
+        owner = owner_of(meta)
+        if owner is not None or not self.engine.exists(collection):
+            return owner
+        page = Page(None, None, 1, ["project"], what="read a chunk's project")
+        records, _ = self.engine.scroll(collection, page)
+        first = (records[0].payload or {}).get("project") if records else None
+        if first is None:
+            return None
+        held = self.engine.count(collection, others_plan(str(first)))
+        return str(first) if held == 0 else None
 
     def check_model(
         self, collection: str, embed_model: str, languages: Sequence[str] | None = None
@@ -104,13 +135,21 @@ class QdrantIndex(Generic[E]):
         embed_model: str,
         dimensions: int,
         languages: Sequence[str] = DEFAULT_LANGUAGES,
+        *,
+        project: str,
     ) -> None:
         meta = self.engine.meta(collection)
+        adopt = None
         if meta is None:
-            meta = new_meta(collection, embed_model, dimensions, languages)
+            meta = new_meta(collection, embed_model, dimensions, languages, project=project)
         else:
+            # first: the rest is another project's business
+            guard_owner(collection, self._owner(collection, meta), project)
             guard(collection, meta, embed_model, languages)
+            adopt = adopting(meta, project)
         self.engine.create(collection, meta)
+        if adopt is not None:  # made before collections recorded their project
+            self.engine.update_meta(collection, adopt)
         # payload indexes, created on first use: also on a collection an older version made
         # (building one over existing points is how Qdrant adds it)
         have = self.engine.indexed_keys(collection)
@@ -162,6 +201,17 @@ class QdrantIndex(Generic[E]):
         for key, values in fields.items():
             self.engine.set_payload_where(collection, document_plan(doc_id), key, values)
         self.engine.flush(collection)
+
+    def hand_over(self, collection: str, old: str, new: str) -> int:
+        # the points first, then the record: a run killed in between is repeated as it was
+        # (the collection still names ``old``), and finds fewer points to move
+        plan = filter_plan(SearchFilter(old))
+        moved = self.engine.count(collection, plan) if self.engine.exists(collection) else 0
+        if moved:
+            self.engine.set_payload_where(collection, plan, None, {"project": new})
+            self.engine.flush(collection)
+        self.engine.update_meta(collection, {"project": new})
+        return moved
 
     # ------------------------------------------------------------------ reading
     def _records(

@@ -2,7 +2,7 @@
 
 Layout under ``index_dir``::
 
-    <collection>/collection.json   embedding model, dimensions, BM25 settings (the sidecar)
+    <collection>/collection.json   project, embedding model, dimensions, BM25 settings (the sidecar)
     <collection>/shard/            the Qdrant Edge shard
     <collection>.alias.json        where reindex switched the name to (a Qdrant alias's stand-in)
     <collection>.lock, .wait ...   who holds the shard and who waits for it (``edge_locks``)
@@ -298,6 +298,27 @@ class EdgeEngine:
                 raise _unavailable(shard_dir, error) from error
             self._shards[self.physical(collection)] = shard
 
+    def update_meta(self, collection: str, changes: dict[str, Any]) -> None:
+        """The sidecar rewritten whole under a temporary name and renamed over the old one: a
+        reader sees what the collection remembered before or after, never half of it."""
+        meta = self.meta(collection)  # holds the lock
+        if meta is None:
+            raise IndexUnavailable(
+                f"collection '{collection}' does not exist under {self.index_dir}. Run "
+                "citeloom ingest first."
+            )
+        folder = self._dir(collection)
+        self._ensure_room()
+        try:
+            tmp = folder / (SIDECAR + ".tmp")
+            tmp.write_text(json.dumps({**meta, **changes}, indent=2), encoding="utf-8")
+            os.replace(tmp, folder / SIDECAR)
+        except OSError as error:
+            raise IndexUnavailable(
+                f"{folder / SIDECAR}: cannot update the collection's metadata "
+                f"({error.strerror}). Check [paths] index_dir and its permissions."
+            ) from error
+
     def exists(self, collection: str) -> bool:
         return self._shard(collection) is not None
 
@@ -346,7 +367,7 @@ class EdgeEngine:
         return self._require(collection)
 
     def set_payload_where(
-        self, collection: str, plan: Plan, key: str, values: dict[str, Any]
+        self, collection: str, plan: Plan, key: str | None, values: dict[str, Any]
     ) -> None:
         shard = self._require(collection)
         self._ensure_room()

@@ -45,6 +45,11 @@ class Engine(Protocol):
         ``meta`` as what it remembers."""
         ...
 
+    def update_meta(self, collection: str, changes: dict[str, Any]) -> None:
+        """Merge ``changes`` into what an existing collection remembers (its project, when
+        one adopts it or a rename hands it over)."""
+        ...
+
     def exists(self, collection: str) -> bool:
         """Whether the collection holds points that can be read (reads of a missing one
         answer empty)."""
@@ -66,9 +71,10 @@ class Engine(Protocol):
         ...
 
     def set_payload_where(
-        self, collection: str, plan: Plan, key: str, values: dict[str, Any]
+        self, collection: str, plan: Plan, key: str | None, values: dict[str, Any]
     ) -> None:
-        """Merge ``values`` into the payload object ``key`` of the points the plan selects."""
+        """Merge ``values`` into the payload object ``key`` of the points the plan selects
+        (None: into the payload itself)."""
         ...
 
     def flush(self, collection: str) -> None:

@@ -78,6 +78,11 @@ def document_plan(doc_id: str) -> Plan:
     return Plan(must=(Condition("equals", "doc_id", (doc_id,)),))
 
 
+def others_plan(project: str) -> Plan:
+    """Every chunk that is not ``project``'s (a chunk that names no project included)."""
+    return Plan(must_not=(Condition("equals", "project", (project,)),))
+
+
 def stale_plan(doc_id: str, source_path: str, keep: Sequence[str]) -> Plan:
     """What a new copy of a document replaces: every chunk of the same content or the same
     file, but the ``keep`` chunks just written (an unchanged chunk keeps its id)."""

@@ -183,6 +183,23 @@ class ServerEngine:
             **self._placement,
         )
 
+    def update_meta(self, collection: str, changes: dict[str, Any]) -> None:
+        """The whole metadata sent, ``changes`` merged in: the same end whether a server
+        merges what it is sent or replaces it. Sent to the collection itself, not to an alias
+        reindex pointed at it."""
+        meta = self.meta(collection)
+        if meta is None:
+            raise IndexUnavailable(
+                f"collection '{collection}' does not exist on Qdrant at {self.url}. Run "
+                "citeloom ingest first."
+            )
+        self._call(
+            "update a collection's metadata",
+            self.client.update_collection,
+            self.physical(collection),
+            metadata={**meta, **changes},
+        )
+
     def exists(self, collection: str) -> bool:
         return bool(self._call("list collections", self.client.collection_exists, collection))
 
@@ -225,10 +242,10 @@ class ServerEngine:
         self._call(what, self.client.delete, collection, points_selector=selector, wait=True)
 
     def set_payload_where(
-        self, collection: str, plan: Plan, key: str, values: dict[str, Any]
+        self, collection: str, plan: Plan, key: str | None, values: dict[str, Any]
     ) -> None:
         self._call(
-            "relabel a document",
+            "relabel points",
             self.client.set_payload,
             collection,
             payload=values,

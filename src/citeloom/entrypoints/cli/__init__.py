@@ -1,14 +1,16 @@
 """The ``citeloom`` command line, a module per command group: ``library`` (ingest, watch),
 ``search`` (query, answer, check), ``collections`` (validate, inspect, reindex, export,
-import, drop), ``servers`` (serve, mcp, tui), ``audit`` and ``notes``. Each command parses its
-options, calls one use case of ``services.application`` and renders what it returns.
+import, drop, rename-project), ``servers`` (serve, mcp, tui), ``audit`` and ``notes``. Each
+command parses its options, calls one use case of ``services.application`` and renders what
+it returns.
 
 Exit codes (also in the README):
   0  success
   1  some documents failed (the others went in)
   2  usage or configuration error
   3  index unavailable (server down, or the embedded index is busy)
-  4  embedding-model mismatch (the write guard refused)
+  4  the write guard refused: another embedding model, other languages, another project's
+     collection
   5  a disk is full or failing (the run stopped before the document in hand was stored)
      (check: 1 when a citation has a verdict of --fail-on)
  70  internal error (a bug: run with -v and report it)

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 # The order --help lists the commands in: a run's order, then the collection's, then the doors.
 ORDER = (
     "ingest", "watch", "query", "answer", "check", "serve", "validate", "inspect", "reindex",
-    "export", "import", "drop", "mcp", "tui", "audit", "notes",
+    "export", "import", "drop", "rename-project", "mcp", "tui", "audit", "notes",
 )  # fmt: skip
 
 
@@ -43,7 +43,8 @@ app = typer.Typer(
         "[@citekey, p. N] labels."
     ),
     epilog="Exit codes: 0 ok, 1 some documents failed, 2 usage/config error, "
-    "3 index unavailable or busy, 4 embedding-model mismatch, 5 disk full or failing, "
+    "3 index unavailable or busy, 4 the write guard refused (another embedding model, other "
+    "languages, another project's collection), 5 disk full or failing, "
     "70 internal error, 130 interrupted; check: 1 when a citation has a verdict of --fail-on.",
     no_args_is_help=True,
     add_completion=False,

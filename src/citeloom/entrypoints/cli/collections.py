@@ -1,5 +1,5 @@
 """The project's collection as a whole: ``validate``, ``inspect``, ``reindex``, ``export``,
-``import`` and ``drop``."""
+``import``, ``drop`` and ``rename-project``."""
 
 from __future__ import annotations
 
@@ -40,9 +40,10 @@ def validate(
     references file reads (CSL-JSON or BibTeX); the embedding models available here; the
     project's model loads offline (with --allow-download, FastEmbed fetches it first); the
     chunking tokenizer is the embedder's; max_tokens fits the model window; the index is
-    reachable; the collection's stored embedding model equals the configured one; every
-    stored document is whole (exit 1 names those a killed run left in part, and the fix);
-    staging collections interrupted imports or reindexes left behind.
+    reachable; the collection is this project's (another config may name the same index and
+    collection under another project name: exit 4); its stored embedding model equals the
+    configured one; every stored document is whole (exit 1 names those a killed run left in
+    part, and the fix); staging collections interrupted imports or reindexes left behind.
     """
     from citeloom.entrypoints import render
     from citeloom.services.validate import Check, ValidationReport
@@ -259,3 +260,26 @@ def drop(
         echo(f"removed {', '.join(report.removed)} of project '{project}' from {where}")
     else:
         echo(f"project '{project}' has no collection at {where}; nothing to remove")
+
+
+@app.command("rename-project")
+@handle_errors
+def rename_project(
+    old: Annotated[str, typer.Argument(help="The name the project's collection was made under.")],
+    new: Annotated[str, typer.Argument(help='The project\'s name now: its [project."NEW"] table.')],
+    config: ConfigOpt = Path("citeloom.toml"),
+) -> None:
+    """Let a project renamed on purpose keep its collection.
+
+    A collection records the project that made it, and refuses a project of another name
+    (exit 4): another config naming the same index and collection. After renaming
+    [project."OLD"] to [project."NEW"] in the config, run this once: the collection records
+    NEW, and every chunk stored under OLD is stored under NEW. Nothing is re-embedded; run
+    again after an interruption, it finishes. A collection of a third project is refused
+    (exit 2).
+    """
+    report = application(config).rename_project(old, new)
+    echo(
+        f"collection '{report.collection}' now belongs to project '{new}': "
+        f"{report.points} chunks moved from '{old}'"
+    )
