@@ -11,17 +11,24 @@ output is compared with it:
 
 With ``--papers`` it also converts ../shared/corpus/papers/ and reports whether the title found
 on page 1 equals the title of the paper's CSL entry (tests/data/papers.csl.json), and lists the
-headings for a check by eye. ``--dump DIR`` writes every conversion (blocks, title, OCR pages,
-warnings, margin text) to DIR as JSON, so that two versions of the converter can be compared
-with ``diff -r``. Run:
+headings for a check by eye. With ``--replacements`` it counts, per PDF of docling-gt/, papers/
+and paginated/, the replacement characters (U+FFFD) in the conversion and those beside a
+letter, against those beside a letter in poppler's ``pdftotext`` text of the same PDF: a
+character a reader sees printed that the conversion lost (ADR 0035). ``--dump DIR`` writes
+every conversion (blocks, title, OCR pages, warnings, margin text) to DIR as JSON, so that two
+versions of the converter can be compared with ``diff -r``. Run:
 
-    .venv/bin/python benchmarks/conversion_quality.py [--papers] [--show-headers] [--dump DIR]
+    .venv/bin/python benchmarks/conversion_quality.py [--papers] [--replacements] [--show-headers]
+        [--dump DIR]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
+import shutil
+import subprocess
 import sys
 import time
 from dataclasses import asdict, dataclass
@@ -250,9 +257,83 @@ def papers(converter: DoclingConverter, show: bool, out: Path | None) -> None:
     print(f"titles found: {right} of {expected} papers with a reference entry")
 
 
+REPLACEMENT = "\ufffd"
+_BESIDE_LETTER = re.compile(f"(?<=[^\\W\\d_]){REPLACEMENT}|{REPLACEMENT}(?=[^\\W\\d_])")
+
+
+@dataclass
+class Replacements:
+    """The replacement characters of one PDF's conversion, and the reference: those beside a
+    letter in pdftotext's text (None without pdftotext)."""
+
+    pdf: str  # folder/name under the corpus
+    total: int
+    beside_letter: int
+    reference: int | None
+
+    @property
+    def letters_lost(self) -> bool:
+        """A replacement character beside a letter where pdftotext reads the letters."""
+        return self.beside_letter > (self.reference or 0)
+
+    def outcome(self) -> str:
+        told = "no pdftotext" if self.reference is None else f"pdftotext {self.reference}"
+        return f"{self.total} replacement characters, {self.beside_letter} beside a letter ({told})"
+
+
+def beside_letter(text: str) -> int:
+    return len(_BESIDE_LETTER.findall(text))
+
+
+def pdftotext_text(pdf: Path) -> str | None:
+    """poppler's reading of ``pdf`` (None without pdftotext, or if it fails)."""
+    if shutil.which("pdftotext") is None:
+        return None
+    done = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, check=False)
+    return done.stdout.decode("utf-8", "replace") if done.returncode == 0 else None
+
+
+def replacement_characters(converter: Converter, corpus: Path = CORPUS) -> list[Replacements]:
+    """Each PDF of docling-gt/, papers/ and paginated/ converted, its replacement characters
+    counted (the quality tests call this too, with the conversion cache of their project)."""
+    out = []
+    for folder in ("docling-gt", "papers", "paginated"):
+        for pdf in sorted((corpus / folder).glob("*.pdf")):
+            doc = converter.convert(pdf, sha256_of_file(pdf))
+            text = "\n".join(b.text for b in doc.blocks)
+            reference = pdftotext_text(pdf)
+            out.append(
+                Replacements(
+                    f"{folder}/{pdf.name}",
+                    text.count(REPLACEMENT),
+                    beside_letter(text),
+                    None if reference is None else beside_letter(reference),
+                )
+            )
+    return out
+
+
+def print_replacements(found: list[Replacements]) -> None:
+    print(f"\n{'PDF':48} {'U+FFFD':>7} {'by a letter':>11} {'pdftotext':>9}")
+    for r in found:
+        if r.total or r.reference:
+            reference = "-" if r.reference is None else str(r.reference)
+            print(f"{r.pdf[:48]:48} {r.total:7} {r.beside_letter:11} {reference:>9}")
+    total = sum(r.total for r in found)
+    beside = sum(r.beside_letter for r in found)
+    lost = sum(r.letters_lost for r in found)
+    print(
+        f"replacement characters: {total} in {len(found)} PDFs, {beside} beside a letter; "
+        f"PDFs where pdftotext reads letters the conversion lost: {lost}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--papers", action="store_true", help="also report titles of the papers")
+    parser.add_argument(
+        "--replacements", action="store_true", help="count U+FFFD per PDF against pdftotext"
+    )
     parser.add_argument("--show-headers", action="store_true", help="list misses and headings")
     parser.add_argument("--dump", type=Path, help="write every conversion to this folder")
     args = parser.parse_args()
@@ -268,6 +349,8 @@ def main() -> None:
     )
     if args.papers:
         papers(converter, args.show_headers, args.dump)
+    if args.replacements:
+        print_replacements(replacement_characters(converter))
 
 
 if __name__ == "__main__":

@@ -1,8 +1,10 @@
 """Conversion: citeloom's Docling conversion against Docling's own ground truth (docling-gt/):
 section headers matched on their page, and body text found and on its page (in characters);
-and the titles of papers/ against their library entries. Outcome per document: its header
-counts and body text figures, per paper the title found. Benchmark:
-benchmarks/conversion_quality.py --papers."""
+the titles of papers/ against their library entries; and the replacement characters (U+FFFD)
+beside a letter where poppler's pdftotext reads the letters, in every PDF of docling-gt/,
+papers/ and paginated/. Outcome per document: its header counts and body text figures, per
+paper the title found, per PDF its replacement characters. Benchmark:
+benchmarks/conversion_quality.py --papers --replacements."""
 
 from __future__ import annotations
 
@@ -28,6 +30,8 @@ def test_conversion_finds_doclings_headers_on_their_pages_and_the_papers_titles(
         for s in scores
     }
     outcomes |= {f"titles/{t.pdf.name}": repr(t.document.title) for t in titles}
+    replaced = conversion_quality.replacement_characters(converter, CORPUS)
+    outcomes |= {f"replacements/{r.pdf}": r.outcome() for r in replaced}
     documents = tuple(f"docling-gt/{s.name}" for s in scores)
     # counts of headers and characters, not of items: every document stands against them
     figures = [
@@ -49,5 +53,11 @@ def test_conversion_finds_doclings_headers_on_their_pages_and_the_papers_titles(
             against=documents,
         ),
         share("titles found", {f"titles/{t.pdf.name}": t.found for t in titles}),
+        # none may lose a letter pdftotext reads: no margin
+        share(
+            "PDFs with no letter lost to a replacement character",
+            {f"replacements/{r.pdf}": not r.letters_lost for r in replaced},
+            margin=0.0,
+        ),
     ]
     hold("conversion", __doc__, figures, outcomes, __file__)

@@ -17,12 +17,19 @@ _LINE_END_HYPHEN = re.compile(f"(?<=[{_LOWER}])-\\s*\\n\\s*(?=[{_LOWER}])")
 # a compound hyphenated at a line end ("CO2-\nEmissionen", "Nord-\nSüd"): kept whole
 _LINE_END_COMPOUND = re.compile(r"(?<=\w)-[^\S\n]*\n\s*(?=\w)")
 _SOFT_HYPHEN = "\u00ad"
+# "=" drawn with a glyph the text layer maps to "¼" (BMJ's typesetting: "p¼0.51", "lines¼95%
+# CI", "(Q¼23.8)"), which NFKC would make "1⁄4": read as "=" where it stands between a word,
+# a space or a closing bracket and a number (signed, or a decimal point first). A quarter
+# follows a digit ("1¼") or stands before a word ("¼ of them"), and stays.
+_EQUALS_AS_QUARTER = re.compile(r"(?<=[^\W\d_\s]|[\s)\]])¼(?=\s?[-+\u2212<>]?\s?\.?\d)")
 _DASHES = dict.fromkeys(map(ord, "‐‑‒–—―−"), "-")
 
 
 def normalise_text(text: str) -> str:
     """NFKC, soft hyphens and line-end hyphens removed (a compound's kept, its parts joined),
-    whitespace collapsed."""
+    whitespace collapsed; a "¼" that stands for "=" read as one."""
+    if "¼" in text:
+        text = _EQUALS_AS_QUARTER.sub("=", text)
     text = unicodedata.normalize("NFKC", text).replace(_SOFT_HYPHEN, "")
     text = _LINE_END_COMPOUND.sub("-", _LINE_END_HYPHEN.sub("", text))
     return _WS.sub(" ", text).strip()

@@ -23,6 +23,7 @@ from citeloom.adapters.conversion.docling_reading import (
     drop_running_heads,
     keyed_blocks,
     mark_title,
+    mend_lost_ligatures,
     page_marks,
     release_freed_memory,
 )
@@ -42,11 +43,14 @@ if TYPE_CHECKING:
 DOCLING_VERSION = "2.143.0"
 # Bump when the layout rules or the block mapping change: it is part of the conversion cache
 # key, so cached conversions made by older rules are not reused.
-RULES_VERSION = "10"  # bump when the output changes: it keys the conversion cache
+# 11: a character docling-parse reads as U+FFFD is read by pdfium from its glyph name
+RULES_VERSION = "11"  # bump when the output changes: it keys the conversion cache
 # Bump when what is read from a DoclingDocument changes (blocks, margins, page marks), whichever
 # layout made it. 2: the margin text holds the words the layout put inside pictures; 3: an
-# element that a page break cut is a block on each page (``docling_reading.page_pieces``).
-MAPPING_VERSION = "3"
+# element that a page break cut is a block on each page (``docling_reading.page_pieces``); 4: a
+# ligature left as U+FFFD is mended from the document's words and a word list, "¼" between a
+# word and a number is read as "=" (``domain.ligatures``, ``domain.text``).
+MAPPING_VERSION = "4"
 CONVERTER_ID = f"docling-{DOCLING_VERSION}+rules-{RULES_VERSION}+map-{MAPPING_VERSION}"
 TRAINED_ID = f"docling-{DOCLING_VERSION}+trained+map-{MAPPING_VERSION}"
 PDF_SUFFIXES = frozenset({".pdf"})
@@ -341,6 +345,7 @@ class DoclingConverter:
         if not outline:  # an outline's levels are the author's own: Docling used them already
             blocks = levels_from_numbering(blocks)
         blocks = demote_repeated_labels(blocks)
+        blocks = mend_lost_ligatures(blocks)
         if stopped is not None and stopped.kind is WarningKind.TIMEOUT:
             done = sorted({b.page for b in blocks if b.page is not None})
             message = f"{stopped.message}; pages with text: {_ranges(done)} of {pages}"

@@ -14,13 +14,16 @@ import re
 import sys
 from collections import defaultdict
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from citeloom.domain.ligatures import mend_ligatures
 from citeloom.domain.models import Block, BlockKind, ConversionWarning
 from citeloom.domain.page_labels import PageMarks
 from citeloom.domain.text import fold_for_match, normalise_text
+from citeloom.resources import LIGATURE_WORDS
 
 if TYPE_CHECKING:
     from citeloom.adapters.conversion.layout_notes import DoclingRun
@@ -198,6 +201,20 @@ def page_marks(
         page_words=tuple(sum(len(t.split()) for t in text[p]) for p in range(1, pages + 1)),
         page_openings=tuple(" ".join(text[p])[:200] for p in range(1, pages + 1)),
     )
+
+
+def mend_lost_ligatures(blocks: list[Block]) -> list[Block]:
+    """The blocks with a replacement character the glyph names left read as the ligature
+    that makes its word one the document or the word list knows (``domain.ligatures``)."""
+    texts = mend_ligatures([b.text for b in blocks], ligature_words)
+    return [b if b.text == t else replace(b, text=t) for b, t in zip(blocks, texts, strict=True)]
+
+
+@lru_cache(maxsize=1)
+def ligature_words() -> frozenset[str]:
+    """The shipped word list of words with an fi, fl or ff, read once, when first needed."""
+    lines = LIGATURE_WORDS.read_text(encoding="utf-8").splitlines()
+    return frozenset(w for w in lines if w and not w.startswith("#"))
 
 
 def mark_title(blocks: list[Block], title: str | None) -> list[Block]:

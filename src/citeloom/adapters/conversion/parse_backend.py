@@ -9,7 +9,10 @@ few numbers per character (box, font, glyph). This backend
   the OCR of a page without a text layer;
 - materialises the line cells only (cell assignment, reading order and heading styles read
   them); characters stay inside docling-parse, words are not built;
-- hands the characters to the layout stage as plain tuples (``LeanPageBackend.char_boxes``).
+- hands the characters to the layout stage as plain tuples (``LeanPageBackend.char_boxes``);
+- reads again, through pdfium, a character docling-parse read as U+FFFD (a glyph its font
+  names only in its built-in encoding, such as an "fi" ligature), on the pages that have one
+  (``glyph_text``).
 
 Line cells, shapes (reading-order separators) and bitmaps are the stock backend's, so Docling's
 output for a born-digital page is unchanged. Measured in docs/adr/0006-conversion-speed.md.
@@ -31,6 +34,13 @@ from docling_parse.pdf_parser import ContentConfig, ContentLevel
 from PIL import Image
 
 from citeloom.adapters.conversion.docling_compat import ParseDocumentBackend, page_decoder
+from citeloom.adapters.conversion.glyph_text import (
+    REPLACEMENT,
+    Box,
+    mend_lines,
+    page_glyphs,
+    read_boxes,
+)
 
 # One character: left, top, right, bottom (top-left origin, points), font name, glyph text.
 CharBox = tuple[float, float, float, float, str, str]
@@ -54,6 +64,31 @@ class LeanPageBackend(ThreadedDoclingParsePageBackend):
     def __init__(self, result: Any, document: LeanParseBackend) -> None:
         super().__init__(result, rendered=False)
         self._document = document
+        self._mended = False
+
+    def get_segmented_page(self) -> Any:
+        """The stock segmented page (cached), its text lines holding what pdfium reads where
+        docling-parse read a replacement character (``glyph_text``), mended once."""
+        page = super().get_segmented_page()
+        if page is not None and not self._mended:
+            self._mended = True
+            lines = [cell for cell in page.textline_cells if REPLACEMENT in cell.text]
+            if lines:
+                height = page.dimension.height
+                # a rotated page's characters may have their corners in either order
+                boxes: list[Box] = [
+                    (
+                        min(c.x0, c.x1),
+                        height - max(c.y0, c.y1),
+                        max(c.x0, c.x1),
+                        height - min(c.y0, c.y1),
+                    )
+                    for c in page_decoder(self).get_char_cells()
+                    if REPLACEMENT in c.text
+                ]
+                readings = self._document.read_glyphs(self.page_no, boxes)
+                mend_lines(lines, list(zip(boxes, readings, strict=True)))
+        return page
 
     def char_boxes(self) -> list[CharBox]:
         """The page's characters with visible text, top-left origin, as the decoder has them.
@@ -131,18 +166,32 @@ class LeanParseBackend(ParseDocumentBackend):
         for result in self.page_results():
             yield LeanPageBackend(result, self)
 
+    def _pdf(self) -> Any:
+        """The PDF opened in pdfium, once (call with ``locks.pypdfium2_lock`` held)."""
+        if self._pdfium is None:
+            import pypdfium2 as pdfium
+
+            source = self.path_or_stream
+            data = source.getvalue() if isinstance(source, BytesIO) else source
+            self._pdfium = pdfium.PdfDocument(data)
+        return self._pdfium
+
+    def read_glyphs(self, page_no: int, boxes: list[Box]) -> list[str | None]:
+        """What pdfium reads in each box of a page (``glyph_text.read_boxes``)."""
+        with locks.pypdfium2_lock:
+            page = self._pdf()[page_no - 1]
+            try:
+                glyphs = page_glyphs(page)
+            finally:
+                page.close()
+        return read_boxes(glyphs, boxes)
+
     def render(
         self, page_no: int, size: Size, scale: float, cropbox: BoundingBox | None
     ) -> Image.Image:
         """A page image from pdfium, for the pages that need one (OCR)."""
-        import pypdfium2 as pdfium
-
         with locks.pypdfium2_lock:
-            if self._pdfium is None:
-                source = self.path_or_stream
-                data = source.getvalue() if isinstance(source, BytesIO) else source
-                self._pdfium = pdfium.PdfDocument(data)
-            page = self._pdfium[page_no - 1]
+            page = self._pdf()[page_no - 1]
             try:
                 crop = (0.0, 0.0, 0.0, 0.0)
                 if cropbox is not None:
