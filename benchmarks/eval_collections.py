@@ -8,9 +8,11 @@ and their mean, so a fusion that only helps one collection shows.
 
 Abstention is checked the same way: a collection's own judged queries are answerable there
 (none should be marked "no confident answer"), the other collections' queries are about other
-fields (aerodynamics, electronics, library science) and should be. Run:
+fields (aerodynamics, electronics, library science) and should be. ``--remedies`` adds issue
+44's re-weighings and BM25 with RM3 feedback (docs/adr/0036). Run:
 
-    .venv/bin/python benchmarks/eval_collections.py [--sweep] [--only cranfield,npl,cisi]
+    .venv/bin/python benchmarks/eval_collections.py [--sweep] [--remedies]
+        [--only cranfield,npl,cisi]
 """
 
 from __future__ import annotations
@@ -19,14 +21,16 @@ import argparse
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 WORK = ROOT / "benchmarks" / ".work" / "collections"
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 
-from benchmarks import corpora  # noqa: E402
+from benchmarks import corpora, expansion, fusions  # noqa: E402
 from benchmarks.library import CachedEmbedder, add_records, write_config  # noqa: E402
 from benchmarks.metrics import ndcg_at, recall_at  # noqa: E402
 from citeloom import bootstrap  # noqa: E402
@@ -48,6 +52,20 @@ SWEEP = [
         if w != _DENSE_W
     ],
 ]
+
+
+Row = tuple[str, dict, "fusions.Fusion | None", "Callable[[Any], Any] | None"]
+
+
+def remedies() -> list[Row]:
+    """Issue 44's remedies (docs/adr/0036): (row, QueryService arguments, fusion policy, index
+    wrapper)."""
+    rows: list[Row] = [(name, {}, policy, None) for name, policy in fusions.remedies()]
+    rows += [
+        ("bm25 rm3", {"signals": "bm25"}, None, lambda index: expansion.RM3(index, index)),
+        ("hybrid + bm25 rm3", {}, None, lambda index: expansion.RM3(index, index)),
+    ]
+    return rows
 
 
 def build(judged: corpora.Judged) -> tuple[Path, CachedEmbedder]:
@@ -111,6 +129,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sweep", action="store_true", help="also other fusions and weights")
     parser.add_argument("--only", default=",".join(corpora.JUDGED), help="collections to run")
+    parser.add_argument(
+        "--remedies", action="store_true", help="also issue 44's re-weighings and BM25 with RM3"
+    )
     args = parser.parse_args()
     names = args.only.split(",")
     table: dict[str, dict[str, tuple[float, float]]] = {}
@@ -127,15 +148,22 @@ def main() -> None:
             flush=True,
         )
         try:
-            for variant, params in VARIANTS + (SWEEP if args.sweep else []):
+            chosen: list[Row] = [
+                (v, p, None, None) for v, p in VARIANTS + (SWEEP if args.sweep else [])
+            ]
+            if args.remedies:
+                chosen += remedies()
+            for variant, params, policy, wrap in chosen:
                 service = QueryService(
                     project=name,
                     collection=settings.get_project(name).collection,
                     embedder=embedder,
-                    index=index,
+                    index=index if wrap is None else wrap(index),
                     candidates=200,
                     **params,
                 )
+                if policy is not None:
+                    service.fuse = policy
                 table.setdefault(variant, {})[name] = evaluate(service, judged)
                 if "(default)" in variant:
                     foreign = [q for other, qs in every.items() if other != name for q in qs]

@@ -8,10 +8,11 @@ the project's own chunker, embedder and index. At each size it runs the judged p
 kind and abstention, for the tuning and the test half: the hybrid, dense alone and BM25 alone,
 next to a page-level BM25 baseline over the same library (paper pages plus the abstracts, one
 "page" each); ``--sweep`` adds the fusion policies measured against the default
-(benchmarks/fusions.py, docs/adr/0016). Embeddings of the abstracts are cached under
+(benchmarks/fusions.py, docs/adr/0016), ``--remedies`` issue 44's re-weighings (docs/adr/0036).
+Embeddings of the abstracts are cached under
 benchmarks/.work/cache/vectors. Run:
 
-    .venv/bin/python benchmarks/eval_haystack.py [--levels 0,2000,6000,all] [--sweep]
+    .venv/bin/python benchmarks/eval_haystack.py [--levels 0,2000,6000,all] [--sweep] [--remedies]
 """
 
 from __future__ import annotations
@@ -54,6 +55,9 @@ def main() -> None:
     parser.add_argument("--levels", default="0,2000,6000,all", help="distractor counts")
     parser.add_argument(
         "--sweep", action="store_true", help="also the other fusion policies at each size"
+    )
+    parser.add_argument(
+        "--remedies", action="store_true", help="also issue 44's re-weighings at each size"
     )
     args = parser.parse_args()
     logging.getLogger("docling").setLevel(logging.ERROR)
@@ -103,6 +107,8 @@ def main() -> None:
             ]
             if args.sweep:
                 variants += fusions.sweep()
+            if args.remedies:
+                variants += [(name, {}, policy) for name, policy in fusions.remedies()]
             # every variant ranks the same engine answers at this size: each search runs once
             reader, queries_embedder = remembered(index, embedder)
             for name, params, policy in variants:

@@ -14,18 +14,26 @@ The policies adapt to what a query's candidates show, as issue 29 asked:
 - ``learned``: a logistic model over per-candidate features, fitted (``train``) on the judged
   queries of the tuning half of the shared papers (``eval_papers.py --train``).
 
-None of them is citeloom's fusion: each was measured and rejected (the ADR has the figures).
+Issue 44 measured more against vocabulary mismatch (``remedies``, docs/adr/0036): BM25's
+weight by the lexical evidence its best candidate holds (``rare_match`` with a floor,
+``IdfMass``: the share of the query's IDF its best candidate holds), and dense search's best
+candidates kept near the top when BM25 found nothing confident (``dense_kept``).
+
+None of them is citeloom's fusion: each was measured and rejected (the ADRs have the figures).
 """
 
 from __future__ import annotations
 
 import statistics
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
+from citeloom.domain.abstention import covered_terms
 from citeloom.domain.fusion import linear
 from citeloom.domain.models import ScoredPoint
+from citeloom.domain.text import fold_for_match
 
 Lists = Sequence[Sequence[ScoredPoint]]
 Fusion = Callable[[Lists, Sequence[float]], list[ScoredPoint]]
@@ -42,15 +50,73 @@ def _peak(ranked: Sequence[ScoredPoint], n: int = 10) -> float:
     return top[0] - statistics.mean(top[1:])
 
 
-def rare_match(low: float = 0.3, high: float = 0.8) -> Fusion:
-    """The default blend with BM25's weight scaled from 0 (its best candidate reaches ``low``
-    of the query's ceiling or less) to 1 (``high`` or more)."""
+def rare_match(low: float = 0.3, high: float = 0.8, floor: float = 0.0) -> Fusion:
+    """The default blend with BM25's weight scaled from ``floor`` (its best candidate reaches
+    ``low`` of the query's ceiling or less) to 1 (``high`` or more)."""
 
     def fuse(lists: Lists, weights: Sequence[float]) -> list[ScoredPoint]:
         trust = min(1.0, max(0.0, (_best(lists[1]) - low) / (high - low)))
-        return linear(lists, (weights[0], weights[1] * trust))
+        return linear(lists, (weights[0], weights[1] * (floor + (1 - floor) * trust)))
 
     return fuse
+
+
+def dense_kept(confident: float = 0.5, keep: int = 1, at: int = 5) -> Fusion:
+    """The default blend, but when BM25's best candidate reaches less than ``confident`` of
+    the query's ceiling (no confident lexical hit), dense search's ``keep`` best candidates
+    are kept among the first ``at``: moved up to position ``at`` when the blend put them
+    lower (issue 44: what dense search finds when the words differ)."""
+
+    def fuse(lists: Lists, weights: Sequence[float]) -> list[ScoredPoint]:
+        fused = linear(lists, weights)
+        if _best(lists[1]) >= confident:
+            return fused
+        dense = sorted(lists[0], key=lambda p: (-p.score, p.id))[:keep]
+        for point in dense:
+            place = next(i for i, p in enumerate(fused) if p.id == point.id)
+            if place >= at:
+                moved = fused.pop(place)
+                fused.insert(at - 1, moved)
+        return fused
+
+    return fuse
+
+
+class IdfMass:
+    """The default blend with BM25's weight scaled by the share of the query's IDF mass that
+    BM25's best candidate holds (its content words, inflections allowed; from ``low`` to
+    ``high``, with at least ``floor`` of the weight). The query's words and their IDF come
+    from the index's ``term_weights``, which ``watch`` records as the service asks for them."""
+
+    def __init__(self, low: float = 0.4, high: float = 0.9, floor: float = 0.0) -> None:
+        self.low, self.high, self.floor = low, high, floor
+        self.weights: dict[str, float] = {}
+
+    def watch(self, index: Any) -> Any:
+        policy = self
+
+        class Watched:
+            def __getattr__(self, name: str) -> Any:
+                return getattr(index, name)
+
+            def term_weights(self, collection: str, text: str) -> dict[str, float]:
+                policy.weights = index.term_weights(collection, text)
+                return policy.weights
+
+        return Watched()
+
+    def mass(self, best: ScoredPoint | None) -> float:
+        weights = {fold_for_match(w): v for w, v in self.weights.items() if v > 0}
+        total = sum(weights.values())
+        if best is None or not total:
+            return 0.0
+        covered = covered_terms(weights, [(best.payload or {}).get("fulltext", "")])
+        return sum(weights[t] for t in covered) / total
+
+    def __call__(self, lists: Lists, weights: Sequence[float]) -> list[ScoredPoint]:
+        top = max(lists[1], key=lambda p: (p.score, p.id), default=None)
+        trust = min(1.0, max(0.0, (self.mass(top) - self.low) / (self.high - self.low)))
+        return linear(lists, (weights[0], weights[1] * (self.floor + (1 - self.floor) * trust)))
 
 
 def peaked(dense_peak: float = 0.15, bm25_peak: float = 0.35, mix: float = 0.5) -> Fusion:
@@ -134,6 +200,24 @@ class Recorder:
     def __call__(self, lists: Lists, weights: Sequence[float]) -> list[ScoredPoint]:
         self.lists.append([list(ranked) for ranked in lists])
         return linear(lists, weights)
+
+
+def remedies() -> list[tuple[str, Fusion]]:
+    """Issue 44's re-weighings: BM25 trusted by the lexical evidence it found (the first row is
+    ``adaptive rare-term match`` again, for the tables of ADR 0036), and dense search's best
+    kept near the top when BM25 found nothing confident."""
+    return [
+        ("lexical weight 0.3-0.8", rare_match()),
+        ("lexical weight 0.2-0.6", rare_match(0.2, 0.6)),
+        ("lexical weight 0.3-0.8 floor .5", rare_match(floor=0.5)),
+        ("lexical weight 0.4-0.9 floor .5", rare_match(0.4, 0.9, floor=0.5)),
+        ("dense kept: 1 in 5 under .5", dense_kept(0.5, 1, 5)),
+        ("dense kept: 2 in 5 under .5", dense_kept(0.5, 2, 5)),
+        ("dense kept: 1 in 3 under .5", dense_kept(0.5, 1, 3)),
+        ("dense kept: 1 in 5 under .7", dense_kept(0.7, 1, 5)),
+        ("dense kept: 1 in 2 under .6", dense_kept(0.6, 1, 2)),
+        ("dense kept: 1 in 1 under .4", dense_kept(0.4, 1, 1)),
+    ]
 
 
 def sweep() -> list[tuple[str, dict, Fusion | None]]:
