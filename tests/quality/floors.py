@@ -110,7 +110,12 @@ def regenerating() -> bool:
 
 
 def regenerate_command(test_file: str) -> str:
-    return f"CITELOOM_REGENERATE=1 {COMMAND} tests/quality/{Path(test_file).name}"
+    """The command that rewrites a test's stored results: a quality test's under its marker,
+    a fast test's (the judge's golden inputs) as it is."""
+    path = Path(test_file)
+    if path.parent.name == "quality":
+        return f"CITELOOM_REGENERATE=1 {COMMAND} tests/quality/{path.name}"
+    return f"CITELOOM_REGENERATE=1 .venv/bin/python -m pytest tests/{path.parent.name}/{path.name}"
 
 
 def write(

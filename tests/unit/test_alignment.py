@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from citeloom.domain.abbreviations import abbreviations
 from citeloom.domain.abstention import stem, text_stems
 from citeloom.domain.alignment import (
     PageText,
-    abbreviations,
     claim_content,
     names_held,
     page_spans,

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from citeloom.services.answer import AnswerService
     from citeloom.services.browse import BrowseService
     from citeloom.services.check import CheckService
-    from citeloom.services.evidence import SentenceEvidence, WarmEvidence
+    from citeloom.services.evidence import SentenceEvidence, SentenceVectors, WarmEvidence
     from citeloom.services.ingest import IngestReport, IngestService, ProgressHook
     from citeloom.services.notes import NoteBook, NoteService
     from citeloom.services.query import QueryService
@@ -497,9 +497,22 @@ def document_text(settings: Settings) -> DocumentText:
 def warm_evidence(settings: Settings, texts: DocumentText | None = None) -> WarmEvidence:
     """An empty cache of sentence vectors for one model, over ``texts`` (shared by a server's
     models) or the stored texts of ``settings``."""
-    from citeloom.services.evidence import SentenceVectors, WarmEvidence
+    from citeloom.services.evidence import WarmEvidence
 
-    return WarmEvidence(SentenceVectors(), texts or document_text(settings))
+    return WarmEvidence(sentence_vectors(settings, None), texts or document_text(settings))
+
+
+def sentence_vectors(settings: Settings, model_id: str | None) -> SentenceVectors:
+    """An empty cache of sentence vectors, kept on disk for ``model_id`` (check's cited
+    pages are embedded once, not on every run of a hook)."""
+    from citeloom.adapters.embedding.sentence_store import FileSentenceStore
+    from citeloom.services.evidence import SentenceVectors
+
+    if model_id is None:
+        return SentenceVectors()
+    return SentenceVectors(
+        store=FileSentenceStore(settings.paths.cache_dir / "sentences", model_id)
+    )
 
 
 def sentence_evidence(
@@ -555,11 +568,14 @@ def check_service(
     from citeloom.services.claim_judge import ClaimJudge
 
     sentences = sentence_evidence(settings, project_name, index, query.embedder, evidence)
+    vectors = evidence.vectors if evidence is not None else None
+    if vectors is None or vectors.store is None:
+        vectors = sentence_vectors(settings, query.embedder.model_id)
     judge = ClaimJudge(
         query.embedder,
         sentences.term_weights,
         settings.check.thresholds(),
-        evidence.vectors if evidence is not None else None,
+        vectors,
         topic_share=settings.check.topic_share,
     )
     return CheckService(

@@ -19,14 +19,20 @@ span is shown); ``not-found`` when nothing aligns.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Literal
 
+from citeloom.domain.abbreviations import (
+    NO_SHORT_FORMS,
+    ShortForms,
+    abbreviated,
+)
 from citeloom.domain.abstention import STOPWORDS, stem, text_stems
-from citeloom.domain.claims import FRAMING_WORDS, Difference, Facts, compare_facts
+from citeloom.domain.claims import compare_facts
+from citeloom.domain.facts import FRAMING_WORDS, Difference, Facts
+from citeloom.domain.name_swaps import said_otherwise, swapped_names
 from citeloom.domain.names import mentioned, names
 from citeloom.domain.quantities import Quantity, distinctive, find_number, same_quantity
 from citeloom.domain.sentences import run_on, split_sentences
@@ -35,9 +41,6 @@ from citeloom.domain.text import (
     Folded,
     comparable_words,
     fold_for_match,
-    name_parts,
-    normalise_text,
-    spellings,
 )
 
 BODY_KINDS = frozenset({"text", "list_item"})
@@ -93,61 +96,6 @@ def page_spans(page: PageText, widths: tuple[int, ...] = WIDTHS, min_words: int 
             for start in range(len(sentences) - width + 1):
                 spans.append(Span(page.page, tuple(sentences[start : start + width]), is_body))
     return spans
-
-
-# ------------------------------------------------------------------ abbreviations
-class ShortForms(dict[str, frozenset[str]]):
-    """A paper's abbreviations: folded short form -> folded words of its long form. One
-    paper's is read once and compared by identity, so what it adds to a span's words is
-    computed once per span (``expanded_stems``)."""
-
-    def __hash__(self) -> int:  # type: ignore[override]
-        return id(self)
-
-    def __eq__(self, other: object) -> bool:
-        return self is other
-
-
-NO_SHORT_FORMS = ShortForms()
-_SHORT = re.compile(r"\((?P<short>[A-Za-z][A-Za-z0-9\-]{0,9})\)")
-
-
-def abbreviations(text: str) -> ShortForms:
-    """The abbreviations a paper defines ("weighted mean difference (WMD)", "haemoglobin
-    (Hb)"): folded short form -> folded words of its long form. The long form is found as
-    Schwartz and Hearst do: the short form's characters, last to first, in the words before
-    the parenthesis, its first character starting a word."""
-    out = ShortForms()
-    for match in _SHORT.finditer(text):
-        short = match["short"]
-        if not any(c.isupper() for c in short) or len(short) < 2:
-            continue
-        words = re.findall(
-            r"[^\W_]+(?:-[^\W_]+)*", text[max(0, match.start() - 120) : match.start()]
-        )
-        words = words[-min(len(short) + 5, 2 * len(short)) :]
-        long = _long_form(short, words)
-        if long:
-            out.setdefault(fold_for_match(short), frozenset(comparable_words(" ".join(long))))
-    return out
-
-
-def _long_form(short: str, words: list[str]) -> list[str] | None:
-    letters = [c.lower() for c in short if c.isalnum()]
-    phrase = " ".join(words).lower()
-    s, p = len(letters) - 1, len(phrase) - 1
-    while s >= 0:
-        while p >= 0 and (
-            phrase[p] != letters[s] or (s == 0 and p > 0 and phrase[p - 1].isalnum())
-        ):
-            p -= 1
-        if p < 0:
-            return None
-        s, p = s - 1, p - 1
-    long = phrase[phrase.rfind(" ", 0, p + 2) + 1 :].split()
-    if not long or len(long) > len(letters) + 3:
-        return None
-    return long
 
 
 # ------------------------------------------------------------------ the claim's content
@@ -245,6 +193,28 @@ def covered(content: ClaimContent, text: str, short_forms: ShortForms = NO_SHORT
     return {t for t, s in content.stems.items() if s in stems}
 
 
+def span_covered(
+    content: ClaimContent, span: Span, short_forms: ShortForms = NO_SHORT_FORMS
+) -> set[str]:
+    """``covered`` for a span, read sentence by sentence: a page's sentences are stemmed once
+    for every run of them and every claim citing the page."""
+    if len(span.sentences) == 1:
+        return covered(content, span.sentences[0], short_forms)
+    stems: set[str] = set()
+    for sentence in span.sentences:
+        stems |= expanded_stems(sentence, short_forms)
+    return {t for t, s in content.stems.items() if s in stems}
+
+
+def span_numbers(content: ClaimContent, span: Span) -> int:
+    """How many of the claim's numbers some sentence of the span states."""
+    return sum(
+        1
+        for q in content.numbers
+        if any(find_number(q, sentence).stated is not None for sentence in span.sentences)
+    )
+
+
 @lru_cache(maxsize=131072)
 def word_set(text: str) -> frozenset[str]:
     return frozenset(comparable_words(text))
@@ -287,29 +257,26 @@ def _dense(cosine: float) -> float:
 def align(
     content: ClaimContent,
     spans: Sequence[Span],
-    vectors: Callable[[Sequence[str]], Sequence[Sequence[float]]],
-    claim_vector: Sequence[float],
+    similarity: Callable[[Sequence[str]], float],
     short_forms: ShortForms = NO_SHORT_FORMS,
 ) -> list[Alignment]:
     """Each span scored against the claim, best first (a shorter span first at a tie): half
-    the weight share of the claim's terms and numbers it holds, half its dense similarity."""
-    sentences = list(dict.fromkeys(s for span in spans for s in span.sentences))
-    if not sentences:
+    the weight share of the claim's terms and numbers it holds, half its dense similarity
+    (``similarity``: the cosine of the claim and the mean vector of some sentences)."""
+    if not spans:
         return []
-    by_sentence = dict(zip(sentences, vectors(sentences), strict=True))
     weights = content.weights
     single: dict[str, tuple[float, float]] = {}
     out = []
     for span in spans:
-        held = covered(content, span.text, short_forms)
+        held = span_covered(content, span, short_forms)
         # the paper's topic the span does not name is not asked of it
         unasked = sum(weights[t] for t in content.context if t not in held)
         total = (content.total - unasked) or 1.0
         term_total = (sum(weights.values()) - unasked) or 1.0
-        stated = sum(1 for q in content.numbers if find_number(q, span.text).stated is not None)
+        stated = span_numbers(content, span)
         lexical = (sum(weights[t] for t in held) + content.number_weight * stated) / total
-        vector = _mean([by_sentence[s] for s in span.sentences])
-        cosine = _cosine(claim_vector, vector)
+        cosine = similarity(span.sentences)
         score = 0.5 * lexical + 0.5 * _dense(cosine) - 0.01 * (len(span.sentences) - 1)
         if len(span.sentences) == 1:
             single[span.sentences[0]] = (score, cosine)
@@ -347,19 +314,17 @@ def align(
     return sorted(ranked, key=lambda a: (-a.score, len(a.span.sentences), a.span.text))
 
 
-def _mean(vectors: Sequence[Sequence[float]]) -> list[float]:
-    if len(vectors) == 1:
-        return list(vectors[0])
-    summed = [sum(column) for column in zip(*vectors, strict=True)]
-    norm = math.sqrt(sum(v * v for v in summed)) or 1.0
-    return [v / norm for v in summed]
-
-
-def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
-    dot = sum(x * y for x, y in zip(a, b, strict=True))
-    na = math.sqrt(sum(x * x for x in a)) or 1.0
-    nb = math.sqrt(sum(y * y for y in b)) or 1.0
-    return dot / (na * nb)
+def run_similarity(
+    sentences: Sequence[str],
+    cosine: Callable[[str], float],
+    pair: Callable[[str, str], float],
+) -> float:
+    """The cosine of a claim and the mean of some sentences' unit vectors, from each
+    sentence's cosine with the claim and each pair's with each other: the mean's length is
+    the square root of the sum of the pairs' cosines (a sentence's with itself is 1)."""
+    dot = sum(cosine(s) for s in sentences)
+    squared = sum(1.0 if a == b else pair(a, b) for a in sentences for b in sentences)
+    return dot / (math.sqrt(max(squared, 1e-12)))
 
 
 # ------------------------------------------------------------------ judgement
@@ -412,10 +377,16 @@ def facts_of(
         content.ignore_numbers,
         tuple(_known_names(content, alignment.span.text, short_forms)),
     )
-    swapped = _swapped_names(content, alignment, short_forms)
-    if swapped:  # another method or dataset in its place: the sentence says otherwise
-        facts = Facts(facts.contradictions + swapped, facts.missing)
-    return facts
+    swapped = swapped_names(
+        content.text,
+        alignment.core,
+        content.ignore_names,
+        short_forms,
+        content.paper,
+        content.context,
+    )
+    # another method or dataset in its place: the sentence says otherwise
+    return Facts(facts.contradictions + swapped, facts.missing)
 
 
 @lru_cache(maxsize=65536)
@@ -440,126 +411,17 @@ def _compare(
 
 def _known_names(content: ClaimContent, text: str, short_forms: ShortForms) -> list[str]:
     """The claim's names a span writes out in full, or abbreviates, as the paper defines them,
-    and those the paper mentions anywhere."""
-    words = word_set(text)
+    or says in another form (``name_swaps.said_otherwise``), and the paper's topic ("PaSa" in
+    the PaSa paper, which a sentence calls "our agent"). Another name the paper mentions
+    elsewhere is not known to the span: a claim naming His331 where the sentence says His388
+    is not stated by it, though the paper names His331 on another line."""
     out = []
     for name in names(content.text):
-        if content.paper and mentioned(content.paper, name):
-            out.append(name)
-            continue
-        if _abbreviated(name, words, short_forms):
+        parts = comparable_words(name)
+        topic = bool(parts) and all(w in content.context for w in parts)
+        if topic or said_otherwise(name, text, short_forms):
             out.append(name)
     return out
-
-
-def _abbreviated(name: str, words: frozenset[str], short_forms: ShortForms) -> bool:
-    """The span says ``name`` in the other form the paper defines for it: its long form for an
-    abbreviation, or the abbreviation of the words it spells out."""
-    long = short_forms.get(fold_for_match(name))
-    if long and long <= words:
-        return True
-    spelled = set(comparable_words(name))
-    return any(short in words and spelled <= long for short, long in short_forms.items())
-
-
-def _swapped_names(
-    content: ClaimContent, alignment: Alignment, short_forms: ShortForms = NO_SHORT_FORMS
-) -> tuple[Difference, ...]:
-    """A name of the claim that the sentence stating it lacks, while that sentence names
-    something the claim does not: another method in its place. A name the claim says in
-    words ("QA" for its "question answering", "CR" for its "consistency ratio") or one with
-    a word glued on ("Google", "Googlebased") is no other thing."""
-    mine = names(content.text, content.ignore_names)
-    theirs = names(alignment.core, content.ignore_names)
-    core, claim = alignment.core, content.text
-    # counted: "95% SD ... 95% CI" against "95% CI ... 95% CI" swaps one of two
-    counts = {n: (_count(n, claim), _count(n, core)) for n in dict.fromkeys([*mine, *theirs])}
-    absent = [n for n in mine if counts[n][0] > counts[n][1]]
-    other = [n for n in theirs if counts[n][1] > counts[n][0]]
-    words = comparable_words(claim)
-    for name in absent:
-        rival = next(
-            (
-                n
-                for n in other
-                if _shape(n) == _shape(name)
-                and not _plural_of(n, name)
-                and not _one_within_other(n, name)
-                and not (counts[n][0] == 0 and _said_in_words(n, name, words, short_forms))
-            ),
-            None,
-        )
-        if rival is not None:
-            return (Difference("term", name, rival),)
-    return ()
-
-
-def _one_within_other(one: str, other: str) -> bool:
-    """One name is the other with a word glued on, as a text layer writes "Google-based"
-    ("Googlebased"); "GaAs" is not within "AlGaAs"."""
-    short, long = sorted((one, other), key=len)
-    rest = long[len(short) :].lstrip("-")
-    return long.startswith(short) and rest.isalpha() and rest.islower()
-
-
-def _said_in_words(short: str, name: str, words: list[str], short_forms: ShortForms) -> bool:
-    """The claim writes out what ``short`` abbreviates: every word of the long form the paper
-    defines, or consecutive content words with its letters as initials; and not as the
-    definition of its own ``name`` beside them ("Cosmic Microwave Background (IAC)", "HS,
-    urea breath test" name another thing)."""
-    at: tuple[int, int] | None = None
-    long = short_forms.get(fold_for_match(short))
-    if long and long <= set(words):
-        where = [i for i, w in enumerate(words) if w in long]
-        at = (where[0], where[-1])
-    letters = fold_for_match(short).replace(" ", "")
-    if at is None and short.isupper() and 2 <= len(letters) <= 6 and letters.isalpha():
-        size = len(letters)
-        at = next(
-            (
-                (i, i + size - 1)
-                for i in range(len(words) - size + 1)
-                if "".join(w[0] for w in words[i : i + size]) == letters
-                and all(len(w) > 2 and w not in STOPWORDS for w in words[i : i + size])
-            ),
-            None,
-        )
-    if at is None:
-        return False
-    parts = name_parts(name)
-    named = [i for i in range(len(words)) if words[i : i + len(parts)] == parts]
-    return not any(at[0] - len(parts) - 2 <= i <= at[1] + 2 for i in named)
-
-
-def _plural_of(one: str, other: str) -> bool:
-    """One name in the singular and the plural ("Bigtable", "Bigtables"): the same name."""
-    a, b = fold_for_match(one), fold_for_match(other)
-    return a != b and (a == f"{b}s" or b == f"{a}s")
-
-
-def _count(name: str, text: str) -> int:
-    """How often a text writes a name, in any of its spellings ("C29", "C-29", ``domain.text
-    .spellings``); an acronym only where it is not a plain word: the acronym "AND" is not
-    the word "and"."""
-    if name.isalpha() and name.isupper():
-        pattern = re.compile(rf"(?<![^\W_]){re.escape(name)}(?![^\W_])", re.I)
-        return sum(1 for m in pattern.finditer(normalise_text(text)) if not m[0].islower())
-    # the text cut into parts as names are: "PaSa7b" and "PaSa-7b" hold "PaSa" once
-    folded = f" {' '.join(name_parts(text))} "
-    return sum(folded.count(f" {' '.join(words)} ") for words in spellings(name))
-
-
-def _shape(name: str) -> str:
-    """What kind of name it is written as: an acronym (BLEU), one with digits (ResNet-50),
-    CamelCase (PaSa) or capitalised words (Expert Choice); a method is replaced by one of
-    its kind, a paraphrase spells it out ("partitioned variable projection")."""
-    if any(c.isdigit() for c in name):
-        return "digits"
-    if name.rstrip("s").isupper():
-        return "acronym"
-    if " " not in name and any(c.isupper() for c in name[1:]):
-        return "camel"
-    return "words"
 
 
 def content_ok(
@@ -593,7 +455,7 @@ def names_held(content: ClaimContent, text: str, short_forms: ShortForms = NO_SH
         parts = comparable_words(name)
         if parts and all(w in content.context for w in parts):
             continue
-        if not _abbreviated(name, words, short_forms):
+        if not abbreviated(name, words, short_forms):
             return False
     return True
 
@@ -619,9 +481,16 @@ def judge(
             for d in facts.contradictions
             if not (d.kind in ("number", "unit") and d.draft in stated)
         ]
-        if against and a.score >= thresholds.mismatch and not a.core.rstrip().endswith("?"):
+        if against and _only_names(against) and _named_nearby(against, a, pool):
+            against = []  # the claim's name is in a span aligned as well: another list item
+        stating = a.score >= best.score - STATING or a.core == best.core
+        # a number the claim changed is not held by the span, which lowers its score: the
+        # span's terms and meaning say whether it is about the claim's thing
+        topic = max(a.score, 0.5 * a.terms + 0.5 * _dense(a.similarity))
+        if against and stating and topic >= thresholds.mismatch and not _asks(a.core):
             # the span that states the claim best says otherwise: a run of sentences
-            # aligned less well does not outvote it (a question says nothing otherwise:
+            # aligned less well does not outvote it, and a span aligned far worse than the
+            # best is about something else (a question says nothing otherwise:
             # "... are models with average acceleration also able to fit supernova data?")
             return Judgement("mismatch", a, Facts(tuple(against), facts.missing))
         if facts.agree and content_ok(content, a, thresholds, short_forms):
@@ -630,6 +499,15 @@ def judge(
     if best.score >= thresholds.discuss:
         return Judgement("unconfirmed", best, facts)
     return Judgement("not-found", best, facts)
+
+
+def _asks(sentence: str) -> bool:
+    return sentence.rstrip().endswith("?")
+
+
+# a span aligned this much worse than the best is not the one stating the claim: what it says
+# otherwise is about something else ("the worst-affected cluster" against "the most affected")
+STATING = 0.1
 
 
 def _numbers_stated(content: ClaimContent, spans: Sequence[Alignment]) -> set[str]:
@@ -646,3 +524,20 @@ def _numbers_stated(content: ClaimContent, spans: Sequence[Alignment]) -> set[st
                 out.add(q.text)
                 break
     return out
+
+
+def _only_names(differences: Sequence[Difference]) -> bool:
+    return all(d.kind == "term" for d in differences)
+
+
+def _named_nearby(
+    differences: Sequence[Difference], at: Alignment, pool: Sequence[Alignment]
+) -> bool:
+    """A span aligned about as well as ``at`` names the claim's name that ``at`` lacks: the
+    page states the claim of one item of a list and ``at`` is its neighbour ("Q9" for the
+    claim's "Q1"), not a swap."""
+    close = [a for a in pool if at.core not in a.span.sentences and a.score >= at.score - NEARBY]
+    return any(mentioned(a.span.text, d.draft) for d in differences for a in close)
+
+
+NEARBY = 0.08  # alignment scores this close are no evidence of one span over the other

@@ -21,49 +21,15 @@ sites"); what the passage merely leaves unstated is missing, not contradicted.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Collection
-from dataclasses import dataclass
-from typing import Literal
 
+from citeloom.domain.bindings import misbound
+from citeloom.domain.directions import direction_facts, direction_missing
+from citeloom.domain.facts import FRAMING_WORDS, Difference, Facts
 from citeloom.domain.names import mentioned, names
+from citeloom.domain.qualifiers import qualifier_facts
 from citeloom.domain.quantities import Quantity, find_numbers, quantities
 from citeloom.domain.text import comparable_text, fold_for_match
-
-DifferenceKind = Literal["number", "unit", "negation", "direction", "term"]
-
-# Words that frame a claim rather than state it: never looked for on the page.
-FRAMING_WORDS = frozenset(
-    """reported report reports reporting colleagues coworkers co-workers authors author et al
-    according claim claims claimed argue argues argued note notes noted observe observes
-    observed find finds found show shows showed shown demonstrate demonstrates describe
-    describes described state states stated suggest suggests suggested conclude concludes
-    concluded study work paper article""".split()  # noqa: SIM905
-)
-
-
-@dataclass(frozen=True)
-class Difference:
-    kind: DifferenceKind
-    draft: str  # what the claim says: "12 sites"
-    page: str  # what the page says: "8 sites"; "" when it says nothing of it
-
-    def describe(self, page_label: str | None) -> str:
-        where = f"p. {page_label}" if page_label else "the page"
-        said = self.page or "not stated"
-        return f"draft: {self.draft}; {where}: {said}"
-
-
-@dataclass(frozen=True)
-class Facts:
-    """How a passage stands to the claim's checkable facts."""
-
-    contradictions: tuple[Difference, ...] = ()  # the page says otherwise, of the same thing
-    missing: tuple[Difference, ...] = ()  # the claim states it, the passage does not
-
-    @property
-    def agree(self) -> bool:
-        return not self.contradictions and not self.missing
 
 
 # ------------------------------------------------------------------ numbers
@@ -99,8 +65,8 @@ def number_facts(
             continue
         if around.stated is not None:
             continue
-        if q.spelled and q.unit is None:  # "the two peaks": no figure to state
-            continue
+        if q.spelled and q.unit is None and (q.definite or q.value <= 2):
+            continue  # "the three peaks", "two datasets": no figure to state
         missing.append(Difference("number", q.text, ""))
     return against, missing
 
@@ -143,7 +109,7 @@ _ADVERB = re.compile(r"(?:al|iv|ent|ant|ous|ab|ib|ed|ing|ar|ct|te|ful|ic|ess)ly$
 _ASIDE = re.compile(r"^\s*,\s*(?:[A-Za-z]+\s*){1,3},")
 
 
-def negation_scopes(text: str, span: int = 3) -> list[tuple[str, ...]]:
+def negation_scopes(text: str, span: int = 6) -> list[tuple[str, ...]]:
     """For each negation, the stems of the content words it governs, in order, up to the end
     of its clause: "no association between negative or positive life events" -> (assoc,
     negat, posit). A reporting verb is not what is negated: "did not find an association"
@@ -251,24 +217,27 @@ def _same_predicate(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     readable ("... but B did not.") match each other."""
     if not a or not b:
         return not a and not b
-    return a[0] in b or b[0] in a
+    return a[0] in b or b[0] in a or len(set(a) & set(b)) >= 2
 
 
 def negation_facts(
     claim: str, passage: str, core: str
 ) -> tuple[list[Difference], list[Difference]]:
     """Each negation of the claim must be matched by one of the passage governing the same
-    words (or by an affix there: "does not rotate" by "irrotational"); each negation of the
-    sentence stating the claim that governs a word of the claim must be matched by one of
-    the claim ("no association between ... and dementia" against "an association between
-    ... and dementia"). A negation of the page governing something the claim does not speak
-    of ("does not require that ...") says nothing of it."""
+    words (or by an affix there: "does not rotate" by "irrotational", or a word that says
+    little of it: "lack of trust" by "low trust"); each negation of the sentence stating the
+    claim that governs the claim's words must be matched by one of the claim ("no
+    association between ... and dementia" against "an association between ... and
+    dementia"; "does not allow client scripts to write back" against "client scripts can
+    write back"). A negation of the page governing something the claim does not speak of
+    ("does not require that ...") says nothing of it."""
     against: list[Difference] = []
     missing: list[Difference] = []
     mine = negation_scopes(claim)
-    in_core = negation_scopes(core)
+    in_span = negation_scopes(passage)
     core_stems, claim_stems = _stems(core), _stems(claim)
-    unmatched = _unmatched(mine, in_core, affix_negations(core), _doubled(claim))
+    answers = affix_negations(passage) + diminished(passage)
+    unmatched = _unmatched(mine, in_span, answers, _doubled(claim))
     if unmatched:
         # against only where the sentence affirms what the negation governs first: "are not
         # used for primary thromboprophylaxis" is not denied by a sentence on when filters
@@ -276,15 +245,43 @@ def negation_facts(
         difference = Difference("negation", _negation_phrase(claim), "affirms it")
         head = unmatched[0][0] if unmatched[0] else None
         (against if head in core_stems else missing).append(difference)
+    governed = [{w[:5] for w in words} for words in _governed(core)]
     wide = [bool(words) and words[0] in _EVIDENTIAL for words in _governed(core)]
     said = [
         s
-        for s, whole in zip(in_core, wide, strict=True)
-        if not s or s[0] in claim_stems or (whole and claim_stems.intersection(s))
+        for s, whole, clause in zip(negation_scopes(core), wide, governed, strict=True)
+        if not s
+        or s[0] in claim_stems
+        or (whole and claim_stems.intersection(s))
+        or len(claim_stems & clause) >= CLAUSE_SHARED
     ]
-    if _unmatched(said, mine, affix_negations(claim), _doubled(core)):
+    if _unmatched(said, mine, affix_negations(claim) + diminished(claim), _doubled(core)):
         against.append(Difference("negation", "affirms it", _negation_phrase(core)))
     return against, missing
+
+
+# the claim's words a page's negated clause must hold to be about the claim's predicate when
+# its first governed word is not one of them ("does not allow client scripts to write back")
+CLAUSE_SHARED = 2
+# words that say there is little of what follows: they answer a negation of it ("lack of
+# patient trust" and "low trust"), never ask for one
+_DIMINISHERS = frozenset(
+    """low poor poorly little limited insufficient inadequate few rare rarely seldom hardly
+    barely minimal negligible weak scarce scant""".split()  # noqa: SIM905
+)
+
+
+def diminished(text: str) -> list[tuple[str, ...]]:
+    """What the text says there is little of, each as a negation's scope: "low trust in
+    lower levels" -> (trust, lower, level)."""
+    words = [w for w in re.findall(r"[a-z]+", fold_for_match(comparable_text(text)))]
+    out = []
+    for n, word in enumerate(words):
+        if word in _DIMINISHERS:
+            after = [w for w in words[n + 1 : n + 6] if w not in _FILLER and len(w) > 2]
+            if after:
+                out.append(tuple(w[:5] for w in after[:3]))
+    return out
 
 
 def _doubled(text: str) -> list[bool]:
@@ -301,18 +298,27 @@ def _unmatched(
 ) -> list[tuple[str, ...]]:
     """The negations of ``scopes`` no negation of ``others`` matches, one to one, by the
     words they govern: "none of which has not been studied" has one more than "none of
-    which has been studied". ``affixes`` (negations by affix) answer those of ``scopes``
-    not ``doubled``."""
+    which has been studied". Negations governing the same first word are paired first, so a
+    looser pairing does not take the partner of an exact one ("not actionable nor sparse").
+    ``affixes`` (negations by affix, words saying there is little of something) answer
+    those of ``scopes`` not ``doubled``."""
     free = list(others)
     by_affix = list(affixes)
-    out = []
+    left: list[tuple[int, tuple[str, ...]]] = []
     for n, scope in enumerate(scopes):
+        exact = next((o for o in free if o and scope and o[0] == scope[0]), None)
+        if exact is not None:
+            free.remove(exact)
+        else:
+            left.append((n, scope))
+    out = []
+    for n, scope in left:
         match = next((o for o in free if _same_predicate(o, scope)), None)
         if match is not None:
             free.remove(match)
             continue
         double = n < len(doubled) and doubled[n]
-        affix = None if double else next((a for a in by_affix if scope and a[0] == scope[0]), None)
+        affix = None if double else next((a for a in by_affix if set(scope[:3]) & set(a)), None)
         if affix is not None:
             by_affix.remove(affix)
             continue
@@ -327,75 +333,6 @@ def _negation_phrase(text: str) -> str:
     if not found:
         return ""
     return " ".join(text[found[0].start() :].split()[:5])
-
-
-# ------------------------------------------------------------------ direction
-# each pair: word starts (or phrases) of one direction, and of the other
-_DIRECTIONS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
-    (("increas", "rais", "rise", "rising", "rose", "grow", "grew", "gain", "boost", "enhanc",
-      "amplif", "elevat", "higher", "larger", "greater", "bigger", "exceed", "longer"),
-     ("decreas", "reduc", "lower", "fall", "fell", "drop", "declin", "diminish", "shrink",
-      "suppress", "loss", "lose", "lost", "smaller", "fewer", "shorter")),
-    (("more",), ("less",)),
-    (("most", "highest", "largest", "greatest", "best"),
-     ("least", "lowest", "smallest", "fewest", "worst")),
-    (("before",), ("after",)),
-    (("above",), ("below",)),
-    (("faster", "quicker", "accelerat"), ("slower", "decelerat")),
-    (("improv", "better", "outperform"), ("worse", "worsen", "degrad", "underperform")),
-    (("positive",), ("negative",)),
-    (("strong",), ("weak",)),
-    (("maximum", "maximi", "maximal"), ("minimum", "minimi", "minimal")),
-    (("surviv", "persist", "retain", "preserv"), ("vanish", "disappear", "destroy", "collaps")),
-    (("satisf", "attainable", "achievable", "within reach", "feasib"),
-     ("out of reach", "unattainable", "unachievable", "infeasib", "impossib")),
-)  # fmt: skip
-_SIDES = [
-    tuple(re.compile(r"\b(?:" + "|".join(re.escape(w) for w in side) + r")") for side in pair)
-    for pair in _DIRECTIONS
-]
-
-
-def _directions(text: str) -> Counter[tuple[int, int]]:
-    folded = fold_for_match(text)
-    return Counter(
-        {
-            (number, side): len(pattern.findall(folded))
-            for number, sides in enumerate(_SIDES)
-            for side, pattern in enumerate(sides)
-            if pattern.search(folded)
-        }
-    )
-
-
-def direction_facts(claim: str, passage: str, core: str) -> list[Difference]:
-    """A claim that goes one way where the sentence stating it goes the other: it says "more"
-    more often than that sentence, which says "less" more often than the claim. Only the
-    stating sentence counts: its neighbours may go either way about other things."""
-    mine, theirs = _directions(claim), _directions(core)
-    out = []
-    for number in range(len(_SIDES)):
-        for side in (0, 1):
-            other = 1 - side
-            more_mine = mine[number, side] - theirs[number, side]
-            more_theirs = theirs[number, other] - mine[number, other]
-            if more_mine > 0 and more_theirs > 0:
-                out.append(
-                    Difference(
-                        "direction",
-                        _word_of(claim, _SIDES[number][side]),
-                        _word_of(core, _SIDES[number][other]),
-                    )
-                )
-    return out
-
-
-def _word_of(text: str, pattern: re.Pattern[str]) -> str:
-    folded = fold_for_match(text)
-    match = pattern.search(folded)
-    if match is None:
-        return ""
-    return " ".join(folded[match.start() :].split()[:3])
 
 
 # ------------------------------------------------------------------ names
@@ -429,13 +366,16 @@ def compare_facts(
     ``known_names``: names the passage stands for without writing them (an abbreviation it
     defines elsewhere, in the same paper)."""
     core = passage if core is None else core
-    against, missing = number_facts(claim_numbers(claim, ignore_numbers), passage, core)
+    numbers = claim_numbers(claim, ignore_numbers)
+    against, missing = number_facts(numbers, passage, core)
     negated_against, negated_missing = negation_facts(claim, passage, core)
     against += negated_against
     missing += negated_missing
-    against += direction_facts(claim, passage, core)
     known = {fold_for_match(n) for n in known_names}
     missing += [
         d for d in name_facts(claim, passage, ignore_names) if fold_for_match(d.draft) not in known
     ]
+    bounds, unbounded = qualifier_facts(claim, core)
+    against += bounds + misbound(claim, core, numbers) + direction_facts(claim, core)
+    missing += unbounded + direction_missing(claim, passage)
     return Facts(tuple(against), tuple(missing))

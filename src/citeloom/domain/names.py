@@ -62,8 +62,18 @@ def names(text: str, ignore: Collection[str] = ()) -> list[str]:
             words.pop(0)
         if words and (len(words) > 1 or len(words[0]) > 2):
             found.append(" ".join(words))
-    # an author's name in capitals is an acronym the claim uses, not a reference to them
-    return [n for n in dict.fromkeys(found) if fold_for_match(n) not in skip or n.isupper()]
+    # an author's name in capitals is an acronym the claim uses, not a reference to them; a
+    # part of an author's name is theirs too ("Montoya" of "Rodríguez-Montoya")
+    parts = {p for n in skip for p in n.split()}
+    return [
+        n
+        for n in dict.fromkeys(found)
+        if n.isupper() or (fold_for_match(n) not in skip and not set(_parts(n)) <= parts)
+    ]
+
+
+def _parts(name: str) -> list[str]:
+    return fold_for_match(name).split() or [""]
 
 
 def mentioned(text: str, name: str) -> bool:

@@ -281,6 +281,7 @@ class Quantity:
     spread: bool = False  # "± 593": an uncertainty, never another value of the quantity
     grouped: bool = False  # joined digit groups ("67, 562"): read only against a claim's
     flattened: str | None = None  # 10^5 as a PDF prints it once its superscript is lost
+    definite: bool = False  # "the three peaks": a count the page need not state again
 
     @property
     def pointer(self) -> bool:
@@ -436,6 +437,8 @@ def _read(text: str, match: re.Match[str], range_end: bool = False) -> Quantity 
     before = text[: match.start()]
     if _POINTER.search(before):
         return None
+    if _INDEX.search(before) and text.startswith(")", match.end()):
+        return None  # "n(0)", "g(1)": an argument or an index, not a stated value
     if match["word"]:
         word = match["word"].lower()
         value: float = float(_SMALL[word])
@@ -479,6 +482,11 @@ def _read(text: str, match: re.Match[str], range_end: bool = False) -> Quantity 
             # "one of two programmes", "one run for English and the other for German": which,
             # not how many
             return None
+    fraction = None if spelled or decimals else _FRACTION.match(text, end)
+    if fraction is not None and unit is None:  # "w = 1/3": one value, not 1 and 3
+        value /= float(fraction[1]) or 1.0
+        end = fraction.end()
+        decimals = 3
     lead = (match["lead"] or "").strip()
     hedged = lead in ("~", "≈") or bool(_HEDGES.search(before))
     spread = lead == "±" or before.rstrip().endswith("±")
@@ -494,7 +502,13 @@ def _read(text: str, match: re.Match[str], range_end: bool = False) -> Quantity 
         start=match.start(),
         end=end,
         spread=spread,
+        definite=spelled and bool(_DEFINITE.search(before)),
     )
+
+
+_INDEX = re.compile(r"[A-Za-zα-ωΑ-Ω]\($")
+_FRACTION = re.compile(r"/(\d{1,3})(?![\d/\w]|[.,]\d)")
+_DEFINITE = re.compile(r"\b(?:the|these|those|both|its|their|our|all|each)\s+$", re.I)
 
 
 # ------------------------------------------------------------------ a claim's number on a page
@@ -576,6 +590,11 @@ def _agrees(claim: Quantity, page: Quantity) -> bool:
         return math.isclose(value, claim.value, rel_tol=0.1)  # "about 10%" is not 14%
     rounded = claim.decimals < page.decimals or value != page.value
     return rounded and math.isclose(round(value, claim.decimals), claim.value, abs_tol=1e-9)
+
+
+def states(claim: Quantity, page: Quantity) -> bool:
+    """The page's number gives the claim's value, in a unit that agrees with the claim's."""
+    return _agrees(claim, page) and not units_clash(claim, page) and not _unit_on_one(claim, page)
 
 
 def distinctive(q: Quantity) -> bool:

@@ -43,8 +43,10 @@ def join_lines(first: str, second: str) -> str:
     return _LINE_END_COMPOUND.sub("-", _LINE_END_HYPHEN.sub("", joined)).replace("\n", " ")
 
 
+@lru_cache(maxsize=131072)
 def fold_for_match(text: str) -> str:
-    """A loose key for comparing titles and phrases: case, accents, dashes and punctuation go."""
+    """A loose key for comparing titles and phrases: case, accents, dashes and punctuation go.
+    Kept for the texts read again and again (a page's sentences, for every claim citing it)."""
     text = unicodedata.normalize("NFKD", normalise_text(text)).translate(_DASHES)
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
     text = re.sub(r"[^\w\s]", " ", text.casefold())

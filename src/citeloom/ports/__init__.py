@@ -8,6 +8,7 @@ from citeloom.ports.embedder import Embedder
 from citeloom.ports.index import Index, IndexAdmin, IndexReader, IndexWriter, SearchFilter
 from citeloom.ports.metadata import LibraryAudit, LibraryFiles, MetadataResolver
 from citeloom.ports.relations import RelationSource
+from citeloom.ports.sentence_store import SentenceVectorStore
 
 __all__ = [
     "AuditLog",
@@ -25,4 +26,5 @@ __all__ = [
     "MetadataResolver",
     "RelationSource",
     "SearchFilter",
+    "SentenceVectorStore",
 ]

@@ -32,18 +32,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
+from citeloom.domain.abbreviations import ShortForms, abbreviations
 from citeloom.domain.alignment import (
     REFERENCE_KIND,
     Alignment,
     ClaimContent,
     Judgement,
     PageText,
-    ShortForms,
     Span,
-    abbreviations,
 )
-from citeloom.domain.claims import Difference
 from citeloom.domain.draft_citations import DraftCitation, find_citations
+from citeloom.domain.facts import Difference
 from citeloom.domain.models import DocumentSummary
 from citeloom.domain.records import Passage, passage_from_payload
 from citeloom.domain.reference_lists import in_reference_list, mark_reference_lists
@@ -189,10 +188,14 @@ class CheckService:
         and stops the check (by raising) when the request's time is up. ``fail_on``: the
         verdicts that fail this check (the service's own by default)."""
         report = CheckReport(draft, self.query.project, fail_on=fail_on or self.fail_on)
-        for number, citation in enumerate(find_citations(text, latex)):
-            if number and between is not None:
-                between()
-            report.checks.append(self.judge(citation))
+        try:
+            for number, citation in enumerate(find_citations(text, latex)):
+                if number and between is not None:
+                    between()
+                report.checks.append(self.judge(citation))
+        finally:
+            # the cited pages' sentence vectors, for the next run (a hook's fresh process)
+            self.judge_core.vectors.save()
         return report
 
     def forget_papers(self) -> None:

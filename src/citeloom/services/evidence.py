@@ -11,6 +11,7 @@ evidence: only the paper's own text is quoted as its words; nor is its reference
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import threading
 from array import array
@@ -20,12 +21,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from citeloom.domain.abstention import confidence, content_terms, covered_terms, idf
-from citeloom.domain.claims import FRAMING_WORDS
+from citeloom.domain.facts import FRAMING_WORDS
 from citeloom.domain.records import Passage
 from citeloom.domain.reference_lists import in_reference_list, reference_blocks
 from citeloom.domain.sentences import looks_whole, split_sentences
 from citeloom.domain.text import fold_for_match, normalise_text
-from citeloom.ports import DocumentText, Embedder, IndexReader
+from citeloom.ports import DocumentText, Embedder, IndexReader, SentenceVectorStore
 
 
 @dataclass(frozen=True)
@@ -54,17 +55,26 @@ class Support:
         return self.passage.cite(self.page)
 
 
+def sentence_key(sentence: str) -> str:
+    """The key a sentence's vector is stored under: a hash of its text."""
+    return hashlib.sha1(sentence.encode("utf-8")).hexdigest()[:20]
+
+
 class SentenceVectors:
-    """Sentence vectors of one model, kept across calls by a long-lived process.
+    """Sentence vectors of one model, kept across calls by a long-lived process and, with a
+    ``store``, across processes (a pre-commit hook's ``check`` runs in a fresh one each time).
 
-    Embedding the candidate sentences is most of an answer's time, and the same papers come
-    back call after call. A vector depends only on the model and the sentence, so it never goes
-    stale; the least recently used are dropped past ``limit`` (a float32 vector of MiniLM is
-    1.5 KB, so the default holds 30 MB)."""
+    Embedding the candidate sentences is most of an answer's and a check's time, and the same
+    papers come back call after call. A vector depends only on the model and the sentence, so
+    it never goes stale; the least recently used are dropped past ``limit`` (a float32 vector
+    of MiniLM is 1.5 KB, so the default holds 30 MB)."""
 
-    def __init__(self, limit: int = 20_000) -> None:
+    def __init__(self, limit: int = 20_000, store: SentenceVectorStore | None = None) -> None:
         self.limit = limit
-        self._items: OrderedDict[str, array[float]] = OrderedDict()
+        self.store = store
+        self._items: OrderedDict[str, Sequence[float]] = OrderedDict()
+        self._stored: dict[str, Sequence[float]] | None = None  # read at first need
+        self._fresh: dict[str, Sequence[float]] = {}  # embedded since the last save
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -73,13 +83,23 @@ class SentenceVectors:
     def vectors(
         self, sentences: Sequence[str], embed: Callable[[list[str]], list[list[float]]]
     ) -> list[Sequence[float]]:
-        """The vector of each sentence, embedding (in one batch) only those not held."""
+        """The vector of each sentence, embedding (in one batch) only those not held here
+        or in the store."""
         with self._lock:
+            if self.store is not None and self._stored is None:
+                self._stored = self.store.load()
+            for sentence in sentences:
+                if sentence not in self._items and self._stored:
+                    found = self._stored.get(sentence_key(sentence))
+                    if found is not None:
+                        self._items[sentence] = found
             new = list(dict.fromkeys(s for s in sentences if s not in self._items))
         fresh = dict(zip(new, embed(new), strict=True)) if new else {}
         with self._lock:
             for sentence, vector in fresh.items():
                 self._items[sentence] = array("f", vector)
+                if self.store is not None:
+                    self._fresh[sentence_key(sentence)] = self._items[sentence]
             out: list[Sequence[float]] = []
             for sentence in sentences:
                 held = self._items.get(sentence)
@@ -91,6 +111,15 @@ class SentenceVectors:
             while len(self._items) > self.limit:
                 self._items.popitem(last=False)
         return out
+
+    def save(self) -> None:
+        """Write the vectors embedded since the last save to the store (if any)."""
+        with self._lock:
+            fresh, self._fresh = self._fresh, {}
+            if self._stored is not None:
+                self._stored.update(fresh)
+        if fresh and self.store is not None:
+            self.store.save(fresh)
 
 
 @dataclass(frozen=True)

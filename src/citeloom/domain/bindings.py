@@ -1,0 +1,110 @@
+"""A number given to the wrong thing: the page's 223 is mouse-specific, its human-specific is 80.
+
+A sentence stating several values of one kind ("223 genes showed mouse-specific ... and 80
+showed human-specific selection"; "33RE (Ki = 11.21 nM) ... RXP407 (Ki = 21.03 nM)") holds
+the claim's value, so the claim's number reads as stated, yet the claim attaches it to what
+the page attaches to another value. Each value of the sentence is bound to the words nearest
+to it; a word of the claim's near its number (or a name anywhere in the claim) that the
+sentence writes once, beside another value of the same kind and far from the claim's, says
+the value was moved. A word as near to the claim's value as to the other, or one the
+sentence repeats, decides nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from citeloom.domain.abstention import STOPWORDS
+from citeloom.domain.facts import Difference
+from citeloom.domain.names import names
+from citeloom.domain.quantities import Quantity, quantities, same_quantity, states
+from citeloom.domain.text import comparable_text, fold_for_match
+
+NEAR = 5  # words between a value and the word bound to it
+WINDOW = 8  # words of the claim either side of its number that may say what it counts
+_WORD = re.compile(r"[^\W_]+")
+
+
+def _tokens(text: str) -> list[tuple[str, int]]:
+    """The folded words of a comparable text with their character offsets."""
+    return [(fold_for_match(m[0]), m.start()) for m in _WORD.finditer(text)]
+
+
+def _index(tokens: Sequence[tuple[str, int]], offset: int) -> int:
+    """The position of the word at or after a character offset."""
+    for i, (_, start) in enumerate(tokens):
+        if start >= offset:
+            return i
+    return len(tokens)
+
+
+def misbound(claim: str, core: str, numbers: Sequence[Quantity]) -> list[Difference]:
+    """The claim's numbers that ``core`` (the sentences stating the claim) states but binds
+    to other words than the claim does: "draft: 223 (human); page: 80 (human)"."""
+    claim_text, core_text = comparable_text(claim), comparable_text(core)
+    claim_tokens, core_tokens = _tokens(claim_text), _tokens(core_text)
+    said = [q for q in quantities(core_text) if not (q.spread or q.pointer)]
+    named = {fold_for_match(w) for n in names(claim) for w in n.split()}
+    # the claim's own numbers: a word of the claim counts for the one it is nearest to
+    starts = [_index(claim_tokens, q.start) for q in quantities(claim_text)]
+    out = []
+    for q in numbers:
+        stated = [p for p in said if states(q, p)]
+        others = [p for p in said if p not in stated and _same_kind(q, p)]
+        if not stated or not others:
+            continue
+        at = _index(claim_tokens, q.start)
+        nearby = {w for w, _ in claim_tokens[max(0, at - WINDOW) : at + WINDOW + 1]}
+        anchors = [
+            w
+            for w in dict.fromkeys([*nearby, *named])
+            if len(w) > 2
+            and w not in STOPWORDS
+            and not w.isdigit()
+            and _nearest(claim_tokens, w, starts) == at
+        ]
+        bound_elsewhere: tuple[str, Quantity] | None = None
+        bound_here = False
+        for word in anchors:
+            places = [i for i, (w, _) in enumerate(core_tokens) if w == word]
+            if len(places) != 1:
+                continue
+            place = places[0]
+            here = min(abs(place - _index(core_tokens, p.start)) for p in stated)
+            there, other = min(
+                ((abs(place - _index(core_tokens, p.start)), p) for p in others),
+                key=lambda x: x[0],
+            )
+            if here <= there:
+                bound_here = True
+            elif there <= NEAR and here >= 2 * there + 2 and bound_elsewhere is None:
+                bound_elsewhere = (word, other)
+        if bound_elsewhere is not None and not bound_here:
+            word, other = bound_elsewhere
+            out.append(Difference("number", f"{q.text} ({word})", f"{other.text} ({word})"))
+    return out
+
+
+def _nearest(tokens: Sequence[tuple[str, int]], word: str, numbers: Sequence[int]) -> int | None:
+    """Where the claim's number nearest to ``word`` is (its first place), or None."""
+    places = [i for i, (w, _) in enumerate(tokens) if w == word]
+    if not places or not numbers:
+        return None
+    return min(numbers, key=lambda n: min(abs(n - p) for p in places))
+
+
+def _same_kind(claim: Quantity, page: Quantity) -> bool:
+    """A value the page gives for another thing of the claim's kind: the same unit, or both
+    bare counts of like things."""
+    if claim.unit is not None or page.unit is not None:
+        return (
+            claim.unit is not None
+            and page.unit is not None
+            and claim.unit.numerator == page.unit.numerator
+        )
+    if same_quantity(claim, page) or (claim.noun is not None and claim.noun == page.noun):
+        return True
+    # counts in a list: "223 genes showed ..., and finally 80 showed ..."
+    whole = not (claim.decimals or page.decimals or claim.spelled or page.spelled)
+    return whole and bool(claim.context & page.context)

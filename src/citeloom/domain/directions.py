@@ -1,0 +1,239 @@
+"""Which way a claim goes: "higher" against "reduced", "quicker" against "takes longer".
+
+A restatement that gets a direction wrong keeps every term of its sentence and swaps one
+word for its opposite, so it aligns perfectly. Each direction word of the claim is read with
+the words it is about (the nouns beside it: "the first and second peaks ... higher") and
+held to the direction the stating sentence gives those same words: "the first and second
+peaks are reduced, albeit the third peak is increased" reduces the claim's peaks, whatever
+it does to the third. Where the sentence does not name the claim's words beside a direction,
+the counts decide, as before: the claim says "more" more often than the sentence, which says
+"less" more often than the claim.
+
+A comparison is also an order: "more patients during the day than at night" against "higher
+patient volumes at night than in the day" goes the same way with its two sides swapped. A
+sequence in time is no direction: "kept cold for six weeks before planting" and "after six
+weeks of cold, the seedlings were planted" say one thing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from citeloom.domain.abstention import STOPWORDS, stem
+from citeloom.domain.facts import Difference
+from citeloom.domain.text import comparable_text, fold_for_match
+
+# each pair: word starts (or phrases) of one direction, and of the other; a phrase of time
+# ("takes longer", "less time") is a speed
+_GROUPS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
+    (("increas", "rais", "rise", "rising", "rose", "grow", "grew", "gain", "boost", "enhanc",
+      "amplif", "elevat", "higher", "larger", "greater", "bigger", "exceed", "more", "augment"),
+     ("decreas", "reduc", "lower", "fall", "fell", "drop", "declin", "diminish", "shrink",
+      "suppress", "loss", "lose", "lost", "smaller", "fewer", "less", "damp", "cut ")),
+    (("most", "highest", "largest", "greatest", "best", "maximum", "maximi", "maximal"),
+     ("least", "lowest", "smallest", "fewest", "worst", "minimum", "minimi", "minimal")),
+    (("above",), ("below",)),
+    (("faster", "quicker", "accelerat", "less time", "shorter time", "sooner"),
+     ("slower", "decelerat", "longer to", "takes longer", "take longer", "took longer",
+      "more time", "longer time", "later than")),
+    (("improv", "better", "outperform", "outdo", "outdid", "stronger", "superior"),
+     ("worse", "worsen", "degrad", "underperform", "weaker", "inferior")),
+    (("positive",), ("negative",)),
+    (("strong",), ("weak",)),
+    (("surviv", "persist", "retain", "preserv"), ("vanish", "disappear", "destroy", "collaps")),
+    (("satisf", "attainable", "achievable", "within reach", "feasib"),
+     ("out of reach", "unattainable", "unachievable", "infeasib", "impossib")),
+    (("closer", "nearer"), ("further", "farther")),
+)  # fmt: skip
+_PATTERNS = [
+    tuple(re.compile(r"\b(?:" + "|".join(re.escape(w) for w in side) + r")") for side in pair)
+    for pair in _GROUPS
+]
+WINDOW = 4  # words beside a direction word that say what it is about
+_WORD = re.compile(r"[a-z][a-z0-9]*")
+
+
+@dataclass(frozen=True)
+class _Said:
+    group: int
+    side: int
+    at: int  # word position
+    word: str
+
+
+CLAUSE = "qqclause"  # where a clause ends, in a folded text: nothing binds across it
+_CLAUSE_END = re.compile(
+    r"[,;:()]|\b(?:but|while|whereas|albeit|although|though|yet|however)\b", re.I
+)
+
+
+def _marked(text: str) -> str:
+    """A text folded with its clause ends marked."""
+    return fold_for_match(_CLAUSE_END.sub(f" {CLAUSE} ", comparable_text(text)))
+
+
+def _words(folded: str) -> list[tuple[str, int]]:
+    return [(m[0], m.start()) for m in _WORD.finditer(folded)]
+
+
+def _said(folded: str, words: list[tuple[str, int]]) -> list[_Said]:
+    """Every direction word of a folded text, with its word position."""
+    out = []
+    starts = [s for _, s in words]
+    for group, sides in enumerate(_PATTERNS):
+        for side, pattern in enumerate(sides):
+            for m in pattern.finditer(folded):
+                at = next((i for i, s in enumerate(starts) if s >= m.start()), len(starts))
+                shown = [w for w in folded[m.start() :].split() if w != CLAUSE][:3]
+                out.append(_Said(group, side, at, " ".join(shown)))
+    return out
+
+
+def _about(words: list[tuple[str, int]], at: int, said: list[_Said]) -> set[str]:
+    """The stems of the content words beside position ``at``, not direction words, nor words
+    nearer to another direction word ("lowers the first peaks but raises the third": the
+    peaks are what is lowered)."""
+    skip = {s.at for s in said}
+    first, last = max(0, at - WINDOW), min(len(words), at + WINDOW + 1)
+    for i in range(at - 1, first - 1, -1):  # the clause it is in
+        if words[i][0] == CLAUSE:
+            first = i + 1
+            break
+    for i in range(at + 1, last):
+        if words[i][0] == CLAUSE:
+            last = i
+            break
+    window = range(first, last)
+    return {
+        stem(words[i][0])
+        for i in window
+        if i != at
+        and i not in skip
+        and len(words[i][0]) > 2
+        and words[i][0] not in STOPWORDS
+        and all(abs(i - at) <= abs(i - other) for other in skip)
+    }
+
+
+def direction_missing(claim: str, span: str) -> list[Difference]:
+    """The claim's directions the span gives no word of, either way: a claim that memory use
+    falls is not stated by a sentence on the savings being significant."""
+    mine_text, theirs_text = _marked(claim), _marked(span)
+    mine = _said(mine_text, _words(mine_text))
+    groups = {(t.group, t.side) for t in _said(theirs_text, _words(theirs_text))}
+    return [
+        Difference("direction", d.word, "")
+        for d in mine
+        if d.group in _COMPARATIVE
+        and (d.group, d.side) not in groups
+        and (d.group, 1 - d.side) not in groups
+    ]
+
+
+# the groups whose words only compare (faster, better, closer): a claim saying one states a
+# comparison; "gained" or "positive" may be a paraphrase of a change or a category
+_COMPARATIVE = frozenset({3, 4, 9})
+
+
+def direction_facts(claim: str, core: str) -> list[Difference]:
+    """The claim's directions that the stating sentence ``core`` reverses: for the same words
+    where it names them, else by the counts of each direction."""
+    mine_text, theirs_text = _marked(claim), _marked(core)
+    mine_words, theirs_words = _words(mine_text), _words(theirs_text)
+    mine, theirs = _said(mine_text, mine_words), _said(theirs_text, theirs_words)
+    out: list[Difference] = []
+    decided: set[int] = set()
+    swapped, crossed = _swapped_comparison(mine_text, theirs_text)
+    if crossed:  # the sentence compares the other way round: its direction is the opposite
+        return swapped
+    for d in mine:
+        rivals = [t for t in theirs if t.group == d.group]
+        about = _about(mine_words, d.at, mine)
+        if not rivals or not about:
+            continue
+        places = [i for i, (w, _) in enumerate(theirs_words) if stem(w) in about]
+        if not places:
+            continue
+
+        def closeness(t: _Said, places: list[int] = places) -> tuple[int, int]:
+            near = [abs(t.at - p) for p in places if abs(t.at - p) <= WINDOW]
+            return (-len(near), min(abs(t.at - p) for p in places))
+
+        nearest = min(rivals, key=closeness)
+        if closeness(nearest)[0] == 0:
+            continue
+        decided.add(d.group)
+        if nearest.side != d.side:
+            out.append(Difference("direction", d.word, nearest.word))
+    out += _by_counts(mine, theirs, decided)
+    return list(dict.fromkeys(out))
+
+
+def _by_counts(mine: list[_Said], theirs: list[_Said], decided: set[int]) -> list[Difference]:
+    """The claim says one direction more often than the sentence, which says the other more
+    often than the claim: for the groups no word of the claim was read against its own."""
+    count_mine = Counter((d.group, d.side) for d in mine)
+    count_theirs = Counter((d.group, d.side) for d in theirs)
+    out = []
+    for group in {d.group for d in mine} - decided:
+        for side in (0, 1):
+            other = 1 - side
+            more_mine = count_mine[group, side] - count_theirs[group, side]
+            more_theirs = count_theirs[group, other] - count_mine[group, other]
+            if more_mine > 0 and more_theirs > 0:
+                word = next(d.word for d in mine if (d.group, d.side) == (group, side))
+                rival = next(d.word for d in theirs if (d.group, d.side) == (group, other))
+                out.append(Difference("direction", word, rival))
+    return out
+
+
+_THAN = re.compile(r"\bthan\b")
+
+
+def _sides(text: str) -> list[tuple[set[str], set[str], int | None]]:
+    """Each comparison of a text as (the stems before "than", the stems after it, the side
+    of the direction word before it): "more patients during the day than at night" ->
+    ({patient, day}, {night}, 0)."""
+    out = []
+    words = _words(text)
+    said = _said(text, words)
+    for m in _THAN.finditer(text):
+        before = [w for w in text[: m.start()].split()[-6:] if _content(w)]
+        after = [w for w in text[m.end() :].split()[:4] if _content(w)]
+        at = next((i for i, (_, s) in enumerate(words) if s >= m.start()), len(words))
+        leading = [d for d in said if at - 8 <= d.at < at]
+        side = leading[-1].side if leading else None
+        out.append(({stem(w) for w in before}, {stem(w) for w in after[:2]}, side))
+    return out
+
+
+def _content(word: str) -> bool:
+    return len(word) > 2 and word not in STOPWORDS and word != CLAUSE
+
+
+def _swapped_comparison(mine: str, theirs: str) -> tuple[list[Difference], bool]:
+    """A comparison whose two sides the sentence names the other way round, going the same
+    way: "more ... during the day than at night" against "higher ... at night than in the
+    day" (with the directions opposed, the two say one thing); and whether any comparison is
+    named the other way round."""
+    out = []
+    any_crossed = False
+    page = _sides(theirs)
+    for claim_before, claim_after, claim_side in _sides(mine):
+        if any(claim_after & page_after for _, page_after, _ in page):
+            continue  # the sentence compares the same way round somewhere
+        for page_before, page_after, page_side in page:
+            crossed = claim_after & page_before and claim_before & page_after
+            same_way = claim_side is not None and claim_side == page_side
+            any_crossed = any_crossed or bool(crossed)
+            if crossed and same_way:
+                out.append(
+                    Difference(
+                        "direction",
+                        f"than {' '.join(sorted(claim_after))}",
+                        f"than {' '.join(sorted(page_after))}",
+                    )
+                )
+    return out, any_crossed

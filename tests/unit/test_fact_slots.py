@@ -1,0 +1,145 @@
+"""The slots a restatement gets wrong, each read on both sides: names in their role, bounds
+(only, every, will), values bound to their words, directions bound to their words. Each
+case is the kind of miscitation a careless author makes, or the kind of correct paraphrase
+a checker must not call wrong."""
+
+from __future__ import annotations
+
+from citeloom.domain.bindings import misbound
+from citeloom.domain.claims import claim_numbers, negation_facts
+from citeloom.domain.directions import direction_facts
+from citeloom.domain.name_swaps import labels, said_otherwise, swapped_names
+from citeloom.domain.qualifiers import deferred_in, qualifier_facts
+from citeloom.domain.quantities import quantities
+from citeloom.domain.text import fold
+
+
+def test_a_name_in_the_same_role_is_a_swap_and_a_name_in_another_role_is_not():
+    claim = "The representative of company A pressed for an automated tool."
+    page = "Representative from company B stressed on developing an automated tool."
+    assert [(d.draft, d.page) for d in swapped_names(claim, page)] == [("company A", "company B")]
+    # the sentence names another thing, doing something else: no swap
+    claim = "Fitting the observed CMB spectrum requires an ultra-light boson."
+    page = "The mass of the ULBDM must be five orders of magnitude greater than its temperature."
+    assert swapped_names(claim, page) == ()
+
+
+def test_a_name_said_another_way_is_the_same_name():
+    assert said_otherwise("Swedish", "a city located in Sweden", {})  # type: ignore[arg-type]
+    assert said_otherwise("HR", "the hazard ratio was 0.96", {})  # type: ignore[arg-type]
+    assert said_otherwise("R381E", "upon mutating Arg 381 to Glu", {})  # type: ignore[arg-type]
+    assert not said_otherwise("ESOL", "the AqSolDB curated database", {})  # type: ignore[arg-type]
+    # "En-It" abbreviates "English-Italian": no rival
+    claim = "The English-Italian runs scored highest among the pairs."
+    page = "The En-It runs scored highest among the language pairs."
+    assert swapped_names(claim, page) == ()
+
+
+def test_a_name_the_paper_never_mentions_or_that_the_claim_says_in_words_is_no_rival():
+    # CR abbreviates the claim's own "consistency ratio": the sentence says it too
+    claim = "In the MDRPM example, the consistency ratio is 0.18 divided by 0.9."
+    page = "The Consistency Ratio (CR) for this example is: CR = 0.18 / 0.9."
+    assert swapped_names(claim, page) == ()
+    # a name of the writer's own, which the paper never uses, is no other entity of it
+    claim = "The representative of firm A pressed for an automated tool."
+    page = "Representative from company B stressed on developing an automated tool."
+    assert swapped_names(claim, page, paper=fold("company A and company B")) == ()
+    assert labels("company A and model 3 in Table 2") == ["company A", "model 3"]
+
+
+def test_bounds_only_every_and_a_plan_are_slots_of_their_own():
+    against, _ = qualifier_facts(
+        "To evaluate the model only static validation techniques are used.",
+        "In this section a summary of static and dynamic validation results is presented.",
+    )
+    assert against and against[0].draft.startswith("only")
+    against, _ = qualifier_facts(
+        "The effect was significant for every relation.",
+        "The effect was significant for all relations except one.",
+    )
+    assert [(d.draft, d.page) for d in against] == [("every relation", "except one")]
+    assert deferred_in(
+        "In the next version of TIMP a function to allow multidataset model specification in "
+        "a single step will be included.",
+        "TIMP already offers a function for multidataset model specification in a single step.",
+    )
+    # a hedge on a reading is no plan: "may indicate" is what the page finds
+    assert not deferred_in(
+        "This observation may indicate poor functioning of the referral system.",
+        "The authors read it as a sign of a poorly functioning referral system.",
+    )
+    # a claim that keeps the plan agrees with it
+    against, _ = qualifier_facts(
+        "The authors plan to support varying zone sizes.",
+        "Our future work will extend our research to support varying zone sizes.",
+    )
+    assert against == []
+
+
+def test_only_after_bounds_a_time_not_what_the_claim_is_about():
+    _, missing = qualifier_facts(
+        "Data transmission began only after the first five seconds.",
+        "The first 5 seconds are to construct zones, followed by data transmission.",
+    )
+    assert missing == []
+
+
+def test_a_value_given_to_another_thing_of_the_sentence_is_moved():
+    claim = "223 genes showed evidence of human-specific positive selection under model A."
+    page = (
+        "Of the 7,918 genes analyzed, 223 genes showed evidence of mouse-specific positive "
+        "selection, and finally 80 showed evidence of human-specific positive selection."
+    )
+    moved = misbound(claim, page, claim_numbers(claim))
+    assert [d.page for d in moved] == ["80 showed evidence (human)"]
+    claim = "The parent inhibitor RXP407 bound the N-domain with a Ki of 11.21 nM."
+    page = (
+        "Compound 33RE (Ki = 11.21 nM) was in a similar range to parent molecule RXP407 "
+        "(Ki = 21.03 nM)."
+    )
+    assert misbound(claim, page, claim_numbers(claim))
+    # the value beside the claim's own words: nothing moved
+    claim = "Compound 33RE inhibited the N-domain with a Ki of 11.21 nM."
+    assert misbound(claim, page, claim_numbers(claim)) == []
+
+
+def test_directions_are_read_for_the_words_they_are_about():
+    page = (
+        "For bosons, the amplitudes of the first and second peaks are reduced, albeit the "
+        "third peak is increased."
+    )
+    wrong = direction_facts("Bosonic matter makes the first and second peaks higher.", page)
+    assert [d.draft for d in wrong] == ["higher"]
+    right = "Bosonic matter lowers the first and second peaks but raises the third."
+    assert direction_facts(right, page) == []
+    # a comparison is an order: the same way with its sides swapped is reversed
+    page = "The statistics show higher patient volumes at night than in the day."
+    assert direction_facts("The ward handled more patients during the day than at night.", page)
+    assert (
+        direction_facts("The ward handled fewer patients during the day than at night.", page) == []
+    )
+    # a sequence in time is no direction
+    assert (
+        direction_facts(
+            "Seedlings were kept cold for six weeks before planting.",
+            "After six weeks of cold, the seedlings were planted.",
+        )
+        == []
+    )
+
+
+def test_a_negation_in_other_words_agrees_and_a_negated_clause_denies_its_affirmation():
+    against, _ = negation_facts(
+        "Client scripts can write their results back into Bigtable.",
+        "Our Sawzall-based API does not allow client scripts to write back into Bigtable.",
+        "Our Sawzall-based API does not allow client scripts to write back into Bigtable.",
+    )
+    assert against
+    page = "This may indicate the lack of patient trust in the first levels of care."
+    against, _ = negation_facts("It reflects low trust in lower levels of care.", page, page)
+    assert against == []
+
+
+def test_a_fraction_is_one_value_and_an_index_is_none():
+    assert [q.value for q in quantities("assumed to be w = 1/3, as for radiation")] == [1 / 3]
+    assert [q.text for q in quantities("the density today n(0) ∼ 100cm-3")] == ["100cm-3"]
