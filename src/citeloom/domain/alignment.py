@@ -411,15 +411,18 @@ def _compare(
 
 def _known_names(content: ClaimContent, text: str, short_forms: ShortForms) -> list[str]:
     """The claim's names a span writes out in full, or abbreviates, as the paper defines them,
-    or says in another form (``name_swaps.said_otherwise``), and the paper's topic ("PaSa" in
-    the PaSa paper, which a sentence calls "our agent"). Another name the paper mentions
-    elsewhere is not known to the span: a claim naming His331 where the sentence says His388
-    is not stated by it, though the paper names His331 on another line."""
+    or says in another form (``name_swaps.said_otherwise``); the paper's topic ("PaSa" in the
+    PaSa paper, which a sentence calls "our agent") and the names it mentions elsewhere,
+    except numbered ones: a claim naming His331 where the sentence says His 388 is not stated
+    by it, though the paper names His331 on another line."""
     out = []
     for name in names(content.text):
         parts = comparable_words(name)
         topic = bool(parts) and all(w in content.context for w in parts)
-        if topic or said_otherwise(name, text, short_forms):
+        # a system or a cohort the paper names elsewhere ("DFKI", "Betula") is the writer's
+        # context; a numbered residue or model ("His331") is a fact of its own sentence
+        elsewhere = bool(content.paper) and not _numbered(name) and mentioned(content.paper, name)
+        if topic or elsewhere or said_otherwise(name, text, short_forms):
             out.append(name)
     return out
 
@@ -524,6 +527,10 @@ def _numbers_stated(content: ClaimContent, spans: Sequence[Alignment]) -> set[st
                 out.add(q.text)
                 break
     return out
+
+
+def _numbered(name: str) -> bool:
+    return any(c.isdigit() for c in name)
 
 
 def _only_names(differences: Sequence[Difference]) -> bool:

@@ -65,8 +65,8 @@ def number_facts(
             continue
         if around.stated is not None:
             continue
-        if q.spelled and q.unit is None and (q.definite or q.value <= 2):
-            continue  # "the three peaks", "two datasets": no figure to state
+        if q.spelled and q.unit is None:  # "the two peaks", "three in five": no figure to state
+            continue
         missing.append(Difference("number", q.text, ""))
     return against, missing
 
@@ -179,6 +179,16 @@ def negated_words(text: str) -> set[str]:
 # negation by affix: "irrotational", "unchanged", "non-linear", "pressure-free", "motionless"
 _NEGATIVE_PREFIX = re.compile(r"(?:non|un|in|im|ir|il|dis)(?P<rest>[a-z]{4,})")
 _NOT_NEGATIVE_SUFFIX = frozenset({"unless", "regardless", "nevertheless", "nonetheless"})
+_ADJECTIVE_ENDINGS = (
+    "able", "ible", "al", "ant", "ent", "ive", "ous", "ate", "ete", "ect", "ite", "ure", "ar",
+    "ic",
+)  # fmt: skip
+_NOT_NEGATED = (
+    "indicat", "immediat", "intermed", "integrat", "investigat", "intimat", "internal",
+    "individual", "intens", "interact", "important", "incident", "inherent", "instant",
+    "distant", "interest", "invent", "intellect", "initial", "interven", "incorporat",
+    "insert", "inspect", "instruct", "infect", "inject", "imperial", "influent",
+)  # fmt: skip
 
 
 def _affixed(word: str) -> str | None:
@@ -187,15 +197,26 @@ def _affixed(word: str) -> str | None:
     if word.endswith("less") and len(word) >= 8 and word not in _NOT_NEGATIVE_SUFFIX:
         return word[:-4]
     match = _NEGATIVE_PREFIX.fullmatch(word)
-    return match["rest"] if match else None
+    if match is None:
+        return None
+    if word.startswith(("non", "un")):
+        # "university", "uniform", "underlying", "until" begin so without negating
+        return None if word.startswith(("uni", "under", "unti")) else match["rest"]
+    # in-, im-, ir-, il-, dis- negate adjectives ("incomplete", "impossible", "irrotational",
+    # "dissimilar"), not the nouns and verbs that merely begin so ("implementation",
+    # "information", "indicate", "internal")
+    if match["rest"].endswith(_ADJECTIVE_ENDINGS) and not word.startswith(_NOT_NEGATED):
+        return match["rest"]
+    return None
 
 
 def affix_negations(text: str) -> list[tuple[str, ...]]:
     """What the text negates by affix, each as a negation's scope: "pressure free and
     irrotational" -> (press,), (rotat,). They answer a negation in words of the other text
     ("exerts no pressure and does not rotate"), never ask for one."""
-    words = re.findall(r"[a-z]+", fold_for_match(comparable_text(text)))
-    out = []
+    marked = re.sub(r"[,;:]", f" {_BREAK} ", comparable_text(text))
+    words = re.findall(r"[a-z]+", fold_for_match(marked))
+    out: list[tuple[str, ...]] = []
     plain = set()
     for n, (before, word) in enumerate(zip(["", *words], words, strict=False)):
         after = words[n + 1] if n + 1 < len(words) else ""
@@ -204,11 +225,30 @@ def affix_negations(text: str) -> list[tuple[str, ...]]:
             continue
         rest = _affixed(word)
         if rest is not None:
-            out.append((rest[:5],))
+            # what is said to be so: "an implementation ... is unavailable" answers "no
+            # implementation"
+            out.append((rest[:5], *_subject(words[:n])))
         elif after != "free":
             plain.add(word[:5])
     # "unrestricted size ... do restrict the volume": the word said plainly too is affirmed
     return [scope for scope in out if scope[0] not in plain]
+
+
+_BREAK = "qqbreak"  # a clause's end, in a folded text
+
+
+def _subject(before: list[str]) -> tuple[str, ...]:
+    """The stems of the content words of the clause before a word (at most eight, nearest
+    first): what the word says is so."""
+    out: list[str] = []
+    for word in reversed(before):
+        if word == _BREAK:
+            break
+        if word not in _FILLER and word not in _AUXILIARY and len(word) > 2:
+            out.append(word[:5])
+        if len(out) == 8:
+            break
+    return tuple(out)
 
 
 def _same_predicate(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
@@ -318,12 +358,20 @@ def _unmatched(
             free.remove(match)
             continue
         double = n < len(doubled) and doubled[n]
-        affix = None if double else next((a for a in by_affix if set(scope[:3]) & set(a)), None)
+        affix = None if double else next((a for a in by_affix if _answers(a, scope)), None)
         if affix is not None:
             by_affix.remove(affix)
             continue
         out.append(scope)
     return out
+
+
+def _answers(affix: tuple[str, ...], scope: tuple[str, ...]) -> bool:
+    """A negation by affix (or a word of little) answers a negation in words about the same
+    thing: the word it negates is among the first the negation governs, or two of the words
+    it is said of are ("an implementation ... is unavailable" for "no implementation of the
+    exponentially scaled function")."""
+    return affix[0] in scope[:3] or len(set(affix[1:]) & set(scope)) >= 2
 
 
 def _negation_phrase(text: str) -> str:

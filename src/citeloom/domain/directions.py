@@ -78,13 +78,22 @@ def _words(folded: str) -> list[tuple[str, int]]:
     return [(m[0], m.start()) for m in _WORD.finditer(folded)]
 
 
+_NEGATED = re.compile(
+    rf"\b(?:not|no|never|neither|nor|without|cannot|unable|fails?|failed)\b[^.]*?(?={CLAUSE}|$)"
+)
+
+
 def _said(folded: str, words: list[tuple[str, int]]) -> list[_Said]:
-    """Every direction word of a folded text, with its word position."""
+    """Every direction word of a folded text, with its word position; none in a negated
+    clause ("does not require that the parameter is negative" goes no way)."""
     out = []
     starts = [s for _, s in words]
+    negated = [m.span() for m in _NEGATED.finditer(folded)]
     for group, sides in enumerate(_PATTERNS):
         for side, pattern in enumerate(sides):
             for m in pattern.finditer(folded):
+                if any(a <= m.start() < b for a, b in negated):
+                    continue
                 at = next((i for i, s in enumerate(starts) if s >= m.start()), len(starts))
                 shown = [w for w in folded[m.start() :].split() if w != CLAUSE][:3]
                 out.append(_Said(group, side, at, " ".join(shown)))

@@ -144,8 +144,6 @@ def qualifier_facts(claim: str, core: str) -> tuple[list[Difference], list[Diffe
             if rival is not None and _bounds_the_same(mine, theirs, slot, value, rival):
                 draft = _phrase(mine, slot.values[value])
                 against.append(Difference("term", draft, _phrase(theirs, slot.values[rival])))
-            elif slot.name == "manner":
-                missing.append(Difference("term", _phrase(mine, slot.values[value]), ""))
     against += _ordinals(mine, theirs) + _how_many(mine, theirs) + _only_one_of(mine, theirs)
     deferred = deferred_in(core, claim)
     if deferred and not _CLAIM_NOT_YET.search(mine):

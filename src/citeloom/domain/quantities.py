@@ -281,7 +281,6 @@ class Quantity:
     spread: bool = False  # "± 593": an uncertainty, never another value of the quantity
     grouped: bool = False  # joined digit groups ("67, 562"): read only against a claim's
     flattened: str | None = None  # 10^5 as a PDF prints it once its superscript is lost
-    definite: bool = False  # "the three peaks": a count the page need not state again
 
     @property
     def pointer(self) -> bool:
@@ -502,13 +501,11 @@ def _read(text: str, match: re.Match[str], range_end: bool = False) -> Quantity 
         start=match.start(),
         end=end,
         spread=spread,
-        definite=spelled and bool(_DEFINITE.search(before)),
     )
 
 
 _INDEX = re.compile(r"[A-Za-zα-ωΑ-Ω]\($")
 _FRACTION = re.compile(r"/(\d{1,3})(?![\d/\w]|[.,]\d)")
-_DEFINITE = re.compile(r"\b(?:the|these|those|both|its|their|our|all|each)\s+$", re.I)
 
 
 # ------------------------------------------------------------------ a claim's number on a page

@@ -1,0 +1,86 @@
+"""check on the traps a careless author falls into, and those a checker falls into, each on a
+real page of ../shared/corpus that sets it (issue 43's kinds): a plan read as done, a
+refused capability read as granted, an antonym, a name swapped inside a paraphrase, a value
+given to the wrong thing of a list, a unit off by a scale; and, for correct claims, a
+sequence written the other way round, a derived name, a negation in other words, a list
+item. A false claim must fail the hook (``mismatch``); a correct one must not
+(``supported`` or ``unconfirmed``). The claims are the benchmark's (benchmarks/data), written
+by people who never read the checker, each in their own words, not the page's."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from citeloom import bootstrap
+from tests.conftest import CORPUS, ROOT
+from tests.quality.conftest import PROJECT
+
+pytestmark = [pytest.mark.real, pytest.mark.shared, pytest.mark.quality]
+
+DATA = ROOT / "benchmarks" / "data"
+# false claims written by others (benchmarks/data), one fact wrong each, by the trap they set
+FALSE = {
+    "r1-29": "a plan for future updates read as done",
+    "rc-065": "a function of the next version read as offered",
+    "r1-32": "a write-back the API does not allow, read as allowed",
+    "rc-136": "data that does not move through the master, read as routed through it",
+    "rc-150": "quicker, where the page says considerably longer",
+    "rc-042": "further from n, where the page says closer",
+    "r1-40": "company A in company B's role, inside a paraphrase",
+    "r1-21": "the mouse-specific count given to human-specific selection",
+    "rc-094": "33RE's Ki given to RXP407",
+    "rc-135": "64 MB blocks, where the page says 64 KB",
+}
+# correct claims a checker reading words, not facts, called wrong
+CORRECT = {
+    "rc-083": "Swedish for the page's Sweden, sex for its gender",
+    "rc-031": "the CMB spectrum beside a sentence naming the ULBDM in another role",
+    "rc-148": "one gene of a list that also names the aligners",
+    "r1-05": "R381E for the page's Arg 381 to Glu",
+    "r1-01": "no evidence of bias, where the page says a lack of bias",
+    "rc-127": "low trust, where the page says a lack of trust",
+    "rc-074": "lack of sparsity, where the page says not sparse",
+    "rc-068": "a sequence of steps written the other way round",
+}
+
+
+def _items() -> dict[str, dict]:
+    out = {}
+    for name in ("fresh_claims_r1.json", "realistic_claims.json"):
+        for item in json.loads((DATA / name).read_text(encoding="utf-8"))["claims"]:
+            out[item["id"]] = item
+    return out
+
+
+@pytest.fixture(scope="module")
+def verdicts(quality_project):
+    """Every claim above cited to the printed label of its PDF page, checked in one draft."""
+    project = quality_project(CORPUS)
+    service = bootstrap.check_service(
+        project.settings, PROJECT, project.index(), project.embedder()
+    )
+    lines = []
+    items = _items()
+    for item_id in [*FALSE, *CORRECT]:
+        claim, key, pdf_page = (items[item_id][k] for k in ("claim", "citekey", "pdf_page"))
+        documents = service.papers()[key]
+        labels = next((d.labels for d in documents if d.labels is not None), None)
+        label = labels.label(pdf_page) if labels is not None else str(pdf_page)
+        lines.append(f"{claim.rstrip('.')} [@{key}, p. {label}].")
+    report = service.check("\n\n".join(lines), "traps.md", latex=False)
+    return dict(zip([*FALSE, *CORRECT], report.checks, strict=True))
+
+
+@pytest.mark.parametrize("item", FALSE, ids=list(FALSE))
+def test_a_restatement_with_one_fact_wrong_fails_the_hook(verdicts, item):
+    check = verdicts[item]
+    assert check.verdict == "mismatch", (FALSE[item], check.verdict, check.message)
+    assert check.message.startswith("draft: ")  # what differs is named, both sides
+
+
+@pytest.mark.parametrize("item", CORRECT, ids=list(CORRECT))
+def test_a_correct_claim_in_other_words_passes_the_hook(verdicts, item):
+    check = verdicts[item]
+    assert check.verdict in ("supported", "unconfirmed"), (CORRECT[item], check.verdict)
