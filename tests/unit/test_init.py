@@ -204,3 +204,20 @@ def test_a_command_without_a_config_points_to_init(home, monkeypatch):
     result = CliRunner().invoke(app, ["inspect", "-p", "thesis"])
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert "citeloom.toml: config file not found. Run `citeloom init` here" in result.output
+
+
+def test_the_messages_of_a_first_day_name_only_commands_that_exist(tmp_path):
+    """A missing config and missing model weights each name a command to run: it exists."""
+    import re
+
+    import typer
+
+    from citeloom.adapters.embedding.fp32_export import INSTALL_HINT
+    from citeloom.domain.errors import ConfigError
+
+    with pytest.raises(ConfigError) as missing:
+        load_settings(tmp_path / "citeloom.toml")
+    commands = set(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
+    for message in (str(missing.value), INSTALL_HINT):
+        named = re.findall(r"\bciteloom ([a-z][a-z-]*)", message)
+        assert named and set(named) <= commands, (message, sorted(commands))
