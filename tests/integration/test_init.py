@@ -53,7 +53,7 @@ def test_init_finds_a_moved_zotero_and_its_auto_export_and_validate_passes(tmp_p
     assert done.returncode == 0, done.stderr
     assert f"Found Zotero data directory: {fixture.data_dir} (Zotero's settings" in done.stdout
     assert (
-        f"Found library file: {export} (Better BibTeX's auto-export (Better CSL JSON))"
+        f"Found library file: {export} (Better BibTeX's auto-export, Better CSL JSON)"
         in done.stdout
     )
     written = (thesis / "citeloom.toml").read_text(encoding="utf-8")

@@ -95,7 +95,7 @@ def test_better_bibtex_auto_exports_are_offered_when_citeloom_reads_them(home):
     add_auto_export(data_dir, home / "thesis" / "library.yaml", "Better CSL YAML")
     (home / "thesis" / "library.yaml").write_text("- id: x\n", encoding="utf-8")
     [found] = auto_exports(data_dir)
-    assert found.path == bib and found.how == "Better BibTeX's auto-export (Better BibLaTeX)"
+    assert found.path == bib and found.how == "Better BibTeX's auto-export, Better BibLaTeX"
 
 
 def test_auto_exports_of_earlier_better_bibtex_releases_are_read_too(home):
@@ -112,7 +112,7 @@ def test_auto_exports_of_earlier_better_bibtex_releases_are_read_too(home):
     db.commit()
     db.close()
     [found] = auto_exports(data_dir)
-    assert found.path == export and "(Better CSL JSON)" in found.how
+    assert found.path == export and found.how.endswith(", Better CSL JSON")
 
 
 def test_yes_writes_a_project_over_the_bib_and_the_papers_it_found(home):

@@ -78,6 +78,11 @@ def shown_path(path: Path, folder: Path, home: Path) -> str:
     return str(path)
 
 
+def _line(assignment: str, comment: str) -> str:
+    """A key and its comment, the comments of short lines aligned."""
+    return f"{assignment:<29} # {comment}" if len(assignment) < 29 else f"{assignment}  # {comment}"
+
+
 def render_config(project: FirstProject, folder: Path, home: Path) -> str:
     """The text of the config file for ``project``, to be written in ``folder``."""
     if project.zotero is None and project.references is None:
@@ -96,31 +101,32 @@ def render_config(project: FirstProject, folder: Path, home: Path) -> str:
         "",
         "[paths]",
     ]
+    ingest = "what `citeloom ingest` reads without paths"
     if project.papers is not None:
-        lines.append(
-            f"raw_dir = {path(project.papers)}  # what `citeloom ingest` reads without paths"
-        )
+        lines.append(_line(f"raw_dir = {path(project.papers)}", ingest))
     else:
-        lines.append('# raw_dir = "papers"  # what `citeloom ingest` reads without paths')
+        lines.append(_line('# raw_dir = "papers"', ingest))
     lines += [
-        'index_dir = "var/qdrant"     # the index (embedded Qdrant Edge, no server)',
-        'cache_dir = "var/cache"      # converted documents, parsed libraries',
-        'audit_dir = "var/audit"      # one file per ingest run',
+        _line('index_dir = "var/qdrant"', "the index (embedded Qdrant Edge, no server)"),
+        _line('cache_dir = "var/cache"', "converted documents, parsed libraries"),
+        _line('audit_dir = "var/audit"', "one file per ingest run"),
         "",
         f"[project.{toml_string(project.name)}]",
         f"collection = {toml_string(project.collection)}",
     ]
     if project.zotero is not None:
         lines.append(
-            f"zotero = {path(project.zotero)}  # Zotero's data directory: items, PDFs, notes"
+            _line(f"zotero = {path(project.zotero)}", "Zotero's data directory: items, PDFs, notes")
         )
     if project.references is not None:
         lines.append(
-            f"references = {path(project.references)}  # Better BibTeX export: .bib or CSL JSON"
+            _line(
+                f"references = {path(project.references)}", "Better BibTeX export: .bib or CSL JSON"
+            )
         )
     lines += [
-        '# embedding_model = "fastembed/all-MiniLM-L6-v2-fp32"  # the default, offline',
-        '# languages = ["english"]     # what BM25 stems, e.g. ["german", "english"]',
+        _line('# embedding_model = "fastembed/all-MiniLM-L6-v2-fp32"', "the default, offline"),
+        _line('# languages = ["english"]', 'what BM25 stems, e.g. ["german", "english"]'),
         "",
     ]
     return "\n".join(lines)

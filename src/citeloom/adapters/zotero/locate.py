@@ -125,7 +125,7 @@ def auto_exports(data_dir: Path) -> list[Found]:
         return []  # no auto-export settings to offer; the user can name the file
     how = "Better BibTeX's auto-export"
     return [
-        Found(path, f"{how} ({translator})")
+        Found(path, f"{how}, {translator}")
         for path, translator in exports
         if translator in READABLE_TRANSLATORS and path.is_file()
     ]

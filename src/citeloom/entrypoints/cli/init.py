@@ -46,9 +46,15 @@ _PAPERS_HELP = (
 @app.command()
 @handle_errors
 def init(
-    zotero: Annotated[str | None, typer.Option("--zotero", help=_ZOTERO_HELP)] = None,
-    references: Annotated[str | None, typer.Option("--references", help=_REFERENCES_HELP)] = None,
-    papers: Annotated[str | None, typer.Option("--papers", help=_PAPERS_HELP)] = None,
+    zotero: Annotated[
+        str | None, typer.Option("--zotero", metavar="DIR", help=_ZOTERO_HELP)
+    ] = None,
+    references: Annotated[
+        str | None, typer.Option("--references", metavar="FILE", help=_REFERENCES_HELP)
+    ] = None,
+    papers: Annotated[
+        str | None, typer.Option("--papers", metavar="DIR", help=_PAPERS_HELP)
+    ] = None,
     project: Annotated[
         str | None,
         typer.Option("--project", "-p", help="The project's name (default: this folder's name)."),
@@ -95,7 +101,7 @@ def init(
     if library is not None and library not in {z.path for z in found.zotero}:
         found.references[:0] = auto_exports(library)  # a directory named in the answer
     export = _choose(
-        "Library file (Better BibTeX export)",
+        "Library file, a Better BibTeX export",
         references,
         found.references,
         asking,
@@ -245,12 +251,15 @@ def _write(config: Path, first: FirstProject, folder: Path, home: Path) -> None:
     if first.papers is not None:
         echo(f"Papers folder: {shown_path(first.papers, folder, home)}.")
     flag = "" if config == Path("citeloom.toml") else f" -c {config}"
-    echo("Next:")
-    echo(f"  citeloom validate -p {first.name}{flag}   # config, library, model, index")
+    steps = [(f"citeloom validate -p {first.name}{flag}", "config, library, model, index")]
     if first.zotero is not None:
-        echo(f"  citeloom ingest -p {first.name}{flag}   # Zotero's PDF attachments")
+        steps.append((f"citeloom ingest -p {first.name}{flag}", "Zotero's PDF attachments"))
     if first.papers is not None:
         where = shown_path(first.papers, Path.cwd().resolve(), home)
-        echo(f"  citeloom ingest {where} -p {first.name}{flag}   # the papers folder")
+        steps.append((f"citeloom ingest {where} -p {first.name}{flag}", "the papers folder"))
     if first.zotero is None and first.papers is None:
-        echo(f"  citeloom ingest ~/papers -p {first.name}{flag}   # your folder of PDFs")
+        steps.append((f"citeloom ingest ~/papers -p {first.name}{flag}", "your folder of PDFs"))
+    width = max(len(command) for command, _ in steps)
+    echo("Next:")
+    for command, why in steps:
+        echo(f"  {command:<{width}}   # {why}")
