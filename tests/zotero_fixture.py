@@ -89,6 +89,21 @@ CREATE TABLE citationkey (
 );
 """
 
+# Better BibTeX's auto-exports (content/db/auto-export.sql of zotero-better-bibtex, in the
+# database Zotero attaches as ``betterbibtex``: better-bibtex.sqlite)
+BBT_AUTO_EXPORT_SCHEMA = """
+CREATE TABLE IF NOT EXISTS autoExport (
+  type CHECK (type IN ('library', 'collection')), id NOT NULL, path NOT NULL UNIQUE,
+  status CHECK (status in ('scheduled', 'running', 'done', 'error')),
+  recursive CHECK (recursive IN (0, 1)), error NOT NULL, updated NOT NULL,
+  translatorID CHECK (translatorID IN ('BetterBibTeX JSON', 'Better CSL YAML',
+    'Better CSL JSON', 'Better BibTeX', 'Better BibLaTeX')),
+  exportNotes CHECK (exportNotes IN (0, 1)),
+  useJournalAbbreviation CHECK (useJournalAbbreviation IN (0, 1)),
+  asciiBibLaTeX, biblatexExtendedNameFormat, DOIandURL, bibtexURL
+);
+"""
+
 ITEM_TYPES = {"journalArticle": 22, "attachment": 3, "note": 28, "annotation": 1, "book": 7}
 FIELDS = {
     "title": 1,
@@ -388,3 +403,61 @@ def build_zotero(folder: Path) -> ZoteroFixture:
     bbt.commit()
     bbt.close()
     return fixture
+
+
+def add_auto_export(data_dir: Path, path: Path, translator: str = "Better CSL JSON") -> None:
+    """Better BibTeX keeping ``path`` updated as an export of the whole library."""
+    bbt = sqlite3.connect(data_dir / "better-bibtex.sqlite")
+    try:
+        bbt.executescript(BBT_AUTO_EXPORT_SCHEMA)
+        bibtex = translator in ("Better BibTeX", "Better BibLaTeX")
+        bbt.execute(
+            "INSERT INTO autoExport (type, id, path, status, recursive, error, updated, "
+            "translatorID, exportNotes, useJournalAbbreviation, asciiBibLaTeX, "
+            "biblatexExtendedNameFormat, DOIandURL, bibtexURL) "
+            "VALUES ('library', 1, ?, 'done', 0, '', 0, ?, 0, 0, ?, ?, ?, ?)",
+            (
+                str(path),
+                translator,
+                0 if translator == "Better BibLaTeX" else None,
+                0 if translator == "Better BibLaTeX" else None,
+                1 if bibtex else None,
+                0 if translator == "Better BibTeX" else None,
+            ),
+        )
+        bbt.commit()
+    finally:
+        bbt.close()
+
+
+def empty_data_dir(folder: Path) -> Path:
+    """A data directory as Zotero leaves it before anything is added: the database alone."""
+    folder.mkdir(parents=True, exist_ok=True)
+    db = sqlite3.connect(folder / "zotero.sqlite")
+    try:
+        db.executescript(SCHEMA)
+        db.execute(
+            "INSERT INTO libraries (libraryID, type, editable, filesEditable) "
+            "VALUES (1, 'user', 1, 1)"
+        )
+        db.commit()
+    finally:
+        db.close()
+    return folder
+
+
+def zotero_prefs(profile: Path, data_dir: Path | str, use: bool = True) -> Path:
+    """A Zotero profile whose settings moved the data directory to ``data_dir`` (Settings,
+    Advanced, Files and Folders, Custom), as Zotero writes its prefs.js."""
+    import json
+
+    profile.mkdir(parents=True, exist_ok=True)
+    prefs = profile / "prefs.js"
+    prefs.write_text(
+        "// Mozilla User Preferences\n"
+        'user_pref("extensions.zotero.firstRun2", false);\n'
+        f'user_pref("extensions.zotero.dataDir", {json.dumps(str(data_dir))});\n'
+        f'user_pref("extensions.zotero.useDataDir", {"true" if use else "false"});\n',
+        encoding="utf-8",
+    )
+    return prefs

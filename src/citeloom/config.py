@@ -452,8 +452,8 @@ def load_settings(path: Path | None = None) -> Settings:
     path = path or DEFAULT_CONFIG
     if not path.is_file():
         raise ConfigError(
-            f"{path}: config file not found. Create one (see README 'Configuration') or pass "
-            "--config FILE."
+            f"{path}: config file not found. Run `citeloom init` here to write one from your "
+            "Zotero library and papers (see README 'Configuration'), or pass --config FILE."
         )
     try:
         data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))

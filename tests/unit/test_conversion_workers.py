@@ -46,6 +46,25 @@ def build_plain() -> FakeConverter:
     return FakeConverter()
 
 
+class PagingConverter(FakeConverter):
+    """Tells its pages as Docling's converter does for a long PDF, two at a time."""
+
+    seen = None
+
+    def report_pages(self, seen) -> None:
+        self.seen = seen
+
+    def convert(self, path: Path, sha256: str) -> ConvertedDocument:
+        for done in (0, 2, 4, 5):
+            if self.seen is not None:
+                self.seen(path, done, 5)
+        return super().convert(path, sha256)
+
+
+def build_paging() -> PagingConverter:
+    return PagingConverter()
+
+
 def service(workers: list[WorkerConverter]) -> IngestService:
     return IngestService(
         project="p",
@@ -122,3 +141,18 @@ def test_workers_store_and_record_what_one_process_does_and_a_crash_fails_one_fi
 )
 def test_the_default_number_of_workers_follows_cores_and_memory(cores, available_mb, jobs):
     assert default_jobs(cores, available_mb) == jobs
+
+
+def test_a_worker_passes_on_the_pages_its_child_converts(tmp_path):
+    """A book converted in a worker process shows its pages at the terminal all the same."""
+    book = write(tmp_path, "book.pdf", "TITLE Book\nText.")
+    worker = WorkerConverter(build_paging)
+    told: list[tuple[str, int, int]] = []
+    try:
+        worker.report_pages(lambda path, done, total: told.append((path.name, done, total)))
+        assert worker.convert(book, "a" * 64).title == "Book"
+        worker.report_pages(None)
+        worker.convert(book, "a" * 64)  # told to nobody
+    finally:
+        worker.close()
+    assert told == [("book.pdf", 0, 5), ("book.pdf", 2, 5), ("book.pdf", 4, 5), ("book.pdf", 5, 5)]

@@ -235,6 +235,10 @@ class Passage:
     # the Zotero attachment ("1/PDFKEY01") and its library's part of a zotero:// link
     attachment: str | None = None
     link_library: str | None = None
+    # how well this passage alone answers the query, on the scale of the set's confidence
+    # (``domain.abstention``: below the project's floor it does not seem to); None where no
+    # query judged it (a passage read around, a note read back)
+    confidence: float | None = None
 
     def zotero(self, page: int | None) -> ZoteroLinks | None:
         """Its document's entry and PDF in Zotero, the reader at PDF page ``page``; None for a

@@ -2,7 +2,7 @@
 
 from citeloom.ports.audit import AuditLog
 from citeloom.ports.chunker import Chunker
-from citeloom.ports.converter import ConversionWorker, Converter
+from citeloom.ports.converter import ConversionWorker, Converter, PagesSeen, ReportsPages
 from citeloom.ports.document_text import DocumentText
 from citeloom.ports.embedder import Embedder
 from citeloom.ports.index import Index, IndexAdmin, IndexReader, IndexWriter, SearchFilter
@@ -24,7 +24,9 @@ __all__ = [
     "LibraryAudit",
     "LibraryFiles",
     "MetadataResolver",
+    "PagesSeen",
     "RelationSource",
+    "ReportsPages",
     "SearchFilter",
     "SentenceVectorStore",
 ]

@@ -1,7 +1,8 @@
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from citeloom.domain.models import ConvertedDocument
 
@@ -31,3 +32,17 @@ class ConversionWorker(Protocol):
     def convert(self, path: Path, sha256: str) -> ConvertedDocument: ...
 
     def close(self) -> None: ...
+
+
+# Told while a long document converts: the file, its pages converted so far, and the pages to
+# convert. Called on whichever thread converts (a conversion runs ahead of the document in
+# hand), so what it calls must be safe to call from there.
+PagesSeen = Callable[[Path, int, int], None]
+
+
+@runtime_checkable
+class ReportsPages(Protocol):
+    """A converter (or conversion worker) that can tell how far a long document has got, for a
+    person at a terminal (``ingest`` shows it under its bar). ``None`` stops the telling."""
+
+    def report_pages(self, seen: PagesSeen | None) -> None: ...

@@ -15,6 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from citeloom.domain.errors import CiteloomError, DocumentError, StorageError
@@ -22,7 +23,7 @@ from citeloom.domain.ids import doc_id_from_sha256
 from citeloom.domain.models import DocumentSummary
 from citeloom.domain.records import stored_labels
 from citeloom.domain.relations import DocumentFacts
-from citeloom.ports import ConversionWorker, RelationSource
+from citeloom.ports import ConversionWorker, RelationSource, ReportsPages
 from citeloom.services.ingest_annotations import mirror_annotations
 from citeloom.services.ingest_files import check_citekey, discover, refuse_unreadable, run_files
 from citeloom.services.ingest_prune import prune as prune_gone
@@ -34,6 +35,7 @@ from citeloom.services.ingest_report import (
     Relabel,
     RunProgress,
     Status,
+    WorkProgress,
     audit_fields,
     labels_of,
     log,
@@ -134,6 +136,10 @@ class IngestService(DocumentPipeline):
             )
         recorded = 0  # files[:recorded] have their one "document" event in the audit
         ahead: ConversionAhead | None = None
+        within = progress if isinstance(progress, WorkProgress) else None
+        telling = [c for c in (self.converter, *self.workers) if isinstance(c, ReportsPages)]
+        for converter in telling:
+            converter.report_pages(within.pages if within is not None else None)
         try:
             # The write guard runs before any conversion: a mismatch writes nothing at all.
             self.index.ensure_collection(
@@ -170,7 +176,7 @@ class IngestService(DocumentPipeline):
                     extra={"fields": {"path": str(path), "number": number, "of": len(files)}},
                 )
                 outcome = self._ingest_one(
-                    path, contents, stored, library, citekey or path.stem, ahead
+                    path, contents, stored, library, citekey or path.stem, ahead, within
                 )
                 if ahead is not None:
                     ahead.passed(path)
@@ -205,6 +211,8 @@ class IngestService(DocumentPipeline):
             self.audit.record("run_aborted", error=reason, exit_code=70)
             raise
         finally:
+            for converter in telling:
+                converter.report_pages(None)
             if ahead is not None:  # an error or a second Ctrl-C: no new conversion starts
                 ahead.close()
             for worker in self.workers:  # stopped; one still converting is killed
@@ -285,6 +293,7 @@ class IngestService(DocumentPipeline):
         library: str,
         hint: str,
         ahead: ConversionAhead | None = None,
+        within: WorkProgress | None = None,
     ) -> DocumentOutcome:
         outcome = DocumentOutcome(path=str(path), status="failed")
         try:
@@ -320,7 +329,8 @@ class IngestService(DocumentPipeline):
                 outcome.warnings.append(
                     f"{match.problem}: best candidates {shown}" if shown else match.problem
                 )
-            points = self.points(document, match, doc_id, outcome.durations)
+            embedded = partial(within.chunks, path) if within is not None else None
+            points = self.points(document, match, doc_id, outcome.durations, embedded=embedded)
             with timed(outcome.durations, "index"):
                 # an earlier content of this path that another file still holds moves there
                 # first; the index then drops whatever else this path held

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from citeloom.domain.citekeys import LibraryProblem
@@ -106,6 +107,19 @@ class RunProgress(Protocol):
     def started(self, total: int, correlation_id: str) -> None: ...
 
     def finished(self, report: IngestReport) -> None: ...
+
+
+@runtime_checkable
+class WorkProgress(Protocol):
+    """A progress hook that is also told of the work inside a document: its pages converted
+    (on the thread that converts it, which may run ahead of the document in hand) and its
+    chunks embedded, for a long book to show signs of life between its start and its line."""
+
+    def __call__(self, outcome: DocumentOutcome, number: int, total: int) -> None: ...
+
+    def pages(self, path: Path, done: int, total: int) -> None: ...
+
+    def chunks(self, path: Path, done: int, total: int) -> None: ...
 
 
 def labels_of(outcome: DocumentOutcome, labels: PageLabels | None) -> None:

@@ -8,7 +8,7 @@ as an ingested one.
 from __future__ import annotations
 
 import time
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,8 +60,11 @@ class DocumentPipeline:
         doc_id: str,
         durations: dict[str, float],
         note: NoteItem | None = None,
+        embedded: Callable[[int, int], None] | None = None,
     ) -> list[IndexPoint]:
-        """Chunk, embed and label a converted document; a document without text is an error."""
+        """Chunk, embed and label a converted document; a document without text is an error.
+        ``embedded``: told the chunks embedded so far and the document's chunks, before the
+        first embedder call and after each (a terminal's progress inside a long book)."""
         with timed(durations, "chunk"):
             chunks = self.chunker.chunk(document, doc_id)
         if not chunks:
@@ -73,9 +76,13 @@ class DocumentPipeline:
         vectors: list[list[float]] = []
         with timed(durations, "embed"):
             for start in range(0, len(texts), self.embed_call_size):
+                if embedded is not None:
+                    embedded(start, len(texts))
                 vectors.extend(
                     self.embedder.embed_documents(texts[start : start + self.embed_call_size])
                 )
+            if embedded is not None:
+                embedded(len(texts), len(texts))
         return index_points(
             project=self.project,
             document=document,

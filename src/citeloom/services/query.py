@@ -10,7 +10,7 @@ the question at all.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Literal
@@ -68,6 +68,9 @@ class QueryReport:
     confidence: float = 0.0
     phrases: tuple[str, ...] = ()
     note: str | None = None
+    # the project's confidence floor ([query] min_confidence): the set, and each passage, at
+    # or over it seem to answer the query
+    min_confidence: float = 0.5
 
 
 def contains_phrase(text: str, phrase: str) -> bool:
@@ -126,7 +129,12 @@ class QueryService:
                 'citeloom query "how fast do restored marshes accrete sediment".'
             )
         parsed = parse_query(text)
-        report = QueryReport(query=text, project=self.project, phrases=parsed.phrases)
+        report = QueryReport(
+            query=text,
+            project=self.project,
+            phrases=parsed.phrases,
+            min_confidence=self.min_confidence,
+        )
         info = self.index.collection_info(self.collection)
         if info is None or info.points == 0:
             report.note = (
@@ -176,8 +184,15 @@ class QueryService:
         )
         passages = passages[: options.limit]
         # judged before the budget cut: a budget changes what is shown, never the confidence
-        report.confidence = self._confidence(parsed.text, passages, dense, weights, info)
+        judge = self._judge(parsed.text, dense, weights, info)
+        report.confidence = judge([p.text for p in passages[:3]], dense[0].score if dense else None)
         report.answerable = bool(passages) and report.confidence >= self.min_confidence
+        # each passage judged alone the same way: a passage of another paper that shares no
+        # word and little meaning with the question is not shown as an equal of the rest
+        similarity = {p.id: p.score for p in dense}
+        passages = [
+            replace(p, confidence=judge([p.text], similarity.get(p.chunk_id))) for p in passages
+        ]
         if options.budget is not None:
             passages, report.note = self._fit(passages, options.budget)
         report.results = [replace(p, rank=i) for i, p in enumerate(passages, start=1)]
@@ -278,19 +293,22 @@ class QueryService:
             low, high = (middle, high) if fits(middle) else (low, middle - 1)
         return replace(passage, text=text(low), trimmed=True)
 
-    def _confidence(
+    def _judge(
         self,
         text: str,
-        results: list[Passage],
         dense: list[ScoredPoint],
         weights: dict[str, float],
         info: CollectionInfo,
-    ) -> float:
-        # the engine's own IDF of each content word; a word no chunk holds weighs as much as
-        # the rarest word can (the library lacks it, which says the most)
+    ) -> Callable[[list[str], float | None], float]:
+        """The confidence of passages' texts with a dense similarity, for this query: its
+        content words weighed by the engine's own IDF (a word no chunk holds weighs as much as
+        the rarest word can: the library lacks it, which says the most)."""
         engine = {fold_for_match(word): weight for word, weight in weights.items()}
         absent = idf(info.points, 0)
         terms = [t for t in content_terms(text) if t in engine]
-        covered = covered_terms(terms, [p.text for p in results[:3]])
         term_weight = {t: engine[t] or absent for t in terms}
-        return confidence(term_weight, covered, dense[0].score if dense else None)
+
+        def judge(texts: list[str], similarity: float | None) -> float:
+            return confidence(term_weight, covered_terms(terms, texts), similarity)
+
+        return judge

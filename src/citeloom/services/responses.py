@@ -164,6 +164,12 @@ class PassageOut(RelationFlags):
     trimmed: bool | None = Field(
         None, description="Present and true when text was cut to fit the budget."
     )
+    confidence: float | None = Field(
+        None,
+        description="0 to 1: how well this passage alone matches the query, on the scale of "
+        "the results' confidence; under the response's min_confidence it does not seem to "
+        "answer it (a weaker match). Present on query results only.",
+    )
 
     @classmethod
     def from_passage(cls, p: Passage) -> PassageOut:
@@ -192,6 +198,7 @@ class PassageOut(RelationFlags):
             zotero=zotero_out(p, p.page_start),
             **flag_fields(p.flags),
             **({"trimmed": True} if p.trimmed else {}),
+            **({"confidence": round(p.confidence, 3)} if p.confidence is not None else {}),
         )
 
 
@@ -203,6 +210,11 @@ class QueryResponse(_Response):
         "project's threshold); false: they are listed, but treat them as leads."
     )
     confidence: float = Field(description="0 to 1: how well the best passages match.")
+    min_confidence: float | None = Field(
+        None,
+        description="The project's confidence floor ([query] min_confidence): answerable when "
+        "confidence reaches it; a passage whose own confidence is under it is a weaker match.",
+    )
     results: list[PassageOut] = Field(description="The passages, best first.")
     phrases: list[str] | None = Field(
         None, description='The "quoted phrases" every result contains (only when quoted).'
@@ -224,6 +236,7 @@ class QueryResponse(_Response):
             project=report.project,
             answerable=report.answerable,
             confidence=round(report.confidence, 3),
+            min_confidence=report.min_confidence,
             results=[PassageOut.from_passage(p) for p in report.results],
             **optional,
         )

@@ -22,7 +22,7 @@ from citeloom.domain.models import (
     WarningKind,
 )
 from citeloom.domain.page_labels import PageMarks
-from citeloom.ports import Converter
+from citeloom.ports import Converter, PagesSeen, ReportsPages
 
 # 2: warnings are {"kind", "message"} (a ConversionWarning); 1 kept their wording only
 CACHE_FORMAT = 2
@@ -80,6 +80,11 @@ class CachingConverter:
 
     def supports(self, path: Path) -> bool:
         return self.inner.supports(path)
+
+    def report_pages(self, seen: PagesSeen | None) -> None:
+        """Conversions that run are told of (one served from the cache has no pages to go)."""
+        if isinstance(self.inner, ReportsPages):
+            self.inner.report_pages(seen)
 
     def cached(self, sha256: str) -> Path:
         return self.folder / sha256[:2] / f"{sha256}-{self.version}.json"

@@ -36,6 +36,7 @@ from citeloom.domain.models import (
     ConvertedDocument,
     WarningKind,
 )
+from citeloom.ports import PagesSeen
 
 if TYPE_CHECKING:
     from citeloom.adapters.conversion.layout_notes import DoclingRun
@@ -236,6 +237,12 @@ class DoclingConverter:
         self.layout, self.layout_path = layout_choice(layout, artifacts_path, hub)
         self._converters: dict[str, Any] = {}
         self._artifacts: TrainedArtifacts | None = None  # while a trained converter is kept
+        self._seen: PagesSeen | None = None
+
+    def report_pages(self, seen: PagesSeen | None) -> None:
+        """``seen`` is told after each batch of a PDF's pages (``PAGE_BATCH``), and once
+        before the first: a long book shows its progress, a paper of a batch its start."""
+        self._seen = seen
 
     def close(self) -> None:
         """Drop the Docling converters and the link folder of trained weights, if any (also
@@ -317,6 +324,9 @@ class DoclingConverter:
         pages, meta, outline, pdf_labels = precheck_pdf(path)
         last_page = min(pages, self.max_pages)
         read = PdfReading()
+        seen = self._seen
+        if seen is not None:
+            seen(path, 0, last_page)
         for first in range(1, last_page + 1, self.page_batch):
             # One batch of pages at a time: Docling's document and parsed pages go before the
             # next batch, so memory follows the batch, not the PDF (ADR 0024). What depends
@@ -333,6 +343,8 @@ class DoclingConverter:
                 keyed, stopped = [], ConversionWarning(WarningKind.PARTIAL, reason)
             read.add(run, keyed, first)
             del run
+            if seen is not None:
+                seen(path, last, last_page)
             if last_page > self.page_batch:
                 release_freed_memory()
             if stopped is not None:

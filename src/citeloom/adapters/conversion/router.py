@@ -7,7 +7,7 @@ from pathlib import Path
 
 from citeloom.domain.errors import DocumentError
 from citeloom.domain.models import ConvertedDocument
-from citeloom.ports import Converter
+from citeloom.ports import Converter, PagesSeen, ReportsPages
 
 
 class FormatRouter:
@@ -32,3 +32,8 @@ class FormatRouter:
 
     def convert(self, path: Path, sha256: str) -> ConvertedDocument:
         return self._for(path).convert(path, sha256)
+
+    def report_pages(self, seen: PagesSeen | None) -> None:
+        for converter in self.converters:
+            if isinstance(converter, ReportsPages):
+                converter.report_pages(seen)

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from citeloom.domain.errors import DocumentError
 from citeloom.domain.models import ConvertedDocument
-from citeloom.ports import Converter
+from citeloom.ports import Converter, PagesSeen, ReportsPages
 
 # Peak RSS of one worker converting the shared papers (benchmarks/ingest_throughput.py
 # --jobs 2, ADR 0024: 351 MB), rounded up: what ``default_jobs`` sets aside for each.
@@ -76,6 +76,10 @@ def _serve(conn: Connection, build: Callable[[], Converter]) -> None:
     until it sends None or goes away."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides what Ctrl-C stops
     converter: Converter | None = None
+
+    def seen(path: Path, done: int, total: int) -> None:  # told to the parent as it goes
+        conn.send(("pages", (str(path), done, total)))
+
     while True:
         try:
             job = conn.recv()
@@ -87,6 +91,8 @@ def _serve(conn: Connection, build: Callable[[], Converter]) -> None:
         try:
             if converter is None:
                 converter = build()
+                if isinstance(converter, ReportsPages):
+                    converter.report_pages(seen)
             answer: tuple[str, object] = ("ok", converter.convert(Path(path), sha256))
         except Exception as error:  # raised again in the parent, as the converter raised it
             answer = ("error", _portable(error))
@@ -128,6 +134,11 @@ class WorkerConverter:
         self._process: BaseProcess | None = None
         self._conn: Connection | None = None
         self.started = 0  # children started, a crash's replacement included
+        self._seen: PagesSeen | None = None
+
+    def report_pages(self, seen: PagesSeen | None) -> None:
+        """The child's pages, as its converter tells them (between a job and its answer)."""
+        self._seen = seen
 
     def convert(self, path: Path, sha256: str) -> ConvertedDocument:
         with self._lock:
@@ -135,6 +146,11 @@ class WorkerConverter:
             try:
                 conn.send((str(path), sha256))
                 kind, value = conn.recv()
+                while kind == "pages":
+                    assert isinstance(value, tuple)
+                    if (seen := self._seen) is not None:
+                        seen(Path(value[0]), value[1], value[2])
+                    kind, value = conn.recv()
             except (EOFError, OSError, pickle.UnpicklingError) as error:
                 ended = self._reap()
                 raise DocumentError(

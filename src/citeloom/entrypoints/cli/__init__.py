@@ -1,4 +1,5 @@
-"""The ``citeloom`` command line, a module per command group: ``library`` (ingest, watch),
+"""The ``citeloom`` command line, a module per command group: ``init`` (a first config),
+``library`` (ingest, watch),
 ``search`` (query, answer, check), ``collections`` (validate, inspect, reindex, export,
 import, drop, rename-project), ``servers`` (serve, mcp, tui), ``audit`` and ``notes``. Each
 command parses its options, calls one use case of ``services.application`` and renders what
@@ -25,11 +26,11 @@ from __future__ import annotations
 import sys
 
 from citeloom.domain.errors import ExitCode
-from citeloom.entrypoints.cli import audit, collections, library, notes, search, servers
+from citeloom.entrypoints.cli import audit, collections, init, library, notes, search, servers
 from citeloom.entrypoints.cli.base import app
 
 __all__ = ["app", "main"]
-_GROUPS = (library, search, collections, servers, audit, notes)  # each registers its commands
+_GROUPS = (init, library, search, collections, servers, audit, notes)  # each registers its commands
 
 
 def main() -> None:

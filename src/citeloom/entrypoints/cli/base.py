@@ -21,10 +21,11 @@ from citeloom.entrypoints.stdout import echo, echo_err, json_text
 if TYPE_CHECKING:
     from citeloom.services.application import Citeloom
 
-# The order --help lists the commands in: a run's order, then the collection's, then the doors.
+# The order --help lists the commands in: the first day's, a run's order, then the
+# collection's, then the doors.
 ORDER = (
-    "ingest", "watch", "query", "answer", "check", "serve", "validate", "inspect", "reindex",
-    "export", "import", "drop", "rename-project", "mcp", "tui", "audit", "notes",
+    "init", "ingest", "watch", "query", "answer", "check", "serve", "validate", "inspect",
+    "reindex", "export", "import", "drop", "rename-project", "mcp", "tui", "audit", "notes",
 )  # fmt: skip
 
 
@@ -47,7 +48,9 @@ app = typer.Typer(
     "languages, another project's collection), 5 disk full or failing, "
     "70 internal error, 130 interrupted; check: 1 when a citation has a verdict of --fail-on.",
     no_args_is_help=True,
-    add_completion=False,
+    # --install-completion / --show-completion: Typer's scripts for bash, zsh, fish and
+    # PowerShell; a completion asks this program, so commands, options and choices stay current
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )

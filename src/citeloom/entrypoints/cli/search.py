@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -24,6 +24,9 @@ from citeloom.entrypoints.cli.base import (
     served,
 )
 from citeloom.entrypoints.stdout import echo
+
+if TYPE_CHECKING:
+    from citeloom.services.application import Citeloom
 
 CITATIONS_UNSUPPORTED = ExitCode.DOCUMENTS_FAILED  # check: a citation has a verdict of --fail-on
 
@@ -212,10 +215,23 @@ def _verdicts(option: str | None) -> frozenset[Verdict] | None:
 @app.command()
 @handle_errors
 def check(
-    draft: Annotated[
-        Path, typer.Argument(help="A Markdown draft with pandoc citations, or a LaTeX file.")
+    drafts: Annotated[
+        list[Path],
+        typer.Argument(
+            help="Markdown drafts with pandoc citations, or LaTeX files (one or more: a "
+            "pre-commit hook passes every staged draft).",
+            show_default=False,
+        ),
     ],
-    project: ProjectOpt = ...,  # type: ignore[assignment]
+    project: Annotated[
+        str | None,
+        typer.Option(
+            "--project",
+            "-p",
+            help='Project id, a [project."ID"] table in the config. Default: the config\'s '
+            "one project, when it has only one.",
+        ),
+    ] = None,
     config: ConfigOpt = Path("citeloom.toml"),
     as_json: JsonOpt = False,
     local: LocalOpt = False,
@@ -237,9 +253,47 @@ def check(
     the references file), not-ingested (in the library, no document), malformed (cannot be
     read as written: an unclosed bracket or \\cite, a page range that runs backwards; says
     the fix). Exit 1 when a citation has a verdict of --fail-on, 0 otherwise: usable in a
-    writing pipeline or a pre-commit hook. A note names the version of record to cite
-    instead of a preprint, a warning a retracted paper; neither changes the verdict.
+    writing pipeline or a pre-commit hook (.pre-commit-hooks.yaml: citeloom-check). A note
+    names the version of record to cite instead of a preprint, a warning a retracted paper;
+    neither changes the verdict.
     """
+    if as_json and len(drafts) > 1:
+        raise ConfigError(
+            f"--json prints one draft's report, and {len(drafts)} drafts were given: check "
+            "them one at a time, or leave out --json."
+        )
+    failing = _verdicts(fail_on)
+    project = project or _only_project(config)
+    uses: list[Citeloom] = []  # made once, for the first draft not handed to a server
+    passed = [_check_one(d, project, config, as_json, local, failing, uses) for d in drafts]
+    if not all(passed):
+        raise typer.Exit(int(CITATIONS_UNSUPPORTED))
+
+
+def _only_project(config: Path) -> str:
+    """The config's one project: a hook over a thesis with one library needs no --project.
+    With several, the usage error lists them."""
+    from citeloom.config import load_settings
+
+    projects = sorted(load_settings(config).project)
+    if len(projects) != 1:
+        raise ConfigError(
+            f"{config} has {len(projects)} projects ({', '.join(projects) or 'none'}): name "
+            "the one to check with --project NAME."
+        )
+    return projects[0]
+
+
+def _check_one(
+    draft: Path,
+    project: str,
+    config: Path,
+    as_json: bool,
+    local: bool,
+    failing: frozenset[Verdict] | None,
+    uses: list[Citeloom],
+) -> bool:
+    """Check one draft and print its report; whether it passes."""
     try:
         text = draft.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
@@ -249,7 +303,6 @@ def check(
         ) from error
     latex = draft.suffix.lower() in (".tex", ".ltx")
     fmt = "json" if as_json else "text"
-    failing = _verdicts(fail_on)
     fields = {
         "project": project,
         "draft": text,
@@ -258,19 +311,18 @@ def check(
         "fail_on": sorted(failing) if failing is not None else None,
     }
     if (data := served(config, local, "/check", fields, fmt)) is not None:
-        if not data.get("ok"):
-            raise typer.Exit(int(CITATIONS_UNSUPPORTED))
-        return
+        return bool(data.get("ok"))
     from citeloom.entrypoints import render
     from citeloom.entrypoints.bodies import CheckRequest
     from citeloom.services.requests import build
 
-    report = application(config).check(build(CheckRequest, **fields))
+    if not uses:
+        uses.append(application(config))
+    report = uses[0].check(build(CheckRequest, **fields))
     if as_json:
         from citeloom.services.responses import CheckResponse
 
         print_json(CheckResponse.from_report(report).dump())
     else:
         echo(render.check_text(report))
-    if not report.ok:
-        raise typer.Exit(int(CITATIONS_UNSUPPORTED))
+    return report.ok

@@ -57,9 +57,15 @@ function headers(json) {
 
 class ApiError extends Error {}
 
+// Why the project list is empty: said in the list itself and on the status line.
+function emptyProjects(why) {
+  $("project").replaceChildren(el("option", { value: "", disabled: true, selected: true, text: why }));
+}
+
 function needToken(message) {
   const form = $("token-form");
   form.hidden = false;
+  if (!$("project").value) emptyProjects("needs the server's token");
   $("token").focus();
   say(message);
 }
@@ -83,7 +89,11 @@ async function api(method, path, body) {
     data = null;
   }
   if (response.status === 401) {
-    needToken(token ? "The token was refused: enter the server's token." : "Enter the server's token.");
+    needToken(
+      token
+        ? "The token was refused: enter the server's token to list the projects."
+        : "This server needs its token (CITELOOM_SERVE_TOKEN): enter it below to list the projects.",
+    );
     throw new ApiError((data && data.error) || "missing or wrong bearer token");
   }
   if (!response.ok) {
@@ -216,11 +226,54 @@ function pages(start, end) {
   return end && end !== start ? "pp. " + start + "-" + end : "p. " + start;
 }
 
-function byline(item) {
+// Who and when, the title, where: three parts that sit on one line where there is room and
+// stack on a phone, the title cut to one line there (the whole title is its tooltip).
+function byline(item, where) {
   const authors = (item.authors || []).map((a) => a.split(",")[0]);
   const who = authors.length > 2 ? authors[0] + " et al." : authors.join(" & ");
-  const bits = [who, item.year ? String(item.year) : null, item.title].filter(Boolean);
-  return bits.join(" · ");
+  const whoWhen = [who, item.year ? String(item.year) : null].filter(Boolean).join(", ");
+  return el(
+    "p",
+    { class: "byline" },
+    whoWhen ? el("span", { class: "who", text: whoWhen }) : null,
+    item.title ? el("span", { class: "title", title: item.title, text: item.title }) : null,
+    where ? el("span", { class: "where", text: where }) : null,
+  );
+}
+
+// ------------------------------------------------------------------ what a score means
+// One plain word for a set's confidence (0 to 1): from the project's floor the library seems
+// to answer the question (the floor is tuned, docs/adr/0004), from 0.8 it clearly does.
+const STRONG = 0.8;
+
+function strength(confidence, floor) {
+  if (confidence >= Math.max(STRONG, floor)) return "strong";
+  if (confidence >= floor) return "fair";
+  return "weak";
+}
+
+const MEANING = {
+  strong: "the library clearly answers the question",
+  fair: "the library seems to answer the question",
+  weak: "the library does not seem to answer the question",
+};
+
+// The word, with what it means and the number behind it on hover. ``floor``: the project's
+// (null for an answer, which is only given at or over its own floor).
+function matchWord(confidence, floor) {
+  const word = strength(confidence, floor === null ? 0 : floor);
+  const from = floor === null ? "" : "; from " + floor.toFixed(2) + " (the project's floor) it seems to";
+  return el("span", {
+    class: "strength " + word,
+    "data-strength": word,
+    title: MEANING[word] + ": confidence " + confidence.toFixed(2) + " of 1" + from,
+    text: word + " match",
+  });
+}
+
+// A passage below the floor is a weaker match: not shown as an equal of the rest.
+function isWeak(p, floor) {
+  return typeof p.confidence === "number" && p.confidence < floor;
 }
 
 // Versions, supersession, retraction, errata, conflicts: the server's one-line banner.
@@ -286,8 +339,9 @@ function neighbour(project, p, where) {
 
 function passageCard(project, p) {
   const card = el("li", { class: "card", "data-chunk": p.chunk_id });
-  const where = pages(p.page_label_start, p.page_label_end);
-  const pdfPage = p.page_start ? "PDF p. " + p.page_start : null;
+  const where = [pages(p.page_label_start, p.page_label_end), p.page_start ? "PDF p. " + p.page_start : null]
+    .filter(Boolean)
+    .join(" · ");
   put(card, 
     el(
       "p",
@@ -296,7 +350,7 @@ function passageCard(project, p) {
       " ",
       copyButton("Copy citation", p.label, "Copy citation"),
     ),
-    el("p", { class: "meta", text: [byline(p), where, pdfPage].filter(Boolean).join(" · ") }),
+    byline(p, where),
     banner(p),
     p.kind === "note" ? el("p", { class: "banner", role: "note", text: "A note stored beside the paper, not the paper's words." }) : null,
     sectionLine(p.section_path),
@@ -402,20 +456,40 @@ async function ask(event) {
 function showAnswer(answer) {
   const meta = [];
   if (answer.fallback) meta.push("No answer found in the library" + (answer.reason ? ": " + answer.reason : "."));
-  else meta.push(answer.citations.length + " quote(s), confidence " + answer.confidence.toFixed(2));
+  else meta.push(answer.citations.length + " quote(s)");
   if (answer.absent && answer.absent.length) meta.push("Not in any document: " + answer.absent.join(", "));
   if (answer.note) meta.push(answer.note);
-  $("answer-meta").textContent = meta.join(" · ");
+  const line = $("answer-meta");
+  line.textContent = meta.join(" · ");
+  // an answer is given only at or over the floor: its word says how clearly
+  if (!answer.fallback) put(line, " · ", matchWord(answer.confidence, null));
   $("quotes").replaceChildren(...answer.citations.map((c) => quoteCard(answer.project, c)));
   $("answer").hidden = false;
 }
 
 function showPassages(found) {
-  const meta = [found.results.length + " passage(s), confidence " + found.confidence.toFixed(2)];
-  if (!found.answerable && found.results.length) meta.push("they may not answer the question: treat them as leads");
-  if (found.note) meta.push(found.note);
-  $("passages-meta").textContent = meta.join(" · ");
-  $("results").replaceChildren(...found.results.map((p) => passageCard(found.project, p)));
+  const floor = typeof found.min_confidence === "number" ? found.min_confidence : 0.5;
+  // below the floor, a passage is a weaker match: folded away under the others, unless no
+  // passage reaches the floor (then all of them are leads, and the line says so)
+  const strong = found.answerable ? found.results.filter((p) => !isWeak(p, floor)) : found.results;
+  const weaker = found.answerable ? found.results.filter((p) => isWeak(p, floor)) : [];
+  const line = $("passages-meta");
+  line.replaceChildren(strong.length + " passage(s)");
+  if (found.results.length) put(line, " · ", matchWord(found.confidence, floor));
+  if (!found.answerable && found.results.length) put(line, " · they may not answer the question: treat them as leads");
+  if (found.note) put(line, " · " + found.note);
+  const cards = strong.map((p) => passageCard(found.project, p));
+  if (weaker.length) {
+    const fold = el(
+      "details",
+      { class: "weaker" },
+      el("summary", { text: weaker.length + " weaker match(es): they may not answer the question" }),
+      el("ol", { class: "cards" }, ...weaker.map((p) => passageCard(found.project, p))),
+    );
+    for (const card of fold.querySelectorAll("li.card")) card.classList.add("weak");
+    cards.push(el("li", { class: "fold" }, fold));
+  }
+  $("results").replaceChildren(...cards);
   $("passages").hidden = false;
 }
 
@@ -511,10 +585,12 @@ async function loadProjects() {
       $("token-form").hidden = true;
       $("question").focus(); // the token taken, back to the question
     }
-    say(projects.length ? "" : "No project is configured: add one to citeloom.toml.");
+    if (!projects.length) emptyProjects("no project configured");
+    say(projects.length ? "" : "No project is configured: add one to citeloom.toml (citeloom init writes one).");
     document.body.dataset.ready = "true";
   } catch (error) {
     if (!$("token-form").hidden) return;
+    emptyProjects("the server did not answer");
     say(error.message);
   }
 }
