@@ -134,8 +134,11 @@ def test_query_returns_the_right_paper_page_and_section(project):
         "banner",
         # the way back to Zotero (docs/zotero.md): null in a CSL-JSON project
         "zotero",
+        # how well this passage alone matches, beside the response's min_confidence
+        "confidence",
     }
     assert top["zotero"] is None
+    assert 0 <= top["confidence"] <= 1 and result["min_confidence"] is not None
     assert top["citekey"] == "bolejko2008apparent"
     # the library holds the authors' reply to comments on it
     assert top["related"] == [{"citekey": "bolejko2009reply", "relation": "has_reply"}]
