@@ -1,4 +1,4 @@
-"""The long-lived doors a command starts: ``serve`` (HTTP), ``mcp`` (stdio) and ``tui``."""
+"""The long-lived servers a command starts: ``serve`` (HTTP), ``mcp`` (stdio) and ``tui``."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ def serve(
 
     settings = bootstrap.settings(config)
     # before loading anything: refuse an unprotected public bind or an unsendable token,
-    # and take the port (a busy one is a usage error, said at once)
+    # and take the port (a busy one is a usage error, told at once)
     token = http.serve_token(host)
     listener = http.bind(host, port)
     tell(f"citeloom serving on http://{host}:{port} (docs: /docs); Ctrl-C stops it")

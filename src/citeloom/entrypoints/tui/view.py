@@ -296,7 +296,7 @@ def passage_page(found: PassageContext, quote: str | None = None) -> Reading:
     return Reading(before, main, after)
 
 
-def said(error: BaseException) -> str:
+def error_text(error: BaseException) -> str:
     """An error as the CLI would say it: the services' own message, or a bug named as one."""
     if isinstance(error, CiteloomError):
         return str(error)
