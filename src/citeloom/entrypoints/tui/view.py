@@ -301,5 +301,5 @@ def error_text(error: BaseException) -> str:
     if isinstance(error, CiteloomError):
         return str(error)
     return (
-        f"{internal(error)}. Try the same with citeloom answer -v for the traceback, and report it."
+        f"{internal(error)}. Try the same with citeloom -v answer for the traceback, and report it."
     )
