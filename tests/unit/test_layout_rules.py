@@ -1,15 +1,15 @@
 """Layout rules on hand-built lines (no Docling): what becomes a heading, title, furniture."""
 
-from citeloom.adapters.conversion.layout_rules import (
+from citeloom.adapters.conversion.layout_lines import (
     Label,
     Line,
     PageContext,
     body_leading,
-    classify_lines,
-    group_lines,
     looks_like_formula,
     section_key,
 )
+from citeloom.adapters.conversion.layout_regions import group_lines
+from citeloom.adapters.conversion.layout_rules import classify_lines
 
 W, H = 612.0, 792.0
 

@@ -9,10 +9,10 @@ from citeloom.domain.page_labels import (
     decide_labels,
     from_labels,
     library_range,
-    page_tokens,
     pages_choice,
     split_label,
 )
+from citeloom.domain.printed_pages import page_tokens
 
 
 def marks(lines: dict[int, list[str]], pages: int, words: int = 500, **extra) -> PageMarks:

@@ -2,8 +2,10 @@
 
 import pytest
 
-from citeloom.domain.quantities import find_number, quantities, read_unit
+from citeloom.domain.claim_numbers import find_number
+from citeloom.domain.quantities import quantities
 from citeloom.domain.text import comparable_text, comparable_words
+from citeloom.domain.units import read_unit
 
 
 @pytest.mark.parametrize(

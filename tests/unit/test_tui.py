@@ -16,7 +16,7 @@ import pytest
 
 from citeloom.domain.records import Passage
 from citeloom.entrypoints.tui.opener import file_url, open_at, open_result
-from citeloom.entrypoints.tui.session import Filters
+from citeloom.entrypoints.tui.session import ChosenFilters
 from citeloom.entrypoints.tui.view import (
     Item,
     answer_panel,
@@ -116,14 +116,14 @@ def test_copying_gives_the_pandoc_citation_and_the_quote_on_one_line():
 
 
 def test_filters_toggle_one_paper_or_section_and_say_what_they_keep():
-    none = Filters()
+    none = ChosenFilters()
     assert not none and none.describe() == "none"
     paper = none.toggled_paper("ardel2023marsh")
     assert paper.citekeys == ("ardel2023marsh",) and paper.toggled_paper("ardel2023marsh") == none
-    both = Filters(("a", "b"), 2015, None, "methods")
+    both = ChosenFilters(("a", "b"), 2015, None, "methods")
     assert both.describe() == "@a @b · 2015– · § methods"
     assert both.toggled_section("methods").section is None
-    assert Filters(year_to=0)  # a year, however odd, is a filter
+    assert ChosenFilters(year_to=0)  # a year, however odd, is a filter
 
 
 # ---------------------------------------------------------------------- the PDF
@@ -205,7 +205,7 @@ class WaitingSession:
     def warm(self, project: str) -> None:
         pass
 
-    def ask(self, project: str, question: str, filters: Filters) -> AnswerReport:
+    def ask(self, project: str, question: str, filters: ChosenFilters) -> AnswerReport:
         if question == "slow":
             assert self.go.wait(20)
         lead = passage(f"the lead for {question}")
@@ -265,7 +265,7 @@ def test_what_is_copied_is_what_is_shown_without_escapes_or_bidi_controls():
 
 
 class HostileSession(WaitingSession):
-    def ask(self, project: str, question: str, filters: Filters) -> AnswerReport:
+    def ask(self, project: str, question: str, filters: ChosenFilters) -> AnswerReport:
         return AnswerReport(question, project, leads=[passage(HOSTILE)], reason="Not covered.")
 
 

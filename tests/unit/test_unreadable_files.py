@@ -114,7 +114,7 @@ def test_import_refuses_a_device_or_a_folder_at_once_and_takes_a_pipe(files, tmp
     from typer.testing import CliRunner
 
     from citeloom.entrypoints.cli import app
-    from citeloom.services.export_file import check_source
+    from citeloom.services.export_file import refuse_unreadable_import
 
     for path in (files["zero"], files["folder"], files["socket"]):
         done = finishes(lambda p=path: CliRunner().invoke(app, ["import", str(p), "-p", "x"]))
@@ -123,5 +123,5 @@ def test_import_refuses_a_device_or_a_folder_at_once_and_takes_a_pipe(files, tmp
     assert "/dev/zero, a character device" in str(
         finishes(lambda: CliRunner().invoke(app, ["import", str(files["zero"]), "-p", "x"])).output
     )
-    check_source(files["fifo"])  # a pipe is read as it comes: <(zcat export.gz)
-    check_source(files["regular"])
+    refuse_unreadable_import(files["fifo"])  # a pipe is read as it comes: <(zcat export.gz)
+    refuse_unreadable_import(files["regular"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from citeloom.domain.errors import IndexUnavailable
 from citeloom.domain.models import Reference
 from citeloom.services.ingest import IngestService
-from citeloom.services.validate import Check, ProjectComponents, validate_project
+from citeloom.services.validate import ProjectComponents, ValidationCheck, validate_project
 from tests.fakes import (
     FakeChunker,
     FakeConverter,
@@ -31,7 +31,7 @@ def parts(index=None, max_tokens=254, embed_model="fake/bow-16", chunker=None, m
     )
 
 
-def by_name(checks: list[Check]) -> dict[str, Check]:
+def by_name(checks: list[ValidationCheck]) -> dict[str, ValidationCheck]:
     return {c.name: c for c in checks}
 
 

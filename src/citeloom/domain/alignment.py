@@ -30,11 +30,12 @@ from citeloom.domain.abbreviations import (
     abbreviated,
 )
 from citeloom.domain.abstention import STOPWORDS, stem, text_stems
+from citeloom.domain.claim_numbers import distinctive, find_number, same_quantity
 from citeloom.domain.claims import compare_facts
 from citeloom.domain.facts import FRAMING_WORDS, Difference, Facts
 from citeloom.domain.name_swaps import said_otherwise, swapped_names
 from citeloom.domain.names import mentioned, names
-from citeloom.domain.quantities import Quantity, distinctive, find_number, same_quantity
+from citeloom.domain.quantities import Quantity
 from citeloom.domain.sentences import run_on, split_sentences
 from citeloom.domain.text import (
     NO_TEXT,

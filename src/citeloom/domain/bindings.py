@@ -16,9 +16,10 @@ import re
 from collections.abc import Sequence
 
 from citeloom.domain.abstention import STOPWORDS
+from citeloom.domain.claim_numbers import same_quantity, states
 from citeloom.domain.facts import Difference
 from citeloom.domain.names import names
-from citeloom.domain.quantities import Quantity, quantities, same_quantity, states
+from citeloom.domain.quantities import Quantity, quantities
 from citeloom.domain.text import comparable_text, fold_for_match
 
 NEAR = 5  # words between a value and the word bound to it

@@ -24,11 +24,12 @@ import re
 from collections.abc import Collection
 
 from citeloom.domain.bindings import misbound
+from citeloom.domain.claim_numbers import find_numbers
 from citeloom.domain.directions import direction_facts, direction_missing
 from citeloom.domain.facts import FRAMING_WORDS, Difference, Facts
 from citeloom.domain.names import mentioned, names
 from citeloom.domain.qualifiers import qualifier_facts
-from citeloom.domain.quantities import Quantity, find_numbers, quantities
+from citeloom.domain.quantities import Quantity, quantities
 from citeloom.domain.text import comparable_text, fold_for_match
 
 

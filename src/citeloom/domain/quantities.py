@@ -1,190 +1,25 @@
 """Numbers as a page states them: each value with its unit and what it counts.
 
-A claim's number is held to the page's number that quantifies the same thing (the same unit,
-or the same noun beside it), read as the PDF's text layer has it: digit groups split by
-commas, spaces or dots ("67, 562", "67 562", "67.562" in German), decimal commas, units
-written out or abbreviated ("g/l", "g L-1", "grams per litre", "mg/dL"), ``%`` and "per
-cent", spelled numbers ("seven studies", "doubled"), and powers of ten whose superscript the
-PDF lost ("10^5" printed "105"). Digit groups are joined only where the claim's own number
-asks for it: "100, 200 and 300" is a list, "67, 562" against a claim of 67,562 is one number.
+A sentence's numbers are read as the PDF's text layer has them: digit groups split by commas,
+spaces or dots ("67, 562", "67 562", "67.562" in German), decimal commas, units written out or
+abbreviated (``units``), spelled numbers ("seven studies", "doubled"), ranges whose unit comes
+after their second end ("6.03 to 19.74 g/l"), and powers of ten whose superscript the PDF lost
+("10^5" printed "105"). Figure, table, section and reference numbers are left out; a
+reference's year is kept apart from every other value (``REFERENCE``). Digit groups are joined
+only where the claim's own number asks for it (``written_in_groups``): "100, 200 and 300" is a
+list, "67, 562" against a claim of 67,562 is one number. Which of a page's numbers states a
+claim's is ``claim_numbers``'s question.
 """
 
 from __future__ import annotations
 
-import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
 from citeloom.domain.text import comparable_text, fold_for_match
-
-# ------------------------------------------------------------------ units
-Dims = tuple[tuple[str, int], ...]
-
-
-@dataclass(frozen=True)
-class Unit:
-    """A unit as a dimension signature and a factor to its base: mg/dL is mass^1 volume^-1
-    times 0.01 (g/l). ``head`` is the factor of its numerator alone, to compare "6.8 mm ...
-    per year" with "6.8 mm"."""
-
-    text: str  # as written: "g/l", "mg dL-1", "millimetres"
-    dims: Dims
-    factor: float
-    head: float = 1.0
-
-    @property
-    def numerator(self) -> Dims:
-        return tuple(d for d in self.dims if d[1] > 0)
-
-    @property
-    def denominator(self) -> Dims:
-        return tuple(d for d in self.dims if d[1] < 0)
-
-
-_PREFIXES = {
-    "p": 1e-12, "n": 1e-9, "μ": 1e-6, "u": 1e-6, "m": 1e-3, "c": 1e-2, "d": 1e-1,
-    "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12,
-}  # fmt: skip
-# symbols that take a prefix (case matters: nm is length, nM a concentration)
-_SYMBOLS: dict[str, tuple[str, float]] = {
-    "g": ("mass", 1), "l": ("volume", 1), "L": ("volume", 1), "m": ("length", 1),
-    "s": ("time", 1), "mol": ("amount", 1), "M": ("molar", 1), "Hz": ("frequency", 1),
-    "eV": ("energy", 1), "J": ("work", 1), "W": ("power", 1), "V": ("voltage", 1),
-    "Pa": ("pressure", 1), "B": ("data", 8), "bit": ("data", 1), "K": ("temperature", 1),
-    "Gy": ("dose", 1), "Da": ("molecular mass", 1), "N": ("force", 1), "A": ("current", 1),
-    "T": ("magnetic field", 1),
-}  # fmt: skip
-# units taking no prefix
-_PLAIN: dict[str, tuple[str, float]] = {
-    "%": ("share", 1), "min": ("time", 60), "h": ("time", 3600), "hr": ("time", 3600),
-    "hrs": ("time", 3600), "d": ("time", 86400), "wk": ("time", 604800),
-    "yr": ("time", 3.15e7), "yrs": ("time", 3.15e7), "°C": ("celsius", 1),
-    "°F": ("fahrenheit", 1), "mmHg": ("pressure", 133.3), "ppm": ("share", 1e-4),
-    "ppb": ("share", 1e-7), "kcal": ("work", 4184), "cal": ("work", 4.184),
-    "IU": ("units", 1), "bp": ("bases", 1), "kb": ("bases", 1e3), "Mb": ("bases", 1e6),
-    "kpc": ("length", 3.086e19), "Mpc": ("length", 3.086e22), "pc": ("length", 3.086e16),
-    "Gpc": ("length", 3.086e25), "mph": ("speed", 0.447), "x": ("times", 1),
-}  # fmt: skip
-# words, singular; a prefix word may lead a base word (milli + gram)
-_WORD_PREFIXES = {
-    "pico": 1e-12, "nano": 1e-9, "micro": 1e-6, "milli": 1e-3, "centi": 1e-2, "deci": 1e-1,
-    "kilo": 1e3, "mega": 1e6, "giga": 1e9, "tera": 1e12,
-}  # fmt: skip
-_WORD_BASES: dict[str, tuple[str, float]] = {
-    "gram": ("mass", 1), "gramme": ("mass", 1), "litre": ("volume", 1),
-    "liter": ("volume", 1), "metre": ("length", 1), "meter": ("length", 1),
-    "second": ("time", 1), "volt": ("voltage", 1), "watt": ("power", 1),
-    "hertz": ("frequency", 1), "byte": ("data", 8), "bit": ("data", 1),
-    "electronvolt": ("energy", 1), "mole": ("amount", 1), "molar": ("molar", 1),
-    "kelvin": ("temperature", 1), "joule": ("work", 1), "pascal": ("pressure", 1),
-    "parsec": ("length", 3.086e16),
-}  # fmt: skip
-_WORDS: dict[str, tuple[str, float]] = {
-    "micron": ("length", 1e-6), "minute": ("time", 60), "hour": ("time", 3600),
-    "day": ("time", 86400), "week": ("time", 604800), "month": ("time", 2.63e6),
-    "year": ("time", 3.15e7), "percentage point": ("points", 1), "fold": ("times", 1),
-    "times": ("times", 1), "order of magnitude": ("magnitude", 1),
-    "orders of magnitude": ("magnitude", 1), "degree": ("angle", 1),
-}  # fmt: skip
-_ATOM_WORD = re.compile(
-    r"(?P<word>orders? of magnitude|percentage points?|"
-    rf"(?:{'|'.join(_WORD_PREFIXES)})?(?:{'|'.join(_WORD_BASES)})s?|"
-    rf"(?:{'|'.join(w for w in _WORDS if ' ' not in w)})s?)(?![a-z])",
-    re.I,
-)
-_ATOM_SYMBOL = re.compile(
-    rf"(?P<symbol>{'|'.join(re.escape(p) for p in sorted(_PLAIN, key=len, reverse=True))}|"
-    rf"(?:[{''.join(_PREFIXES)}])?(?:{'|'.join(sorted(_SYMBOLS, key=len, reverse=True))})|"
-    r"[KMGT]?bytes?|[KMGT]?bits?)(?![A-Za-zμ°])"
-)
-_EXPONENT = re.compile(r"\^?\{?(?P<exp>-?[1-3])\}?(?!\d|\.\d)")
-
-
-def _atom(text: str, pos: int) -> tuple[str, float, int] | None:
-    """One unit at ``pos`` (a symbol with or without a prefix, or a word): its dimension,
-    factor and end."""
-    for pattern, read in ((_ATOM_WORD, _read_word), (_ATOM_SYMBOL, _read_symbol)):
-        match = pattern.match(text, pos)
-        if match is not None and (found := read(match[0])) is not None:
-            return found[0], found[1], match.end()
-    return None
-
-
-def _read_word(word: str) -> tuple[str, float] | None:
-    word = word.lower()
-    if word.startswith("order"):
-        return _WORDS["order of magnitude"]
-    if word.startswith("percentage point"):
-        return _WORDS["percentage point"]
-    if word in _WORDS:
-        return _WORDS[word]
-    single = word[:-1] if word.endswith("s") and word[:-1] in _WORDS else word
-    if single in _WORDS:
-        return _WORDS[single]
-    for prefix, factor in [("", 1.0), *_WORD_PREFIXES.items()]:
-        if word.startswith(prefix):
-            base = word[len(prefix) :]
-            base = base[:-1] if base.endswith("s") and base[:-1] in _WORD_BASES else base
-            if base in _WORD_BASES:
-                dimension, scale = _WORD_BASES[base]
-                return dimension, scale * factor
-    return None
-
-
-def _read_symbol(symbol: str) -> tuple[str, float] | None:
-    if symbol in _PLAIN:
-        return _PLAIN[symbol]
-    if symbol.lower().rstrip("s").endswith(("byte", "bit")):
-        head = symbol.rstrip("s")
-        base, size = ("byte", 8) if head.lower().endswith("byte") else ("bit", 1)
-        prefix = head[: -len(base)]
-        return "data", size * (_PREFIXES.get(prefix.upper(), 1.0) if prefix else 1.0)
-    if symbol in _SYMBOLS:
-        return _SYMBOLS[symbol]
-    if len(symbol) > 1 and symbol[0] in _PREFIXES and symbol[1:] in _SYMBOLS:
-        dimension, scale = _SYMBOLS[symbol[1:]]
-        return dimension, scale * _PREFIXES[symbol[0]]
-    return None
-
-
-_PER = re.compile(r"\s?/\s?|\s+per\s+|\s+a\s+(?=(?:day|week|month|year|hour|minute)\b)", re.I)
-
-
-def read_unit(text: str, pos: int) -> tuple[Unit | None, int]:
-    """The unit written at ``pos`` (after a number), and where it ends: atoms joined by "/",
-    "per", or a space before an atom with a negative power ("g L-1", "mg kg-1 day-1")."""
-    start = pos
-    if pos < len(text) and text[pos] == " ":
-        pos += 1
-    first = _atom(text, pos)
-    if first is None:
-        return None, start
-    dimension, factor, end = first
-    power, end = _power(text, end)
-    dims = {dimension: power}
-    head = factor**power
-    total = head
-    while True:
-        per = _PER.match(text, end)
-        spaced = end < len(text) and text[end] == " "
-        nxt = _atom(text, per.end()) if per is not None else None
-        if nxt is None and spaced:
-            nxt = _atom(text, end + 1)
-            if nxt is not None and _power(text, nxt[2])[0] >= 0:
-                nxt = None  # "g L-1": only a negative power joins a spaced unit
-        if nxt is None:
-            break
-        dimension, factor, end = nxt
-        power, end = _power(text, end)
-        power = -abs(power)
-        dims[dimension] = dims.get(dimension, 0) + power
-        total *= factor**power
-    kept = tuple(sorted((d, p) for d, p in dims.items() if p))
-    if not kept:
-        return None, start
-    return Unit(text[pos:end], kept, total, head), end
-
+from citeloom.domain.units import Unit, read_unit
 
 _SPREAD = re.compile(r"\s?±\s?\d+(?:[.,]\d+)?")
 
@@ -197,13 +32,6 @@ def _unit_after(text: str, pos: int) -> tuple[Unit | None, int]:
         if unit is not None:
             return unit, pos  # the unit is the spread's too: it is read again there
     return unit, end
-
-
-def _power(text: str, pos: int) -> tuple[int, int]:
-    match = _EXPONENT.match(text, pos)
-    if match is None:
-        return 1, pos
-    return int(match["exp"]), match.end()
 
 
 # ------------------------------------------------------------------ numbers
@@ -508,7 +336,7 @@ _INDEX = re.compile(r"[A-Za-zα-ωΑ-Ω]\($")
 _FRACTION = re.compile(r"/(\d{1,3})(?![\d/\w]|[.,]\d)")
 
 
-# ------------------------------------------------------------------ a claim's number on a page
+# ------------------------------------------------------------------ numbers in digit groups
 def _group_pattern(q: Quantity) -> re.Pattern[str] | None:
     """How a page may write the claim's number: digit groups split by a comma, a space, a
     thin space or a dot, and a decimal point or comma ("67,562" -> 67, 562 | 67 562 |
@@ -529,20 +357,10 @@ def _group_pattern(q: Quantity) -> re.Pattern[str] | None:
     return re.compile(rf"(?<![\d.,]){sign}{body}(?![\d]|[.,]\d)")
 
 
-def _in_claim_unit(claim: Quantity, page: Quantity) -> float:
-    """The page's value in the claim's unit (its numerator's, when only one of the two has a
-    denominator: "6.8 mm ... per year" is 6.8 mm)."""
-    if claim.unit is None or page.unit is None or claim.unit.numerator != page.unit.numerator:
-        return page.value
-    if bool(claim.unit.denominator) != bool(page.unit.denominator):
-        return page.value * page.unit.head / claim.unit.head
-    return page.value * page.unit.factor / claim.unit.factor
-
-
 _GROUPS = re.compile(r"(?<![\d.,])\d{1,3}(?:(?:,\s?|\s|\.)\d{3})+(?![\d]|[.,]\d)")
 
 
-def _grouped(text: str) -> list[Quantity]:
+def grouped_numbers(text: str) -> list[Quantity]:
     """Numbers written in digit groups, however split ("67, 562"), lists left out."""
     out = []
     for match in _GROUPS.finditer(text):
@@ -569,180 +387,25 @@ _LIST_BEFORE = re.compile(r"\d\s?,\s?$")
 _LIST_AFTER = re.compile(r"\s?(?:,|and\b|or\b)\s?\d")
 
 
-def _significant(value: float) -> int:
-    """Significant digits of a value as written: 400 -> 1, 404 -> 3, 6.8 -> 2."""
-    digits = f"{abs(value):.6f}".rstrip("0").rstrip(".").replace(".", "").lstrip("0")
-    return len(digits.rstrip("0")) or 1
-
-
-def _agrees(claim: Quantity, page: Quantity) -> bool:
-    """The page's value is the claim's, in the claim's unit and precision: 12.9 is 12.88
-    rounded, 1.3 g/dl is 12.88 g/l, "about 7" is 6.8."""
-    value = _in_claim_unit(claim, page)
-    if math.isclose(value, claim.value, rel_tol=1e-9, abs_tol=1e-12):
-        return True
-    if claim.hedged or page.hedged:  # "about 7" for 6.8; not "around 404" for "around 400"
-        if _significant(claim.value) >= _significant(value):
-            return False  # "over 96" is not "over 95"
-        return math.isclose(value, claim.value, rel_tol=0.1)  # "about 10%" is not 14%
-    rounded = claim.decimals < page.decimals or value != page.value
-    return rounded and math.isclose(round(value, claim.decimals), claim.value, abs_tol=1e-9)
-
-
-def states(claim: Quantity, page: Quantity) -> bool:
-    """The page's number gives the claim's value, in a unit that agrees with the claim's."""
-    return _agrees(claim, page) and not units_clash(claim, page) and not _unit_on_one(claim, page)
-
-
-def distinctive(q: Quantity) -> bool:
-    """A value unlikely to be written for anything else: two significant digits or more
-    (12.88, 57.5, 19,812), not 1, 3 or 30."""
-    return _significant(q.value) >= 2
-
-
-def _unit_on_one(claim: Quantity, page: Quantity) -> bool:
-    """One of the two has a unit and the value is too common to be the same quantity by
-    itself: "3" is not "3T", "1 times" is not the "1" of "1000:1"; "12.88" is "12.88 g/l"."""
-    return (claim.unit is None) != (page.unit is None) and not distinctive(claim)
-
-
-def units_clash(claim: Quantity, page: Quantity) -> bool:
-    """Both carry a unit and they name different things or amounts: 6.8 cm is not 6.8 mm;
-    "6.8 mm ... per year" is not against "6.8 mm"."""
-    if claim.unit is None or page.unit is None:
-        return False
-    if claim.unit.numerator != page.unit.numerator:
-        return True
-    both = claim.unit.denominator and page.unit.denominator
-    if both and claim.unit.denominator != page.unit.denominator:
-        return True
-    return not _agrees(claim, page)
-
-
-def same_quantity(a: Quantity, b: Quantity) -> bool:
-    """Two numbers about the same thing: units of one kind, or the same noun beside them, or
-    (neither with a unit) the same words around them."""
-    if (a.noun == REFERENCE) != (b.noun == REFERENCE):
-        return False  # "two methods" is not "(Edgar, 2004)"
-    if a.unit is not None and b.unit is not None:
-        return a.unit.numerator == b.unit.numerator
-    if a.unit is not None or b.unit is not None:
-        return False
-    if a.noun is not None and a.noun == b.noun:
-        return True
-    return len(a.context & b.context) >= 2
-
-
-@dataclass(frozen=True)
-class NumberFinding:
-    """How the page stands to one number of the claim."""
-
-    claim: Quantity
-    stated: Quantity | None = None  # the page's number with the claim's value
-    rival: Quantity | None = None  # the page's number for the same thing, another value
-    unit_clash: Quantity | None = None  # the same value in another unit
-
-
-@lru_cache(maxsize=262144)
-def find_number(claim: Quantity, page_text: str) -> NumberFinding:
-    """The page's number that states the claim's, else its number for the same thing with
-    another value (or the same value in another unit), else nothing."""
-    text = comparable_text(page_text)
-    said = quantities(text)
-    agreeing = [
-        q
-        for q in said
-        if _agrees(claim, q) and not units_clash(claim, q) and not _unit_on_one(claim, q)
-    ]
-    if agreeing:
-        return _stated_or_rival(claim, agreeing, said)
-    if claim.flattened and claim.flattened.replace("×", "") in re.sub(r"[\s×]", "", text):
-        return NumberFinding(claim, stated=claim)  # 10^5 printed as "105"
+def written_in_groups(claim: Quantity, text: str) -> Iterator[Quantity]:
+    """The claim's own number wherever ``text`` (comparable text) writes it in digit groups or
+    with a decimal comma, lists left out; only for a number with decimals or of 1,000 and
+    more, which a page may split that way."""
     pattern = _group_pattern(claim)
-    if pattern is not None and (claim.decimals or abs(claim.value) >= 1000):
-        for match in pattern.finditer(text):
-            if _LIST_BEFORE.search(text, 0, match.start()) or _LIST_AFTER.match(text, match.end()):
-                continue  # "100, 200 and 300": a list, not one number
-            unit, end = _unit_after(text, match.end())
-            q = Quantity(
-                claim.value,
-                text[match.start() : end],
-                unit,
-                _noun(text, end),
-                _context(text, match.start(), end),
-                decimals=claim.decimals,
-                start=match.start(),
-                end=end,
-                grouped=True,
-            )
-            if not units_clash(claim, q):
-                return NumberFinding(claim, stated=q)
-    same_value = [q for q in said if math.isclose(q.value, claim.value) and units_clash(claim, q)]
-    rivals = [q for q in said if same_quantity(claim, q) and not (q.flattened or q.spread)]
-    if abs(claim.value) >= 1000 and not claim.decimals:  # its rival may be grouped too
-        grouped = [q for q in _grouped(text) if same_quantity(claim, q)]
-        rivals = grouped or rivals
-    best = max(rivals, key=lambda q: (len(claim.context & q.context), -q.start), default=None)
-    if same_value and (best is None or best.unit is None or claim.unit != best.unit):
-        return NumberFinding(claim, unit_clash=same_value[0])  # 6.8 cm for 6.8 mm
-    if best is not None:  # "×30" for "×3", rather than the "30 ml" beside it
-        return NumberFinding(claim, rival=best)
-    return NumberFinding(claim)
-
-
-def _stated_or_rival(
-    claim: Quantity, agreeing: list[Quantity], said: list[Quantity]
-) -> NumberFinding:
-    """The page's number with the claim's value that is about the same thing. A small
-    number the page gives only about something else, while it gives another value for the
-    claim's thing, is that thing's other value: "the Dirac equation for particle 2" against
-    "the Dirac equation for particle 1 ... the heavy quark, particle 2"."""
-    same = [q for q in agreeing if same_quantity(claim, q)]
-    if same or distinctive(claim):
-        return NumberFinding(claim, stated=(same or agreeing)[0])
-    shared = max(len(claim.context & q.context) for q in agreeing)
-    # clearly about the claim's thing: two more of its words around it than around the value
-    # ("100, 200 and 300 patients": each is as much about the patients as the others)
-    others = [
-        q
-        for q in said
-        if same_quantity(claim, q)
-        and not _agrees(claim, q)
-        and not (q.flattened or q.spread)
-        and len(claim.context & q.context) >= shared + 2
-    ]
-    if others:
-        return NumberFinding(claim, rival=max(others, key=lambda q: len(claim.context & q.context)))
-    return NumberFinding(claim, stated=agreeing[0])
-
-
-def find_numbers(claims: tuple[Quantity, ...], page_text: str) -> list[NumberFinding]:
-    """``find_number`` for each of a claim's numbers, one to one: the two 4s of "4 × 4" are
-    not both stated by the one 4 of "4 × 1"."""
-    used: set[int] = set()
-    out = []
-    for claim in claims:
-        found = find_number(claim, page_text)
-        if found.stated is not None and found.stated is not claim and found.stated.start in used:
-            found = _another(claim, page_text, used)
-        if found.stated is not None and found.stated is not claim:
-            used.add(found.stated.start)
-        out.append(found)
-    return out
-
-
-def _another(claim: Quantity, page_text: str, used: set[int]) -> NumberFinding:
-    """The page's number stating the claim's that no other number of the claim took, else
-    one of the same quantity with another value."""
-    said = [q for q in quantities(page_text) if q.start not in used]
-    for q in said:
-        if _agrees(claim, q) and not units_clash(claim, q) and not _unit_on_one(claim, q):
-            return NumberFinding(claim, stated=q)
-    rivals = [
-        q
-        for q in said
-        if same_quantity(claim, q) and not (q.flattened or q.spread) and not _agrees(claim, q)
-    ]
-    if rivals:
-        return NumberFinding(claim, rival=max(rivals, key=lambda q: len(claim.context & q.context)))
-    return NumberFinding(claim)
+    if pattern is None or not (claim.decimals or abs(claim.value) >= 1000):
+        return
+    for match in pattern.finditer(text):
+        if _LIST_BEFORE.search(text, 0, match.start()) or _LIST_AFTER.match(text, match.end()):
+            continue  # "100, 200 and 300": a list, not one number
+        unit, end = _unit_after(text, match.end())
+        yield Quantity(
+            claim.value,
+            text[match.start() : end],
+            unit,
+            _noun(text, end),
+            _context(text, match.start(), end),
+            decimals=claim.decimals,
+            start=match.start(),
+            end=end,
+            grouped=True,
+        )

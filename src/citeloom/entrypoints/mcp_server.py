@@ -126,14 +126,14 @@ def check(settings: Settings) -> McpCheckResponse:
             seen["projects"] = answer.get("projects", [])
 
     anyio.run(run)
-    uses = runtime.app
-    for name in uses.project_names:
-        model = uses.project(name).embedding_model
+    app = runtime.app
+    for name in app.project_names:
+        model = app.project(name).embedding_model
         if any(m["model"] == model for m in seen["models"]):
             continue
         try:
-            uses.embedder(name)
-            seen["models"].append({"model": model, "load_s": round(uses.models.load_s[model], 3)})
+            app.embedder(name)
+            seen["models"].append({"model": model, "load_s": round(app.models.load_s[model], 3)})
         except Exception as error:  # the check reports it; a client would get the same
             seen["errors"].append({"project": name, "model": model, "message": str(error)})
     return McpCheckResponse.model_validate(seen)

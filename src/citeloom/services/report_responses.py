@@ -366,7 +366,7 @@ class IngestResponse(_Response):
         )
 
 
-class CheckResultOut(_Response):
+class ValidationCheckOut(_Response):
     check: str = Field(description="What was checked.")
     ok: bool = Field(description="Whether it passed.")
     warning: bool = Field(description="Passes, but a run will not do what you likely expect.")
@@ -379,7 +379,7 @@ class ValidationResponse(_Response):
 
     project: str | None = Field(description="The project validated; null: the config only.")
     ok: bool = Field(description="Every check passed.")
-    checks: list[CheckResultOut] = Field(description="Each check, in order.")
+    checks: list[ValidationCheckOut] = Field(description="Each check, in order.")
 
     @classmethod
     def of(cls, report: ValidationReport) -> ValidationResponse:
@@ -387,7 +387,9 @@ class ValidationResponse(_Response):
             project=report.project,
             ok=report.ok,
             checks=[
-                CheckResultOut(check=c.name, ok=c.ok, warning=c.warning, detail=c.detail, fix=c.fix)
+                ValidationCheckOut(
+                    check=c.name, ok=c.ok, warning=c.warning, detail=c.detail, fix=c.fix
+                )
                 for c in report.checks
             ],
         )

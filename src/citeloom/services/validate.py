@@ -28,7 +28,10 @@ from citeloom.services.staging import leftovers
 
 
 @dataclass(frozen=True)
-class Check:
+class ValidationCheck:
+    """One thing a run depends on, as ``citeloom validate`` found it (not a citation's check:
+    that is ``check``'s ``CitationCheck``)."""
+
     name: str
     ok: bool
     detail: str
@@ -37,10 +40,15 @@ class Check:
     warning: bool = False  # passes, but a run will not do what the user likely expects
 
 
+# The old name, for the modules issue 45's other branch (i45-layers) rewrites: the lead drops
+# it once both branches are merged and nothing imports it.
+Check = ValidationCheck
+
+
 @dataclass
 class ValidationReport:
     project: str | None
-    checks: list[Check] = field(default_factory=list)
+    checks: list[ValidationCheck] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -62,7 +70,7 @@ class ProjectComponents:
     embedder: Callable[[], Embedder]
     chunker: Callable[[Embedder], Chunker]
     index: Callable[[], Index]
-    extra_checks: list[Check] = field(default_factory=list)
+    extra_checks: list[ValidationCheck] = field(default_factory=list)
     others: tuple[str, ...] = ()  # the other projects' collections: never this one's leftovers
     languages: tuple[str, ...] = DEFAULT_LANGUAGES  # what the project's BM25 stems for
     relations: Callable[[], RelationSource] | None = None
@@ -75,32 +83,34 @@ def _attempt(build: Callable[[], Any]) -> tuple[Any, str | None]:
         return None, str(error)
 
 
-def models_check(available: Sequence[str]) -> Check:
+def models_check(available: Sequence[str]) -> ValidationCheck:
     """Which embedding models run here without a download: what a project may choose."""
     if not available:
-        return Check(
+        return ValidationCheck(
             "embedding models",
             False,
             "no embedding model runs here",
             "reinstall citeloom (pip install -e .), which brings the default model",
         )
-    return Check("embedding models", True, "available here: " + "; ".join(available))
+    return ValidationCheck("embedding models", True, "available here: " + "; ".join(available))
 
 
-def relations_check(build: Callable[[], RelationSource]) -> Check:
+def relations_check(build: Callable[[], RelationSource]) -> ValidationCheck:
     """The relations file parses and names entries of the library; what is inferred."""
     source, error = _attempt(build)
     graph = None
     if source is not None:
         graph, error = _attempt(source.graph)
     if graph is None or source is None:
-        return Check("relations", False, error or "", "fix the relations file (docs/relations.md)")
+        return ValidationCheck(
+            "relations", False, error or "", "fix the relations file (docs/relations.md)"
+        )
     detail = (
         f"{len(graph.certain)} certain, {len(graph.possible)} possible between library entries "
         "(citeloom inspect --relations)"
     )
     if graph.cycles:
-        return Check(
+        return ValidationCheck(
             "relations",
             False,
             f"{len(graph.cycles)} cycle(s) of relations, not applied: "
@@ -110,21 +120,21 @@ def relations_check(build: Callable[[], RelationSource]) -> Check:
             "paper that comes after it)",
         )
     if problems := source.problems():
-        return Check(
+        return ValidationCheck(
             "relations",
             True,
             f"{detail}; {len(problems)} declared relation(s) cannot apply: {problems[0]}",
             "fix the citekey in the relations file, or remove the relation",
             warning=True,
         )
-    return Check("relations", True, detail)
+    return ValidationCheck("relations", True, detail)
 
 
-def problem_checks(problems: Sequence[LibraryProblem]) -> list[Check]:
+def problem_checks(problems: Sequence[LibraryProblem]) -> list[ValidationCheck]:
     """One check per problem of the library's citation keys: a key several entries claim
     fails (their passages cannot be cited until it is fixed), the others warn."""
     return [
-        Check(
+        ValidationCheck(
             "citation keys",
             not problem.fails,
             problem.detail,
@@ -136,13 +146,13 @@ def problem_checks(problems: Sequence[LibraryProblem]) -> list[Check]:
     ]
 
 
-def _library_checks(library: LibraryAudit) -> list[Check]:
+def _library_checks(library: LibraryAudit) -> list[ValidationCheck]:
     """A Zotero library read beside a references file: entries the two describe
     differently."""
     checks = []
     if differ := library.disagreements():
         checks.append(
-            Check(
+            ValidationCheck(
                 "library agreement",
                 True,
                 f"{len(differ)} entries differ between Zotero and the references file: "
@@ -155,17 +165,19 @@ def _library_checks(library: LibraryAudit) -> list[Check]:
     return checks
 
 
-def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
-    checks: list[Check] = list(parts.extra_checks)
+def validate_project(project: str, parts: ProjectComponents) -> list[ValidationCheck]:
+    checks: list[ValidationCheck] = list(parts.extra_checks)
 
     resolver, error = _attempt(parts.metadata)
     if resolver is not None:
         refs, error = _attempt(resolver.references)
     if error:
-        checks.append(Check("references", False, error, "fix the references file or its path"))
+        checks.append(
+            ValidationCheck("references", False, error, "fix the references file or its path")
+        )
     elif not refs:
         checks.append(
-            Check(
+            ValidationCheck(
                 "references",
                 True,
                 "the references file has no entries: no document can be matched to a "
@@ -176,11 +188,11 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
         )
     else:
         source = resolver.format_name
-        checks.append(Check("references", True, f"{len(refs)} {source} entries"))
+        checks.append(ValidationCheck("references", True, f"{len(refs)} {source} entries"))
         if unresolvable := [r for r in refs if r.entry_id and r.entry_id != r.citekey]:
             first = unresolvable[0]
             checks.append(
-                Check(
+                ValidationCheck(
                     "citation keys",
                     True,
                     f"{len(unresolvable)} of {len(refs)} entries have an id that is not their "
@@ -203,7 +215,7 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
     embedder, error = _attempt(parts.embedder)
     if embedder is None:
         checks.append(
-            Check(
+            ValidationCheck(
                 "embedding model",
                 False,
                 error or "",
@@ -212,7 +224,7 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
         )
     else:
         checks.append(
-            Check(
+            ValidationCheck(
                 "embedding model",
                 True,
                 f"{embedder.model_id} loads offline ({embedder.dimensions} dimensions)",
@@ -222,12 +234,14 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
             checks.append(language)
         chunker, error = _attempt(lambda: parts.chunker(embedder))
         if chunker is None:
-            checks.append(Check("chunking tokenizer", False, error or "", None))
+            checks.append(ValidationCheck("chunking tokenizer", False, error or "", None))
         elif chunker.tokenizer_id == embedder.tokenizer_id:
-            checks.append(Check("chunking tokenizer", True, "same tokenizer as the embedder"))
+            checks.append(
+                ValidationCheck("chunking tokenizer", True, "same tokenizer as the embedder")
+            )
         else:
             checks.append(
-                Check(
+                ValidationCheck(
                     "chunking tokenizer",
                     False,
                     f"chunker counts with {chunker.tokenizer_id}, embedder uses "
@@ -238,11 +252,13 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
         window = chunk_token_limit(embedder.max_tokens)
         if parts.max_tokens <= window:
             checks.append(
-                Check("chunk size", True, f"max_tokens {parts.max_tokens} fits the window {window}")
+                ValidationCheck(
+                    "chunk size", True, f"max_tokens {parts.max_tokens} fits the window {window}"
+                )
             )
         else:
             checks.append(
-                Check(
+                ValidationCheck(
                     "chunk size",
                     False,
                     f"max_tokens {parts.max_tokens} exceeds the model window of {window} word "
@@ -267,7 +283,7 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
                 staged, error = _attempt(lambda: leftovers(index, parts.collection, parts.others))
     if error:
         checks.append(
-            Check(
+            ValidationCheck(
                 "index",
                 False,
                 error,
@@ -278,7 +294,7 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
             )
         )
         return checks
-    checks.append(Check("index", True, "reachable"))
+    checks.append(ValidationCheck("index", True, "reachable"))
     owner = owner_check(project, parts.collection, info, foreign)
     if owner is not None:
         checks.append(owner)
@@ -286,11 +302,13 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
             return checks
     if info is None:
         checks.append(
-            Check("collection model", True, f"collection '{parts.collection}' not created yet")
+            ValidationCheck(
+                "collection model", True, f"collection '{parts.collection}' not created yet"
+            )
         )
     elif info.embed_model == parts.embed_model:
         checks.append(
-            Check(
+            ValidationCheck(
                 "collection model",
                 True,
                 f"'{parts.collection}' holds {info.points} points of {info.embed_model}",
@@ -298,7 +316,7 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
         )
     else:
         checks.append(
-            Check(
+            ValidationCheck(
                 "collection model",
                 False,
                 f"'{parts.collection}' holds vectors of {info.embed_model}, config says "
@@ -309,7 +327,7 @@ def validate_project(project: str, parts: ProjectComponents) -> list[Check]:
         )
     if info is not None and not same_languages(info.languages, parts.languages):
         checks.append(
-            Check(
+            ValidationCheck(
                 "collection languages",
                 False,
                 f"'{parts.collection}' holds BM25 terms for {shown(info.languages)}, config "
@@ -343,13 +361,13 @@ def owner_check(
     collection: str,
     info: CollectionInfo | None,
     foreign: CollectionOwnerMismatch | None,
-) -> Check | None:
+) -> ValidationCheck | None:
     """Whether the collection is this project's: another config may name the same index and
     collection under another project name (None: no collection yet)."""
     if info is None:
         return None
     if foreign is not None:
-        return Check(
+        return ValidationCheck(
             "collection project",
             False,
             f"'{collection}' belongs to project '{foreign.owner}', which made it; this config "
@@ -360,25 +378,25 @@ def owner_check(
             int(ExitCode.MODEL_MISMATCH),
         )
     if info.owner is None:
-        return Check(
+        return ValidationCheck(
             "collection project",
             True,
             f"'{collection}' records no project yet (made before collections recorded one); "
             f"the next ingest, import or note records '{project}'",
         )
-    return Check("collection project", True, f"'{collection}' belongs to '{project}'")
+    return ValidationCheck("collection project", True, f"'{collection}' belongs to '{project}'")
 
 
-def languages_check(project: str, model: str, languages: Sequence[str]) -> Check | None:
+def languages_check(project: str, model: str, languages: Sequence[str]) -> ValidationCheck | None:
     """What a project beyond English gets: BM25 stems its languages, and the dense model may
     only read English, leaving such queries to their words (None for English alone)."""
     if tuple(languages) == DEFAULT_LANGUAGES:
         return None
     stems = f"BM25 stems {spoken(languages)} words and drops their stop words"
     if reads_languages(model, languages):
-        return Check("languages", True, f"{stems}; {model} is multilingual")
+        return ValidationCheck("languages", True, f"{stems}; {model} is multilingual")
     others = spoken([name for name in languages if name != "english"])
-    return Check(
+    return ValidationCheck(
         "languages",
         True,
         f"{stems}. {model} was trained on English: a query in {others} finds its passages by "
@@ -394,15 +412,15 @@ def _toml_list(names: Sequence[str]) -> str:
     return "[" + ", ".join(f'"{name}"' for name in names) + "]"
 
 
-def documents_check(project: str, documents: Sequence[DocumentSummary]) -> Check:
+def documents_check(project: str, documents: Sequence[DocumentSummary]) -> ValidationCheck:
     """Every stored document whole: one a killed run left in part answers queries with some
     of its passages missing, and nothing else would say so."""
     broken = [d for d in documents if not d.complete]
     if not broken:
-        return Check("documents", True, f"{len(documents)} stored completely")
+        return ValidationCheck("documents", True, f"{len(documents)} stored completely")
     shown = "; ".join(f"{d.path} ({d.chunks} of {d.chunk_total} chunks)" for d in broken[:3])
     more = f" and {len(broken) - 3} more" if len(broken) > 3 else ""
-    return Check(
+    return ValidationCheck(
         "documents",
         False,
         f"{len(broken)} of {len(documents)} stored only in part (a run was killed while "
@@ -412,9 +430,9 @@ def documents_check(project: str, documents: Sequence[DocumentSummary]) -> Check
     )
 
 
-def leftovers_check(project: str, staged: Sequence[str]) -> Check:
+def leftovers_check(project: str, staged: Sequence[str]) -> ValidationCheck:
     """Staging collections of killed imports or reindexes: never used, but they hold disk."""
-    return Check(
+    return ValidationCheck(
         "leftovers",
         True,
         f"{', '.join(staged)}: left by an interrupted import or reindex (or one running now); "
@@ -425,7 +443,7 @@ def leftovers_check(project: str, staged: Sequence[str]) -> Check:
     )
 
 
-def page_labels_check(documents: Sequence[DocumentSummary]) -> Check | None:
+def page_labels_check(documents: Sequence[DocumentSummary]) -> ValidationCheck | None:
     """Which rule gave the stored papers their printed page labels; a warning for those
     stored before labels existed (they cite PDF pages until the next ingest labels them), and
     for those whose library range and printed numbers disagree, naming both."""
@@ -437,7 +455,7 @@ def page_labels_check(documents: Sequence[DocumentSummary]) -> Check | None:
     plural = "" if len(papers) == 1 else "s"
     detail = f"{len(papers)} paged document{plural} labelled by: {shown}"
     if rules["none yet"]:
-        return Check(
+        return ValidationCheck(
             "page labels",
             True,
             f"{detail}; those without labels cite PDF pages",
@@ -451,7 +469,7 @@ def page_labels_check(documents: Sequence[DocumentSummary]) -> Check | None:
         if d.labels and d.labels.disagree and not d.labels.disagree.chosen
     ]
     if disagree:
-        return Check(
+        return ValidationCheck(
             "page labels",
             True,
             f"{detail}; {len(disagree)} where the library's range and the PDF's numbers "
@@ -461,4 +479,4 @@ def page_labels_check(documents: Sequence[DocumentSummary]) -> Check | None:
             "(note in CSL-JSON and BibTeX); the next ingest relabels it",
             warning=True,
         )
-    return Check("page labels", True, detail)
+    return ValidationCheck("page labels", True, detail)

@@ -23,18 +23,18 @@ from docling.models.base_layout_model import BaseLayoutModel
 from docling_core.types.doc import BoundingBox, CoordOrigin, DocItemLabel
 
 from citeloom.adapters.conversion.docling_compat import page_backend
-from citeloom.adapters.conversion.layout_notes import LayoutNotes
-from citeloom.adapters.conversion.layout_rules import (
+from citeloom.adapters.conversion.layout_lines import (
     Label,
     Line,
     PageContext,
     PageStats,
     body_leading,
-    classify_lines,
-    group_lines,
     is_bold,
     is_italic,
 )
+from citeloom.adapters.conversion.layout_notes import LayoutNotes
+from citeloom.adapters.conversion.layout_regions import group_lines
+from citeloom.adapters.conversion.layout_rules import classify_lines
 from citeloom.adapters.conversion.parse_backend import CharBox, LeanPageBackend
 from citeloom.domain.models import ConversionWarning, WarningKind
 

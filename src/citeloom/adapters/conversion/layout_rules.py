@@ -1,48 +1,44 @@
 """Weight-free page layout: label the text lines of a PDF page from font, size and position.
 
 Docling's trained layout model needs weights from the Hugging Face hub, which these machines
-cannot reach. This module replaces it with explicit rules over the lines docling-parse
-extracts (text, bounding box, font name). It is pure Python with no Docling import, so every
-rule is unit-tested on hand-built lines; ``heuristic_layout`` adapts it to Docling's layout
-plugin interface.
+cannot reach. These rules replace it over the lines docling-parse extracts (text, bounding
+box, font name; ``layout_lines``). They are pure Python with no Docling import, so every rule
+is unit-tested on hand-built lines; ``heuristic_layout`` adapts them to Docling's layout
+plugin interface, and ``layout_regions`` groups the labelled lines into Docling's clusters.
 
-What the rules decide, per line and then per region:
+What the rules decide, per line:
 - furniture (running heads, page numbers, margin stamps set vertically) stays out of the text;
 - the title is the largest text in the top half of page 1;
 - a section header is short, alone on its row in its column, and set apart by weight, size,
   capitals or numbering; captions, formulas and figure labels never are;
-- lines group into paragraphs that never cross a column gutter, so Docling's reading order
-  reads two-column pages column by column;
-- on page 1, the front matter (authors, affiliations) between title and abstract forms
-  full-width blocks, so side-by-side author columns do not pull the reading order sideways.
+- on page 1, author names and affiliations between title and abstract are front matter,
+  however big or bold they are set.
 """
 
 from __future__ import annotations
 
 import re
-import statistics
-from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from enum import StrEnum
-from types import MappingProxyType
+from collections.abc import Sequence
 
-
-class Label(StrEnum):
-    TITLE = "title"
-    SECTION_HEADER = "section_header"
-    TEXT = "text"
-    LIST_ITEM = "list_item"
-    CAPTION = "caption"
-    FOOTNOTE = "footnote"
-    FORMULA = "formula"
-    CODE = "code"
-    PAGE_HEADER = "page_header"
-    PAGE_FOOTER = "page_footer"
-    PICTURE = "picture"
-
-
-FURNITURE = frozenset({Label.PAGE_HEADER, Label.PAGE_FOOTER})
+from citeloom.adapters.conversion.layout_lines import (
+    FURNITURE,
+    Label,
+    Line,
+    PageContext,
+    in_table_row,
+    is_bold,
+    is_italic,
+    is_page_number,
+    letter_ratio,
+    looks_like_caption,
+    looks_like_code,
+    looks_like_formula,
+    paragraph_gap,
+    row_neighbours,
+    section_key,
+    starts_numbered,
+    strip_numbering,
+)
 
 KNOWN_SECTIONS = frozenset(
     {
@@ -106,220 +102,8 @@ KNOWN_SECTIONS = frozenset(
     }
 )
 
-_BOLD = re.compile(
-    r"(bold|black|heavy|semibold|demi|medi|[-,]bd\b|\bbd\b|cmbx|cmb\d|cmssbx|\+b\b|,b\b|-b\b)",
-    re.IGNORECASE,
-)
-_ITALIC = re.compile(r"(italic|oblique|[-,]it\b|\bit\b|cmti\d|cmsl\d|-ital)", re.IGNORECASE)
-_CODE_TEXT = re.compile(r"[_{};]|\|\||\w\(|\)\s*[;=]|\s=\s|<>|::|->|\w\s\.\s\w")
-_NUMBERING = re.compile(
-    r"^(?:(?:chapter|section|part|appendix|anhang)\s+)?"
-    r"(?:\d{1,2}(?:\.\d{1,2}){0,4}\.?|[IVXLC]{1,6}\.|[A-H]\.(?:\d{1,2}\.?)*|[A-H]\d?(?=\s))"
-    r"\s+(?=\S)",
-    re.IGNORECASE,
-)
-_CAPTION = re.compile(
-    r"^(?:(?:fig\.?|figure|table|tab\.|algorithm|listing|scheme|chart|abb\.|abbildung|tabelle)"
-    r"\s*[A-Z]?\d+[a-z]?\s*[.:|—–-]?|example\s+\d+-\d+\s)",
-    re.IGNORECASE,
-)
 _BULLET = re.compile(r"^(?:[•◦▪‣∙·●○■□➢►–—*]|\(?[a-z0-9ivx]{1,3}\))\s+\S")
 _ENUMERATOR = re.compile(r"^\(?[a-z0-9ivx]{1,3}\)\s+\S")
-_PAGE_NUMBER = re.compile(
-    r"^(?:[-–—]?\s*\d{1,4}\s*[-–—]?|page\s+\d+(?:\s+(?:of|/)\s+\d+)?|\d+\s*/\s*\d+|[ivxlc]{1,6})$",
-    re.IGNORECASE,
-)
-_MATH = frozenset("=+−×·∑∫∏√≤≥≈≠∞∂∆∇^_{}|<>∈∉⊂⊃∪∩∀∃→←↔⇒⇔±∓⊗⊕〈〉")
-
-
-@dataclass
-class Line:
-    """One text line as docling-parse (or OCR) reports it; coordinates from the top-left."""
-
-    text: str
-    l: float
-    t: float
-    r: float
-    b: float
-    font: str = ""
-    from_ocr: bool = False
-    vertical: bool = False
-    size: float = 0.0  # font size from the characters' em boxes; 0 when unknown (OCR)
-    bold: float = 0.0  # share of characters set in a bold face
-    italic: float = 0.0  # share of characters set in an italic or oblique face
-    mono: bool = False  # set in a monospaced face (code, listings)
-    max_gap: float = 0.0  # widest gap between neighbouring characters, in ems
-    run_in: bool = False  # starts bold and goes on in another face ("Methods. We ...")
-    label: Label = Label.TEXT
-    id: int = -1
-
-    @property
-    def height(self) -> float:
-        return max(self.b - self.t, 0.1)
-
-    @property
-    def font_size(self) -> float:
-        return self.size or self.height
-
-    @property
-    def width(self) -> float:
-        return max(self.r - self.l, 0.1)
-
-    @property
-    def words(self) -> list[str]:
-        return self.text.split()
-
-
-@dataclass
-class Region:
-    """Lines grouped into one cluster. Its box is kept as lines are added (``add``): grouping
-    asks every open region for it once per line."""
-
-    label: Label
-    lines: list[Line]
-    level_hint: int = 0
-    l: float = field(init=False)
-    t: float = field(init=False)
-    r: float = field(init=False)
-    b: float = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.l = min(x.l for x in self.lines)
-        self.t = min(x.t for x in self.lines)
-        self.r = max(x.r for x in self.lines)
-        self.b = max(x.b for x in self.lines)
-
-    def add(self, line: Line) -> None:
-        self.lines.append(line)
-        self.l, self.t = min(self.l, line.l), min(self.t, line.t)
-        self.r, self.b = max(self.r, line.r), max(self.b, line.b)
-
-    @property
-    def text(self) -> str:
-        return " ".join(x.text for x in self.lines)
-
-
-@dataclass
-class PageStats:
-    """Font statistics of one page: what its body text looks like (by characters)."""
-
-    sizes: Counter[float] = field(default_factory=Counter)
-    fonts: Counter[str] = field(default_factory=Counter)
-    mono_body: bool = False
-
-    def add(self, lines: Iterable[Line]) -> None:
-        lines = [x for x in lines if not x.vertical and len(x.text) >= 12]
-        prose = [x for x in lines if not x.mono]
-        # a page of code listings with some prose: the prose is the body text
-        if sum(len(x.text) for x in prose) >= 200:
-            lines = prose
-        else:
-            self.mono_body = bool(lines) and len(prose) < len(lines) / 2
-        for line in lines:
-            self.sizes[round(line.font_size * 2) / 2] += len(line.text)
-            self.fonts[line.font] += len(line.text)
-
-    @property
-    def body_size(self) -> float:
-        return self.sizes.most_common(1)[0][0] if self.sizes else 10.0
-
-    @property
-    def body_font(self) -> str:
-        return self.fonts.most_common(1)[0][0] if self.fonts else ""
-
-
-# ---------------------------------------------------------------------- line features
-def is_bold(font: str) -> bool:
-    return bool(_BOLD.search(font or ""))
-
-
-def is_italic(font: str) -> bool:
-    return bool(_ITALIC.search(font or ""))
-
-
-def looks_like_code(text: str) -> bool:
-    """Identifiers, operators and statement ends that headings never contain."""
-    return bool(_CODE_TEXT.search(text))
-
-
-def strip_numbering(text: str) -> str:
-    return _NUMBERING.sub("", text, count=1).strip()
-
-
-def section_key(text: str) -> str:
-    """``"2. Related Work:"`` -> ``"related work"`` (for the known-section list)."""
-    key = strip_numbering(text).rstrip(" .:").casefold()
-    return re.sub(r"\s+", " ", key)
-
-
-def letter_ratio(text: str) -> float:
-    chars = [c for c in text if not c.isspace()]
-    return sum(c.isalpha() for c in chars) / len(chars) if chars else 0.0
-
-
-def looks_like_formula(text: str) -> bool:
-    chars = [c for c in text if not c.isspace()]
-    if not chars:
-        return False
-    math = sum(c in _MATH or "\u0370" <= c <= "\u03ff" for c in chars)
-    if math == 0:
-        return False
-    words = re.findall(r"[A-Za-z]{3,}", text)
-    return (math / len(chars) >= 0.12 and len(words) <= 3) or (
-        letter_ratio(text) < 0.35 and len(chars) >= 4
-    )
-
-
-def looks_like_caption(text: str) -> bool:
-    return bool(_CAPTION.match(text.strip()))
-
-
-def is_page_number(text: str) -> bool:
-    return bool(_PAGE_NUMBER.match(text.strip()))
-
-
-def row_neighbours(line: Line, lines: Sequence[Line], max_gap: float) -> list[Line]:
-    """Lines on the same row within ``max_gap`` of ``line`` (run-in heads, table cells);
-    vertical text counts (rotated table headers sit on the rows they label)."""
-    out = []
-    top, bottom = line.t, line.b
-    for other in lines:
-        # no vertical overlap at all: rejected below anyway (heights are at least 0.1), and
-        # most lines of a page are not on the row, so this test comes first
-        if other.b <= top or other.t >= bottom or other is line:
-            continue
-        overlap = min(bottom, other.b) - max(top, other.t)
-        if overlap < 0.5 * min(line.height, other.height):
-            continue
-        gap = max(other.l - line.r, line.l - other.r)
-        if gap < max_gap:
-            out.append(other)
-    return out
-
-
-def _gap(a: Line, b: Line) -> float:
-    return max(b.l - a.r, a.l - b.r)
-
-
-def in_table_row(line: Line, lines: Sequence[Line], width: float) -> bool:
-    """Short cells on the same row: two or more, or one close by. (In a two-column page the
-    other column's line is long and beyond the gutter, so it does not count.)"""
-    short = [n for n in row_neighbours(line, lines, width) if n.width < 0.25 * width or n.vertical]
-    return len(short) >= 2 or any(_gap(line, n) < 0.15 * width for n in short)
-
-
-# ---------------------------------------------------------------------- classification
-@dataclass
-class PageContext:
-    width: float
-    height: float
-    page_no: int
-    body_size: float
-    body_font: str
-    mono_body: bool = False
-    # the usual gap between a body line and the next (``body_leading``): a manuscript set
-    # with double spacing has gaps wider than the 0.9 em that ends a paragraph elsewhere
-    leading: float = 0.0
 
 
 def _furniture(line: Line, lines: Sequence[Line], ctx: PageContext) -> Label | None:
@@ -389,7 +173,7 @@ def _heading(line: Line, lines: Sequence[Line], ctx: PageContext) -> bool:
         return False
     if re.search(r"[a-z]{2}[.:;]\s+\S", text):  # a sentence ends inside: run-in text
         return False
-    numbered = bool(_NUMBERING.match(text)) and len(words) > 1
+    numbered = starts_numbered(text) and len(words) > 1
     body = strip_numbering(text) if numbered else text
     if not body or (body[0].islower() and not numbered):
         return False
@@ -500,7 +284,7 @@ def _enumerates_inline(line: Line, lines: Sequence[Line], ctx: PageContext) -> b
     item."""
     if not _ENUMERATOR.match(line.text.strip()):
         return False
-    reach = _paragraph_gap(line.font_size, ctx)
+    reach = paragraph_gap(line.font_size, ctx)
     above = [
         x
         for x in lines
@@ -580,168 +364,3 @@ def _mark_title(lines: list[Line], ctx: PageContext) -> None:
     best = max(pool, key=lambda run: (round(run[0].font_size, 1), -run[0].t))
     for x in best:
         x.label = Label.TITLE
-
-
-# ---------------------------------------------------------------------- grouping
-_JOINABLE: Mapping[Label, frozenset[Label]] = MappingProxyType(
-    {
-        Label.TEXT: frozenset({Label.TEXT}),
-        Label.LIST_ITEM: frozenset({Label.TEXT}),
-        Label.CAPTION: frozenset({Label.TEXT}),
-        Label.SECTION_HEADER: frozenset({Label.SECTION_HEADER, Label.TEXT}),
-        Label.TITLE: frozenset({Label.TITLE}),
-        Label.FORMULA: frozenset({Label.FORMULA}),
-        Label.CODE: frozenset({Label.CODE}),
-        Label.PICTURE: frozenset({Label.PICTURE}),
-        Label.FOOTNOTE: frozenset({Label.FOOTNOTE, Label.TEXT}),
-    }
-)
-
-
-def _continues(region: Region, line: Line, ctx: PageContext) -> bool:
-    last = region.lines[-1]
-    if line.label not in _JOINABLE.get(region.label, frozenset()):
-        return False
-    if region.label is Label.PICTURE:
-        near = line.t - region.b < 3 * ctx.body_size and (
-            min(line.r, region.r) - max(line.l, region.l) > -3 * ctx.body_size
-        )
-        return near
-    gap = line.t - last.b
-    size = max(line.height, last.height)
-    font_size = max(line.font_size, last.font_size)
-    if region.label is Label.TEXT and line.label is Label.TEXT and _prose(last):
-        widest = _paragraph_gap(font_size, ctx)  # a line of prose goes on at the page's leading
-    else:
-        widest = (2.0 if region.label is Label.TITLE else 0.9) * font_size  # titles: wide leading
-    if gap < -0.5 * size or gap > widest:
-        return False
-    overlap = min(line.r, last.r) - max(line.l, last.l)
-    if overlap < 0.5 * min(line.width, last.width):
-        return False
-    if (
-        abs(line.font_size - last.font_size) > 0.2 * last.font_size
-        and region.label is not Label.TEXT
-    ):
-        return False
-    if region.label is Label.SECTION_HEADER:
-        # a wrapped heading goes on in the same face and size; a numbered line starts anew
-        same_face = line.font == last.font and abs(line.font_size - last.font_size) < 0.12 * size
-        if same_face and line.label is Label.TEXT and len(line.words) <= 8:
-            line.label = Label.SECTION_HEADER  # "... IBM DB2" / "data": the heading's last line
-        return same_face and line.label is Label.SECTION_HEADER and not _NUMBERING.match(line.text)
-    if region.label is Label.TITLE:
-        return line.font == last.font or abs(line.font_size - last.font_size) < 0.5
-    # a new paragraph: first-line indent under a flush-left block
-    indent = line.l - region.l
-    if region.label is Label.TEXT and ctx.body_size * 0.8 < indent < ctx.body_size * 4:
-        return False
-    # the previous line ended a paragraph well before the right margin
-    ended = last.text.rstrip().endswith((".", "!", "?", ":"))
-    if ended and last.r < region.r - 3 * ctx.body_size and len(region.lines) > 1:
-        return False
-    # a line much narrower and shifted away is a new column, not a wrapped line
-    return not (line.width < 0.6 * region_width(region) and abs(line.l - region.l) > 2 * size)
-
-
-def body_leading(lines: Sequence[Line], body_size: float, least: int = 6) -> float:
-    """The page's usual gap between a line of prose in the body size and the next line below
-    it in the same column (the lower median; 0 on a page with fewer than ``least`` such pairs).
-
-    Paragraphs end where a gap is wider than usual: in a journal's single-spaced column the
-    usual gap is a fraction of an em, in a manuscript set with one-and-a-half or double
-    spacing it is more than an em (the preprint of the shared papers' Wellawatte et al.:
-    12-13 points at 11-point type), and every line would otherwise be a paragraph of its own.
-    """
-    body = sorted(
-        (x for x in lines if not x.vertical and abs(x.font_size - body_size) <= 0.15 * body_size),
-        key=lambda x: x.t,
-    )
-    gaps = []
-    for i, line in enumerate(body):
-        for below in body[i + 1 :]:
-            gap = below.t - line.b
-            if gap > 3 * body_size:
-                break
-            overlap = min(below.r, line.r) - max(below.l, line.l)
-            if below.t > line.t + 0.5 * body_size and overlap > 0.5 * min(below.width, line.width):
-                if _prose(line) and _prose(below):  # a table's rows are spaced as they fit
-                    gaps.append(max(gap, 0.0))
-                break
-    return statistics.median_low(gaps) if len(gaps) >= least else 0.0
-
-
-def _paragraph_gap(font_size: float, ctx: PageContext) -> float:
-    """The widest gap above a line that goes on in the paragraph: 0.9 em, or a quarter more
-    than the page's usual gap where that is wider (double spacing)."""
-    return max(0.9 * font_size, 1.25 * ctx.leading)
-
-
-def _prose(line: Line) -> bool:
-    return len(line.words) >= 6 and not line.mono
-
-
-def region_width(region: Region) -> float:
-    return region.r - region.l
-
-
-def group_lines(lines: list[Line], ctx: PageContext) -> list[Region]:
-    """Group labelled lines into regions; each region becomes one Docling cluster."""
-    regions: list[Region] = []
-    open_regions: list[Region] = []
-    for line in sorted(lines, key=lambda x: (round(x.t, 1), x.l)):
-        if line.label in FURNITURE:
-            regions.append(Region(line.label, [line]))
-            continue
-        target = None
-        for region in reversed(open_regions):
-            if _continues(region, line, ctx):
-                target = region
-                break
-        if target is None:
-            target = Region(line.label, [line])
-            regions.append(target)
-            open_regions.append(target)
-        else:
-            target.add(line)
-        # regions whose bottom is far above the current line can no longer grow
-        open_regions = [r for r in open_regions if line.t - r.b < 4 * ctx.body_size]
-    if ctx.page_no == 1:
-        regions = _merge_front_matter(regions, ctx)
-    return regions
-
-
-def _merge_front_matter(regions: list[Region], ctx: PageContext) -> list[Region]:
-    """Between the title and the abstract (or first heading) of page 1, side-by-side author
-    and affiliation blocks become full-width rows, read top to bottom."""
-    title = [r for r in regions if r.label is Label.TITLE]
-    if not title:
-        return regions
-    top = max(r.b for r in title)
-    starts = [
-        r.t
-        for r in regions
-        if r.t > top
-        and (
-            r.label is Label.SECTION_HEADER
-            or (r.label is Label.TEXT and re.match(r"^\s*abstract\b", r.text, re.IGNORECASE))
-        )
-    ]
-    if not starts:
-        return regions
-    bottom = min(starts)
-    front = [r for r in regions if r.label is Label.TEXT and r.t >= top - 1 and r.b <= bottom + 1]
-    if len(front) < 2:
-        return regions
-    rows: list[list[Region]] = []
-    for region in sorted(front, key=lambda r: r.t):
-        if rows and region.t <= max(r.b for r in rows[-1]) + 0.5 * ctx.body_size:
-            rows[-1].append(region)
-        else:
-            rows.append([region])
-    merged = [
-        Region(Label.TEXT, sorted((x for r in row for x in r.lines), key=lambda x: (x.t, x.l)))
-        for row in rows
-    ]
-    keep = [r for r in regions if not any(r is f for f in front)]
-    return keep + merged

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from citeloom.services.application import Citeloom
 
 # The order --help lists the commands in: the first day's, a run's order, then the
-# collection's, then the doors.
+# collection's, then the servers (HTTP, MCP, the terminal UI).
 ORDER = (
     "init", "ingest", "watch", "query", "answer", "check", "serve", "validate", "inspect",
     "reindex", "export", "import", "drop", "rename-project", "mcp", "tui", "audit", "notes",
@@ -167,8 +167,9 @@ def print_json(data: dict[str, Any]) -> None:
 
 
 def application(config: Path, on_wait: Callable[[str], None] = tell) -> Citeloom:
-    """The use cases over this config, for one command: the index opened for each unit of
-    work, and the person at the terminal told (``on_wait``) while another process holds it."""
+    """The use cases over this config, for one command: the index is opened for the work and
+    closed after it, and the person at the terminal is told (``on_wait``) while another
+    process holds it."""
     from citeloom import bootstrap
 
     return bootstrap.application(bootstrap.settings(config), on_wait=on_wait)

@@ -46,14 +46,16 @@ def validate(
     part, and the fix); staging collections interrupted imports or reindexes left behind.
     """
     from citeloom.entrypoints import render
-    from citeloom.services.validate import Check, ValidationReport
+    from citeloom.services.validate import ValidationCheck, ValidationReport
 
     try:
-        uses = application(config)
+        citeloom = application(config)
     except CiteloomError as error:  # its message names the fix
-        report = ValidationReport(project=project, checks=[Check("config", False, str(error))])
+        report = ValidationReport(
+            project=project, checks=[ValidationCheck("config", False, str(error))]
+        )
     else:
-        report = uses.validate(project, str(config), allow_download)
+        report = citeloom.validate(project, str(config), allow_download)
     if as_json:
         from citeloom.services.report_responses import ValidationResponse
 
@@ -89,15 +91,15 @@ def inspect(
     from citeloom.entrypoints import render
     from citeloom.services.report_responses import InspectResponse, RelationsResponse
 
-    uses = application(config)
+    citeloom = application(config)
     if relations:
-        found = uses.relations(project)
+        found = citeloom.relations(project)
         if as_json:
             print_json(RelationsResponse.of(found).dump())
         else:
             echo(render.relations_text(found))
         return
-    report = uses.inspect(project)
+    report = citeloom.inspect(project)
     if as_json:
         print_json(InspectResponse.of(report).dump())
     else:
@@ -197,11 +199,11 @@ def import_(
     project's: its queries could not be compared with the file's vectors. Every line is
     checked before the first write; a damaged one is named with its field (exit 2).
     """
-    from citeloom.services.export_file import check_source
+    from citeloom.services.export_file import refuse_unreadable_import
 
-    check_source(file)  # before the config: the file is what the user just named
-    uses = application(config)
-    report = uses.import_(project, file, to)
+    refuse_unreadable_import(file)  # before the config: the file is what the user just named
+    citeloom = application(config)
+    report = citeloom.import_(project, file, to)
     if as_json:
         from citeloom.services.report_responses import TransferResponse
 
@@ -209,7 +211,7 @@ def import_(
     else:
         echo(
             f"imported {report.points} chunks of {report.documents} documents "
-            f"({report.embed_model}) into '{report.collection}' at {uses.index_location(to)}"
+            f"({report.embed_model}) into '{report.collection}' at {citeloom.index_location(to)}"
         )
 
 
@@ -238,20 +240,20 @@ def drop(
     """
     from citeloom.entrypoints import render
 
-    uses = application(config)
-    uses.project(project)
+    citeloom = application(config)
+    citeloom.project(project)
     if not yes and not _interactive():
         raise ConfigError(
             f"citeloom drop cannot ask before removing the collection of project '{project}' "
             "(no terminal), and it cannot be undone: pass --yes to remove it. Nothing was "
             "removed."
         )
-    plan = uses.drop_plan(project)  # the index is not held while a person reads the question
-    where = uses.index_location()
+    plan = citeloom.drop_plan(project)  # the index is not held while a person reads the question
+    where = citeloom.index_location()
     if plan.removed and not yes and not typer.confirm(render.drop_question(plan, where), err=True):
         echo("nothing was removed")
         return
-    report = uses.drop(project)
+    report = citeloom.drop(project)
     if as_json:
         from citeloom.services.report_responses import DropResponse
 

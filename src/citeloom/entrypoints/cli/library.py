@@ -106,8 +106,8 @@ def ingest(
 
     if progress_mode == ProgressMode.json:
         stderr_as_json()
-    uses = application(config)
-    sources = uses.ingest_sources(project, paths or [], zotero)
+    citeloom = application(config)
+    sources = citeloom.ingest_sources(project, paths or [], zotero)
     _refused(sources)
     stop = StopRequest(as_json=progress_mode == ProgressMode.json)
 
@@ -117,7 +117,7 @@ def ingest(
         with stop.installed(), shown as progress:
             yield progress
 
-    report = uses.ingest(
+    report = citeloom.ingest(
         project,
         sources,
         running(),
@@ -190,12 +190,12 @@ def watch(
     if in_json:
         stderr_as_json()
     status = render.WatchStatus(as_json, stderr_json=in_json)
-    uses = application(config, on_wait=status.waiting)
-    sources = uses.watch_sources(project, paths or [])
+    citeloom = application(config, on_wait=status.waiting)
+    sources = citeloom.watch_sources(project, paths or [])
     _refused(sources)
     stop = StopRequest(as_json=in_json)
     running = stop.installed((signal.SIGINT, signal.SIGTERM))
-    uses.watch(
+    citeloom.watch(
         project,
         sources,
         running,

@@ -32,7 +32,7 @@ CITATIONS_UNSUPPORTED = ExitCode.DOCUMENTS_FAILED  # check: a citation has a ver
 
 
 def _bounds(field: str) -> dict[str, int | None]:
-    """A query option's bounds, the rule the request every door takes holds too."""
+    """A query option's bounds: the query request's own, which HTTP and MCP hold too."""
     low, high = QUERY_BOUNDS[field]
     return {"min": low, "max": high}
 
@@ -264,8 +264,9 @@ def check(
         )
     failing = _verdicts(fail_on)
     project = project or _only_project(config)
-    uses: list[Citeloom] = []  # made once, for the first draft not handed to a server
-    passed = [_check_one(d, project, config, as_json, local, failing, uses) for d in drafts]
+    # the application, made once, for the first draft not handed to a running server
+    in_process: list[Citeloom] = []
+    passed = [_check_one(d, project, config, as_json, local, failing, in_process) for d in drafts]
     if not all(passed):
         raise typer.Exit(int(CITATIONS_UNSUPPORTED))
 
@@ -291,7 +292,7 @@ def _check_one(
     as_json: bool,
     local: bool,
     failing: frozenset[Verdict] | None,
-    uses: list[Citeloom],
+    in_process: list[Citeloom],
 ) -> bool:
     """Check one draft and print its report; whether it passes."""
     try:
@@ -316,9 +317,9 @@ def _check_one(
     from citeloom.entrypoints.bodies import CheckRequest
     from citeloom.services.requests import build
 
-    if not uses:
-        uses.append(application(config))
-    report = uses[0].check(build(CheckRequest, **fields))
+    if not in_process:
+        in_process.append(application(config))
+    report = in_process[0].check(build(CheckRequest, **fields))
     if as_json:
         from citeloom.services.responses import CheckResponse
 

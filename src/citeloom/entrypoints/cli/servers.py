@@ -1,4 +1,4 @@
-"""The long-lived doors a command starts: ``serve`` (HTTP), ``mcp`` (stdio) and ``tui``."""
+"""The long-lived servers a command starts: ``serve`` (HTTP), ``mcp`` (stdio) and ``tui``."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ def serve(
 
     settings = bootstrap.settings(config)
     # before loading anything: refuse an unprotected public bind or an unsendable token,
-    # and take the port (a busy one is a usage error, said at once)
+    # and take the port (a busy one is a usage error, told at once)
     token = http.serve_token(host)
     listener = http.bind(host, port)
     tell(f"citeloom serving on http://{host}:{port} (docs: /docs); Ctrl-C stops it")
@@ -70,10 +70,12 @@ def mcp(
 ) -> None:
     """Serve citeloom's tools to AI editors (Claude Desktop, Cursor, Zed) over stdio (MCP).
 
-    Tools: list_projects, inspect_collection, query_hybrid, find_chunks, get_passage,
-    store_chunks. The embedding model loads on the first call and stays loaded; the index is
-    opened for each call and closed after it, so `citeloom ingest` can run at the same time.
-    Each call is limited to [mcp] timeout_s (default 15 s). Logs go to stderr.
+    Tools: list_projects, inspect_collection, query_hybrid, answer, check_citations,
+    find_chunks, get_passage, store_chunks, list_notes, delete_notes. The embedding model
+    loads on the first call and stays loaded, and the embedded index stays open between
+    calls, handed at once to a `citeloom ingest` that waits for it (a call made while the
+    ingest holds it waits for it up to its time limit). Each call is limited to [mcp]
+    timeout_s (default 15 s). Logs go to stderr.
     """
     from citeloom import bootstrap
     from citeloom.entrypoints import mcp_server

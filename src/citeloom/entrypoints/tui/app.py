@@ -22,15 +22,15 @@ from citeloom.domain.text import trim
 from citeloom.entrypoints.stdout import without_controls
 from citeloom.entrypoints.tui.opener import open_result
 from citeloom.entrypoints.tui.screens import FiltersScreen, PassageScreen, ProjectScreen
-from citeloom.entrypoints.tui.session import Filters, Session
+from citeloom.entrypoints.tui.session import ChosenFilters, Session
 from citeloom.entrypoints.tui.view import (
     Item,
     answer_panel,
     empty_library,
+    error_text,
     items,
     passage_row,
     quote_row,
-    said,
     shown,
     summary_line,
     welcome,
@@ -89,7 +89,7 @@ class CiteloomTui(App[None]):
         super().__init__()
         self.session = session
         self.project = project
-        self.filters = Filters()
+        self.filters = ChosenFilters()
         self.question: str | None = None
         self.report: AnswerReport | None = None
         self._summary = "opening …"
@@ -161,7 +161,7 @@ class CiteloomTui(App[None]):
 
     def _load_failed(self, project: str, error: Exception) -> None:
         if project == self.project:
-            self._panel(shown(said(error), style="red"))
+            self._panel(shown(error_text(error), style="red"))
 
     # ------------------------------------------------------------------ asking
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -181,7 +181,7 @@ class CiteloomTui(App[None]):
         self._asking(self._asked, self.project, self.question, self.filters)
 
     @work(thread=True, exclusive=True, group="ask")
-    def _asking(self, number: int, project: str, question: str, filters: Filters) -> None:
+    def _asking(self, number: int, project: str, question: str, filters: ChosenFilters) -> None:
         try:
             report = self.session.ask(project, question, filters)
         except Exception as error:
@@ -194,7 +194,7 @@ class CiteloomTui(App[None]):
             return
         self.report = None
         self._fill([], [])
-        self._panel(shown(said(error), style="red"))
+        self._panel(shown(error_text(error), style="red"))
 
     def _answered(self, number: int, report: AnswerReport) -> None:
         if number != self._asked:
@@ -279,7 +279,7 @@ class CiteloomTui(App[None]):
         self._main.query_one("#results").focus()
 
     # ------------------------------------------------------------------ filters and projects
-    def _filter(self, filters: Filters) -> None:
+    def _filter(self, filters: ChosenFilters) -> None:
         self.filters = filters
         self._show_top()
         self.say(f"filters: {filters.describe()}")
@@ -304,7 +304,7 @@ class CiteloomTui(App[None]):
         self._filter(self.filters.toggled_section(item.passage.section_path[-1]))
 
     def action_filters(self) -> None:
-        def chosen(filters: Filters | None) -> None:
+        def chosen(filters: ChosenFilters | None) -> None:
             if filters is not None:
                 self._filter(filters)
 
@@ -315,7 +315,7 @@ class CiteloomTui(App[None]):
             if project is None or project == self.project:
                 return
             self.project = project
-            self.filters = Filters()  # citekeys and sections belong to the other library
+            self.filters = ChosenFilters()  # citekeys and sections belong to the other library
             self._summary = "opening …"
             self._show_top()
             self._fill([], [])

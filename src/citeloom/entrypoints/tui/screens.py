@@ -17,8 +17,8 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from citeloom.entrypoints.tui.session import Filters
-from citeloom.entrypoints.tui.view import Item, passage_page, said, shown
+from citeloom.entrypoints.tui.session import ChosenFilters
+from citeloom.entrypoints.tui.view import Item, error_text, passage_page, shown
 from citeloom.services.browse import MAX_CONTEXT
 
 if TYPE_CHECKING:
@@ -103,7 +103,7 @@ class PassageScreen(Screen[None]):
     def _show_error(self, error: Exception) -> None:
         for part in ("#before", "#after"):
             self.query_one(part, Static).update(Text())
-        self.query_one("#passage", Static).update(shown(said(error), style="red"))
+        self.query_one("#passage", Static).update(shown(error_text(error), style="red"))
 
     def action_back(self) -> None:
         self.app.pop_screen()
@@ -134,12 +134,12 @@ def _year(text: str, name: str) -> int | None:
         raise ValueError(f"{name}: {text!r} is not a year") from None
 
 
-class FiltersScreen(ModalScreen[Filters | None]):
+class FiltersScreen(ModalScreen[ChosenFilters | None]):
     """``citeloom query``'s filters: papers, years, section. Empty fields filter nothing."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, filters: Filters) -> None:
+    def __init__(self, filters: ChosenFilters) -> None:
         super().__init__()
         self.filters = filters
 
@@ -165,7 +165,7 @@ class FiltersScreen(ModalScreen[Filters | None]):
         event.stop()
         value = {i.id: i.value for i in self.query(Input)}
         try:
-            chosen = Filters(
+            chosen = ChosenFilters(
                 citekeys=tuple((value["citekeys"] or "").replace(",", " ").split()),
                 year_from=_year(value["year-from"] or "", "from"),
                 year_to=_year(value["year-to"] or "", "until"),

@@ -19,8 +19,9 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
-class Filters:
-    """The filters ``citeloom query`` has, as the TUI toggles them."""
+class ChosenFilters:
+    """The filters the reader chose in the TUI (those ``citeloom query`` has), as the screen
+    toggles them; ``Session.ask`` turns them into the request's ``requests.Filters``."""
 
     citekeys: tuple[str, ...] = ()
     year_from: int | None = None
@@ -41,11 +42,11 @@ class Filters:
             parts.append(f"§ {self.section}")
         return " · ".join(parts) or "none"
 
-    def toggled_paper(self, citekey: str) -> Filters:
+    def toggled_paper(self, citekey: str) -> ChosenFilters:
         """Only this paper, or all papers again when it is the only one already."""
         return replace(self, citekeys=() if self.citekeys == (citekey,) else (citekey,))
 
-    def toggled_section(self, section: str) -> Filters:
+    def toggled_section(self, section: str) -> ChosenFilters:
         return replace(self, section=None if self.section == section else section)
 
 
@@ -68,7 +69,7 @@ class Session:
         """Load the project's model and sentence caches now, so the first answer is quick."""
         self.app.warm(project)
 
-    def ask(self, project: str, question: str, filters: Filters) -> AnswerReport:
+    def ask(self, project: str, question: str, filters: ChosenFilters) -> AnswerReport:
         """``citeloom answer`` within ``filters``; its leads are the passages listed."""
         within = requests.Filters(
             citekeys=list(filters.citekeys),

@@ -296,10 +296,10 @@ def passage_page(found: PassageContext, quote: str | None = None) -> Reading:
     return Reading(before, main, after)
 
 
-def said(error: BaseException) -> str:
+def error_text(error: BaseException) -> str:
     """An error as the CLI would say it: the services' own message, or a bug named as one."""
     if isinstance(error, CiteloomError):
         return str(error)
     return (
-        f"{internal(error)}. Try the same with citeloom answer -v for the traceback, and report it."
+        f"{internal(error)}. Try the same with citeloom -v answer for the traceback, and report it."
     )
