@@ -32,7 +32,7 @@ from citeloom.entrypoints.mcp_tools import TOOLS, ToolRuntime, to_text
 from citeloom.entrypoints.runtime import Runtime
 
 if TYPE_CHECKING:
-    from citeloom.services.report_responses import McpCheckResponse
+    from citeloom.entrypoints.mcp_views import McpCheckResponse
 
 INSTRUCTIONS = (
     "citeloom searches the user's own library of papers and returns citable passages. Start "
@@ -107,7 +107,7 @@ def check(settings: Settings) -> McpCheckResponse:
     import anyio
     from mcp import Client
 
-    from citeloom.services.report_responses import McpCheckResponse
+    from citeloom.entrypoints.mcp_views import McpCheckResponse
 
     runtime = Runtime(settings)
     server = build_server(ToolRuntime(runtime))
@@ -126,14 +126,13 @@ def check(settings: Settings) -> McpCheckResponse:
             seen["projects"] = answer.get("projects", [])
 
     anyio.run(run)
-    uses = runtime.app
-    for name in uses.project_names:
-        model = uses.project(name).embedding_model
+    app = runtime.app
+    for name in app.project_names:
+        model = app.project(name).embedding_model
         if any(m["model"] == model for m in seen["models"]):
             continue
         try:
-            uses.embedder(name)
-            seen["models"].append({"model": model, "load_s": round(uses.models.load_s[model], 3)})
+            seen["models"].append({"model": model, "load_s": round(app.load_model(name), 3)})
         except Exception as error:  # the check reports it; a client would get the same
             seen["errors"].append({"project": name, "model": model, "message": str(error)})
     return McpCheckResponse.model_validate(seen)
