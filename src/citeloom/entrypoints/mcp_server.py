@@ -28,7 +28,7 @@ from mcp_types import (
 
 from citeloom import __version__
 from citeloom.config import Settings
-from citeloom.entrypoints.mcp_tools import TOOLS, ToolRuntime, to_text
+from citeloom.entrypoints.mcp_tools import TOOLS, ToolRuntime, ToolSpec, to_text
 from citeloom.entrypoints.runtime import Runtime
 
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ INSTRUCTIONS = (
 )
 
 
-def tool_list(projects: Sequence[str] = ()) -> list[Tool]:
+def tool_list(projects: Sequence[str] = (), specs: Sequence[ToolSpec] = TOOLS) -> list[Tool]:
     """The tools as a client lists them; ``project`` arguments name the configured ones."""
     return [
         Tool(
@@ -57,12 +57,12 @@ def tool_list(projects: Sequence[str] = ()) -> list[Tool]:
                 open_world_hint=False,
             ),
         )
-        for spec in TOOLS
+        for spec in specs
     ]
 
 
 def build_server(runtime: ToolRuntime) -> Server[Any]:
-    tools = tool_list(sorted(runtime.settings.project))
+    tools = tool_list(sorted(runtime.settings.project), list(runtime.tools.values()))
 
     async def on_list_tools(ctx: Any, params: PaginatedRequestParams | None) -> ListToolsResult:
         return ListToolsResult(tools=tools)

@@ -20,11 +20,12 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from citeloom.domain.errors import CiteloomError
+from citeloom.entrypoints import use_case_table
 from citeloom.entrypoints.mcp_views import ToolErrorResponse
 from citeloom.entrypoints.outcomes import McpCode, internal, outcome
 from citeloom.entrypoints.runtime import Limit, Runtime
 from citeloom.entrypoints.time_limit import Deadline
-from citeloom.entrypoints.use_case_table import TABLE, Served
+from citeloom.entrypoints.use_case_table import Served
 from citeloom.services.usecases.base import described
 
 
@@ -87,8 +88,13 @@ def _spec(row: Served) -> ToolSpec:
     return ToolSpec(tool.name, tool.description, args, call, tool.read_only)
 
 
-TOOLS: tuple[ToolSpec, ...] = tuple(_spec(row) for row in TABLE if row.mcp is not None)
-TOOLS_BY_NAME = {tool.name: tool for tool in TOOLS}
+def tool_specs() -> dict[str, ToolSpec]:
+    """Every tool of the use-case table, by name, in the table's order."""
+    rows = use_case_table.TABLE
+    return {row.mcp.name: _spec(row) for row in rows if row.mcp is not None}
+
+
+TOOLS: tuple[ToolSpec, ...] = tuple(tool_specs().values())
 
 
 def _inlined(schema: dict[str, Any]) -> dict[str, Any]:
@@ -127,15 +133,16 @@ class ToolRuntime:
         self.settings = runtime.settings
         self.max_chars = self.settings.mcp.max_chars_per_chunk
         self.limit = Limit(self.settings.mcp.timeout_s, "[mcp] timeout_s")
+        self.tools = tool_specs()
 
     def call(self, name: str, arguments: dict[str, Any], deadline: Deadline) -> dict[str, Any]:
         """Run one tool in this thread; an unknown tool or bad arguments are a
         ``ToolFailure``, anything else raised is the services' own error."""
-        tool = TOOLS_BY_NAME.get(name)
+        tool = self.tools.get(name)
         if tool is None:
             raise ToolFailure(
                 McpCode.INVALID_INPUT,
-                f"no tool '{name}'; the tools are {', '.join(TOOLS_BY_NAME)}",
+                f"no tool '{name}'; the tools are {', '.join(self.tools)}",
                 "call one of the listed tools",
             )
         try:

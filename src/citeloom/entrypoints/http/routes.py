@@ -12,17 +12,18 @@ from typing import Annotated, Any
 from fastapi import APIRouter, FastAPI, Query
 from fastapi.responses import Response
 
+from citeloom.entrypoints import use_case_table
 from citeloom.entrypoints.http.errors import documented
 from citeloom.entrypoints.runtime import Limit, Runtime
 from citeloom.entrypoints.time_limit import Deadline
-from citeloom.entrypoints.use_case_table import TABLE, Served
+from citeloom.entrypoints.use_case_table import Served
 from citeloom.services.usecases.base import NoRequest
 
 
 def add_routes(app: FastAPI, runtime: Runtime, limit: Limit, guarded: Sequence[Any]) -> None:
     """``guarded``: the token check every route depends on."""
     router = APIRouter(dependencies=list(guarded), responses=documented())
-    for row in TABLE:
+    for row in use_case_table.TABLE:
         if row.http is not None:
             _route(router, runtime, limit, row)
     app.include_router(router)

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import Field, ValidationInfo, field_validator
 
 from citeloom.domain.verdicts import VERDICTS, Verdict
-from citeloom.services.relation_words import note_message
 from citeloom.services.usecases.base import Request, Response, UseCase
 from citeloom.services.usecases.wire import CitationOut, RelationFlags, flag_fields
 
@@ -106,6 +105,8 @@ class CheckNoteOut(Response):
 
     @classmethod
     def of(cls, note: CitationNote) -> CheckNoteOut:
+        from citeloom.services.relation_words import note_message
+
         return cls(severity=note.severity, message=note_message(note), citekey=note.citekey)
 
 

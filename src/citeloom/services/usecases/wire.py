@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 
-from citeloom.services.relation_words import banner
 from citeloom.services.usecases.base import Response
 
 if TYPE_CHECKING:
@@ -70,7 +69,10 @@ class RelationFlags(Response):
 
 
 def flag_fields(flags: WorkFlags) -> dict[str, Any]:
-    """The RelationFlags fields of one paper, for any model that carries them."""
+    """The RelationFlags fields of one paper, for any model that carries them (the words
+    of the banner imported here: a CLI printing a server's answer reads it, never makes it)."""
+    from citeloom.services.relation_words import banner
+
     return {
         "versions": [
             VersionOut(citekey=v.citekey, version_of_record=v.record) for v in flags.versions
