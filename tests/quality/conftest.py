@@ -67,7 +67,7 @@ class QualityProject:
         the checker's parts (its judge, the papers it reads), as ``check`` builds it."""
         app = self.app()
         deps = app.deps
-        with deps.unit(None, PROJECT) as index:
+        with deps.index(None, PROJECT) as index:
             embedder, evidence = deps.embedder(PROJECT), deps.evidence(PROJECT)
             yield deps.builders.check_service(PROJECT, index, embedder, evidence)
 

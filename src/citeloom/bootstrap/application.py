@@ -1,7 +1,7 @@
 """The application over one set of settings: ``SettingsBuilders`` (what the use cases ask
 bootstrap to build, ``services.usecases.dependencies.Builders``, each part made by a builder
 of ``citeloom.bootstrap``) and ``application``, which builds the process's ``Dependencies``
-once and the ``Citeloom`` every door runs its use cases on."""
+once and the ``Citeloom`` the CLI, the servers and the TUI run their use cases on."""
 
 from __future__ import annotations
 
@@ -169,7 +169,7 @@ def application(
     """The use cases over these settings (``services.application``). ``long_lived``: a server
     or the TUI, which keeps the index open and models loaded between calls; else each use case
     opens the index and closes it after (``on_wait``: told while another process holds it).
-    ``display``: how the door shows a long run (ingest, watch)."""
+    ``display``: how the command shows a long run (ingest, watch)."""
     from citeloom.services.application import Citeloom
     from citeloom.services.usecases.dependencies import Dependencies
 

@@ -1,6 +1,6 @@
 """Citation labels in pandoc's syntax, the form editors and AI tools paste into a draft, and
-the parts of a result every door names it by: its authors' family names, and whether its PDF
-pages are worth showing beside the printed ones.
+the parts of a result the CLI, the TUI and the page name it by: its authors' family names,
+and whether its PDF pages are worth showing beside the printed ones.
 
 The page a label names is the printed one (``domain.page_labels``): ``[@hong1999exact,
 p. 273]``, the page a reader finds in the journal, never the PDF's page index. A note is

@@ -180,7 +180,7 @@ def _expand(part: str) -> list[str]:
 
 def is_latex(text: str) -> bool:
     """Whether a draft's text is LaTeX: it holds \\documentclass, \\begin{document} or a \\cite
-    command. What a door's file name says first is the check use case's to weigh
+    command. What a draft's file name says first is the check use case's to weigh
     (``services.usecases.check.CheckRequest.latex``)."""
     return bool(
         re.search(

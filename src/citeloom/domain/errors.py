@@ -56,7 +56,7 @@ class UnknownProject(ConfigError):
 
 class EveryPathRefused(CiteloomError):
     """Every path given to ingest or watch was refused before the run (a named pipe, a
-    device, a missing file): there is nothing to run. Each refusal is said on its own line."""
+    device, a missing file): there is nothing to run. Each refusal is printed on its own line."""
 
     exit_code = ExitCode.DOCUMENTS_FAILED
 

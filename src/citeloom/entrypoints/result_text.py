@@ -1,5 +1,5 @@
 """How a result is named in text, the same in the CLI's output and the TUI's screen, both
-drawn from the response models every door shares (``services/usecases/wire.py``); the web
+drawn from the response models the CLI, HTTP and MCP share (``services/usecases/wire.py``); the web
 page's ``byline`` (``http/web/page.js``) follows the same rule from the same fields.
 
 - ``byline``: who and when, "Ardel et al., 2023" (two authors: "Ardel and Reyes, 2023").

@@ -1,11 +1,11 @@
-"""The use cases the long-lived doors serve, in one table: each row names a use case
-(``services/usecases/``: its request, its response, its handler) and how it is reached over
-HTTP (method, path, what /docs says) and as an MCP tool (name, what an agent is told, its
-arguments when MCP takes them in another shape, the view an agent reads). ``http/routes.py``
-registers a route for every row with ``http`` and ``mcp_tools.py`` a tool for every row with
-``mcp``; neither names a use case of its own.
+"""The use cases ``citeloom serve`` and ``citeloom mcp`` serve, in one table: each row names
+a use case (``services/usecases/``: its request, its response, its handler) and how it is
+reached over HTTP (method, path, what /docs says) and as an MCP tool (name, what an agent is
+told, its arguments when MCP takes them in another shape, the view an agent reads).
+``http/routes.py`` registers a route for every row with ``http`` and ``mcp_tools.py`` a tool
+for every row with ``mcp``; neither names a use case of its own.
 
-A new use case served by both doors is its module, its row here and, for the CLI, its text in
+A new use case served by both is its module, its row here and, for the CLI, its text in
 ``render.py`` (docs/development.md walks through one).
 """
 

@@ -1,12 +1,12 @@
-"""citeloom's application object, behind every door: the CLI, ``serve``'s HTTP API, ``mcp``
+"""citeloom's application object, behind every entry point: the CLI, ``serve``'s HTTP API, ``mcp``
 and the TUI build a request, ``run`` its use case (``services/usecases/``) and print the
 response it returns.
 
 ``Citeloom`` holds the process's ``Dependencies`` (built once by ``bootstrap.application``):
 the index kept for the process's kind (``holding``), each model loaded once (``warm``) and the
 builders of the services over the configured adapters. Besides running use cases, it answers
-what a door asks of the process itself: the projects configured, models loaded ahead of time,
-where the index is, and closing it.
+what an entry point asks of the process itself: the projects configured, models loaded ahead
+of time, where the index is, and closing it.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ class Citeloom:
         self.deps = deps
 
     def run(self, use_case: UseCase[R, S], request: R, deadline: Deadline | None = None) -> S:
-        """``use_case`` answering ``request``; ``deadline``: a long-lived door's time limit
+        """``use_case`` answering ``request``; ``deadline``: a server's time limit
         (None: ``dependencies.CALL_S`` where the use case needs one)."""
         return use_case.handle(self.deps, request, deadline)
 

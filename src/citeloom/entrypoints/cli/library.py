@@ -47,10 +47,11 @@ JobsOpt = Annotated[
 ]
 
 
-class RunShown:
-    """How ``ingest`` and ``watch`` show their run here (``Dependencies.display``): each path
-    refused at once in one line (a name from a glob may hold any character), the progress and
-    the signals that stop the run set up once the index is held, watch's events."""
+class TerminalDisplay:
+    """How ``ingest`` and ``watch`` show their run in the terminal (the use case's
+    ``RunDisplay``): each path refused at once in one line (a name from a glob may hold any
+    character), the progress and the signals that stop the run set up once the index is held,
+    and watch's events."""
 
     def __init__(
         self,
@@ -143,7 +144,7 @@ def ingest(
         prune=prune,
         jobs=jobs,
     )
-    shown = RunShown(
+    shown = TerminalDisplay(
         lambda: ingest_progress(not as_json, render.document_line, progress_mode.value),
         StopRequest(as_json=progress_mode == ProgressMode.json),
     )
@@ -212,7 +213,7 @@ def watch(
         WatchRequest, project=project, paths=paths or [], prune=prune, settle_s=settle, jobs=jobs
     )
     status = render.WatchStatus(as_json, stderr_json=in_json)
-    shown = RunShown(
+    shown = TerminalDisplay(
         lambda: nullcontext(JsonProgress() if in_json else None),
         StopRequest(as_json=in_json),
         (signal.SIGINT, signal.SIGTERM),

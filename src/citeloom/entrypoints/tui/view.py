@@ -1,5 +1,5 @@
 """How the TUI shows an answer, a result and a passage: Rich text built from the response
-models every door shares (``services/usecases/``), nothing decided here that the use cases
+models the CLI, HTTP and MCP share (``services/usecases/``), nothing decided here that the use cases
 decide (whether there is an answer, which page a quote is on, what a citation says); a byline
 and the PDF pages are named as the CLI names them (``result_text``).
 

@@ -84,7 +84,7 @@ def answer(deps: Dependencies, request: AnswerRequest, deadline: Deadline | None
     evidence = deps.evidence(request.project)
     within = request.within
     options = within.options(deps.builders.per_doc) if within is not None else None
-    with deps.unit(deadline, request.project) as index:
+    with deps.index(deadline, request.project) as index:
         service = deps.builders.answer_service(request.project, index, embedder, evidence)
         report = service.answer(request.question, options)
     return AnswerResponse.from_report(report, request.with_passages)

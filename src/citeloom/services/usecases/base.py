@@ -1,10 +1,10 @@
 """What every use case is made of: a request model, a response model and a handler, named
 together by a ``UseCase``; and the parts of requests and responses all of them share.
 
-A request is validated once, whichever door built it: the CLI (``build``, a ``ConfigError``
+A request is validated once, whichever entry point built it: the CLI (``build``, a ``ConfigError``
 naming the field, exit 2), HTTP (422 naming the field) or MCP (INVALID_INPUT). A response is
 what leaves the process, the same model for ``--json``, HTTP and MCP, so a script can move
-from one door to another without changing a key.
+from one entry point to another without changing a key.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ S = TypeVar("S")
 
 @dataclass(frozen=True)
 class UseCase(Generic[R, S]):
-    """One thing citeloom does, as every door runs it: ``handle(dependencies, request,
-    deadline)`` answers the request with the response. ``deadline``: a long-lived door's time
+    """One thing citeloom does, as every entry point runs it: ``handle(dependencies, request,
+    deadline)`` answers the request with the response. ``deadline``: a server's time
     limit (None: the application's own, ``dependencies.CALL_S``)."""
 
     name: str
@@ -92,6 +92,6 @@ def build(model: type[M], **fields: Any) -> M:
 
 
 def same(model: type[BaseModel], field: str) -> Any:
-    """A field as ``model`` declares it (type rules, bounds, description), for a door's own
+    """A field as ``model`` declares it (type rules, bounds, description), for an entry point's own
     model that takes the same value in another shape (MCP's query with nested filters)."""
     return model.model_fields[field]

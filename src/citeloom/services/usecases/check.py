@@ -2,9 +2,9 @@
 differs and the sentence the verdict rests on.
 
 How a draft's citations are read (Markdown or LaTeX, where ``%`` starts a comment) is decided
-here once, for every door (``CheckRequest.latex``): the format asked for; else LaTeX when the
-draft's name ends in .tex, .latex or .ltx; else the text decides (LaTeX when it holds
-\\documentclass, \\begin{document} or a \\cite command).
+here once, for the CLI, HTTP and MCP alike (``CheckRequest.latex``): the format asked for;
+else LaTeX when the draft's name ends in .tex, .latex or .ltx; else the text decides (LaTeX
+when it holds \\documentclass, \\begin{document} or a \\cite command).
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ class CheckRequest(Request):
 
     @property
     def latex(self) -> bool:
-        """Whether the draft is read as LaTeX: the one rule, the same at every door."""
+        """Whether the draft is read as LaTeX: the one rule, the same at every entry point."""
         if self.format != "auto":
             return self.format == "latex"
         if PurePath(self.name).suffix.lower() in LATEX_SUFFIXES:
@@ -196,7 +196,7 @@ class CheckResponse(Response):
 
 
 def check(deps: Dependencies, request: CheckRequest, deadline: Deadline | None) -> CheckResponse:
-    """Each citation is a unit of work: between two, a long-lived process lets one that
+    """The index is held a citation at a time: between two, a server lets a process that
     waits for the index have it, and stops when time is up."""
     from citeloom.services.deadline import Deadline
     from citeloom.services.usecases.dependencies import CALL_S
@@ -204,7 +204,7 @@ def check(deps: Dependencies, request: CheckRequest, deadline: Deadline | None) 
     embedder = deps.embedder(request.project)
     evidence = deps.evidence(request.project)
     deadline = deadline or Deadline(CALL_S)
-    with deps.unit(deadline, request.project) as index:
+    with deps.index(deadline, request.project) as index:
         service = deps.builders.check_service(request.project, index, embedder, evidence)
         between = deps.holding.between(index, deadline)
         report = service.check(

@@ -46,7 +46,7 @@ def find_chunks(
     deps: Dependencies, request: FindChunksRequest, deadline: Deadline | None
 ) -> ChunksResponse:
     deps.project(request.project)
-    with deps.unit(deadline, request.project) as index:
+    with deps.index(deadline, request.project) as index:
         found = deps.builders.browse_service(request.project, index).find_chunks(
             request.citekey, request.section, request.page, request.cursor, request.limit
         )

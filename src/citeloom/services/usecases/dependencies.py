@@ -3,13 +3,14 @@
 
 - ``builders``: the services and adapters the configured settings name (``Builders``, which
   ``bootstrap`` implements over the settings; the use cases import no adapter and no config).
-- the index's lifetime (``holding``: opened per unit of work by a one-shot process, kept open
-  and handed over by a long-lived one) and the models, each loaded once (``warm``).
-- ``display``: how the door shows a long run (ingest, watch) and asks it to stop.
+- the index (``holding``: a one-shot process such as the CLI opens it for each piece of work
+  and closes it after; a server or the TUI keeps it open and hands it over) and the models,
+  each loaded once (``warm``).
+- ``display``: how the command shows a long run (ingest, watch) and asks it to stop.
 
-A long-lived door runs a use case in a worker thread under a ``Deadline``; the use case stops
-at its next unit of work when the deadline has passed and writes nothing after it. A call
-without a deadline of its own gets ``CALL_S``.
+A server runs a use case in a worker thread under a ``Deadline``; the use case stops before
+its next piece of work (the next citation of a check) when the deadline has passed, and
+writes nothing after it. A call without a deadline of its own gets ``CALL_S``.
 """
 
 from __future__ import annotations
@@ -36,8 +37,8 @@ if TYPE_CHECKING:
     from citeloom.services.validate import Check, ProjectComponents
     from citeloom.services.watch import RunOnce, WatchEvent, WatchService
 
-# How long a long-lived call may last when its door sets no limit (the TUI: the user can ask
-# again at any time), waits for an ingest holding the embedded index included.
+# How long a call of a server or the TUI may last when it sets no limit (the TUI: the user can
+# ask again at any time), waits for an ingest holding the embedded index included.
 CALL_S = 600.0
 
 Events = list[dict[str, Any]]
@@ -173,8 +174,8 @@ class Builders(Protocol):
 
 
 class RunDisplay(Protocol):
-    """How a door shows a long run (ingest, watch) and asks it to stop: a path refused before
-    the run, the progress display and signal handling set up once the index is held
+    """How a command shows a long run (ingest, watch) and asks it to stop: a path refused
+    before the run, the progress display and signal handling set up once the index is held
     (``running``, whose hook is told of each document), watch's events, and Ctrl-C
     (``should_stop``)."""
 
@@ -231,16 +232,17 @@ class Dependencies:
         self.holding.close()
 
     @contextmanager
-    def unit(
+    def index(
         self,
         deadline: Deadline | None,
         project: str | None = None,
         builders: Builders | None = None,
     ) -> Iterator[Index]:
-        """The index for one unit of work; other ``builders`` (``--zotero``, ``--to``): their
-        own index, opened for the unit. ``project``: the unit is that project's, refused
-        (``CollectionOwnerMismatch``) before anything is read or written when its collection
-        is another project's: another config naming the same index and collection."""
+        """The index for one piece of work (a query, one citation of a check), held as this
+        process holds it; other ``builders`` (``--zotero``, ``--to``): their own index, opened
+        for it. ``project``: the work is that project's, refused (``CollectionOwnerMismatch``)
+        before anything is read or written when its collection is another project's: another
+        config naming the same index and collection."""
         if builders is not None and builders is not self.builders:
             with builders.index(self.on_wait) as index:
                 _owned(index, builders, project)
@@ -266,7 +268,7 @@ class Dependencies:
 
 
 def _owned(index: Index, builders: Builders, project: str | None) -> None:
-    """Refuse ``project`` a collection another project made (``None``: a unit of no one
+    """Refuse ``project`` a collection another project made (``None``: work of no one
     project's, such as the project list)."""
     if project is not None:
         index.check_owner(builders.project(project).collection, project)

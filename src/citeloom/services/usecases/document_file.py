@@ -24,7 +24,7 @@ def document_file(
     deps: Dependencies, request: FileRequest, deadline: Deadline | None
 ) -> StoredFile:
     deps.project(request.project)
-    with deps.unit(deadline, request.project) as index:
+    with deps.index(deadline, request.project) as index:
         return deps.builders.browse_service(request.project, index).document_file(request.chunk_id)
 
 

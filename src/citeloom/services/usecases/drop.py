@@ -42,7 +42,7 @@ def drop_plan(deps: Dependencies, request: Request, deadline: Deadline | None) -
     from citeloom.services.drop import drop_plan as plan
 
     collection = deps.project(request.project).collection
-    with deps.unit(None, request.project) as index:
+    with deps.index(None, request.project) as index:
         report = plan(index, request.project, collection, _others(deps, request.project))
     return DropResponse.of(report)
 
@@ -51,7 +51,7 @@ def drop(deps: Dependencies, request: Request, deadline: Deadline | None) -> Dro
     from citeloom.services.drop import drop_project
 
     collection = deps.project(request.project).collection
-    with deps.unit(None, request.project) as index:
+    with deps.index(None, request.project) as index:
         report = drop_project(index, request.project, collection, _others(deps, request.project))
     return DropResponse.of(report)
 

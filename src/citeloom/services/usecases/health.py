@@ -43,7 +43,7 @@ def versions() -> dict[str, str]:
 def health(deps: Dependencies, request: NoRequest, deadline: Deadline | None) -> HealthResponse:
     projects = deps.builders.projects.values()
     try:
-        with deps.unit(deadline) as index:
+        with deps.index(deadline) as index:
             for project in projects:
                 index.collection_info(project.collection)
         reachable, detail = True, "index reachable"

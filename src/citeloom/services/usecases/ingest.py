@@ -1,6 +1,6 @@
 """ingest: documents converted, chunked, embedded and stored in a project's collection, each
 matched to its library entry; what it reads when given no path (the project's Zotero library,
-else [paths] raw_dir) is decided here. The door shows the run and asks it to stop through
+else [paths] raw_dir) is decided here. The command shows the run and asks it to stop through
 ``Dependencies.display``."""
 
 from __future__ import annotations
@@ -52,8 +52,8 @@ class Sources:
     def paths(self) -> list[Path]:
         return self.given or self.default
 
-    def told(self, deps: Dependencies) -> Sources:
-        """Each refused path told to the door; when nothing is left to run, one error naming
+    def reported(self, deps: Dependencies) -> Sources:
+        """Each refused path told to the display; when nothing is left to run, one error naming
         every refusal (exit 1)."""
         if bool(self.refused) and not self.given and not self.from_library:
             raise EveryPathRefused([o.error or o.path for o in self.refused])
@@ -201,12 +201,12 @@ def _builders(deps: Dependencies, request: IngestRequest) -> Builders:
 
 
 def ingest(deps: Dependencies, request: IngestRequest, deadline: Deadline | None) -> IngestResponse:
-    """Convert, chunk, embed and store the sources. The door's display (its progress and
+    """Convert, chunk, embed and store the sources. The command's display (its progress and
     its Ctrl-C handling) is set up around the run itself, once the index is held."""
-    sources = ingest_sources(deps, request).told(deps)
+    sources = ingest_sources(deps, request).reported(deps)
     builders = _builders(deps, request)
     display = deps.display
-    with deps.unit(None, request.project, builders) as index:
+    with deps.index(None, request.project, builders) as index:
         service = builders.ingest_service(request.project, index, request.jobs)
         with display.running() as progress:
             report = service.run(

@@ -183,7 +183,7 @@ def inspect(deps: Dependencies, request: Request, deadline: Deadline | None) -> 
     from citeloom.services.inspection import inspect_project
 
     chosen = deps.project(request.project)
-    with deps.unit(deadline, request.project) as index:
+    with deps.index(deadline, request.project) as index:
         report = inspect_project(index, request.project, chosen.collection)
     return InspectResponse.of(report)
 
@@ -194,7 +194,7 @@ def relations(deps: Dependencies, request: Request, deadline: Deadline | None) -
 
     source = deps.builders.relations(request.project)
     collection = deps.project(request.project).collection
-    with deps.unit(deadline, request.project) as index:
+    with deps.index(deadline, request.project) as index:
         report = inspect_relations(index, request.project, collection, source)
     return RelationsResponse.of(report)
 

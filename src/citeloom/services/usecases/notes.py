@@ -113,7 +113,7 @@ def store_notes(
     items = [item.item() for item in request.items]
     embedder = deps.embedder(request.project)
     deadline = deadline or Deadline(CALL_S)
-    with deps.unit(deadline, request.project) as index:
+    with deps.index(deadline, request.project) as index:
         service = deps.builders.note_service(request.project, index, embedder)
         report = service.store(items, should_stop=deadline.expired, may_write=deadline.may_write)
     return StoreResponse.of(report)
@@ -121,7 +121,7 @@ def store_notes(
 
 def list_notes(deps: Dependencies, request: Request, deadline: Deadline | None) -> NotesResponse:
     deps.project(request.project)
-    with deps.unit(deadline, request.project) as index:
+    with deps.index(deadline, request.project) as index:
         notes = deps.builders.note_book(request.project, index).stored()
     return NotesResponse(
         project=request.project,
@@ -133,7 +133,7 @@ def delete_notes(
     deps: Dependencies, request: DeleteNotesRequest, deadline: Deadline | None
 ) -> DeletedNotesResponse:
     deps.project(request.project)
-    with deps.unit(deadline, request.project) as index:
+    with deps.index(deadline, request.project) as index:
         deleted = deps.builders.note_book(request.project, index).delete(request.doc_ids)
     return DeletedNotesResponse(project=request.project, deleted=deleted)
 

@@ -46,7 +46,7 @@ def passage(
     deps: Dependencies, request: PassageRequest, deadline: Deadline | None
 ) -> PassageContextResponse:
     deps.project(request.project)
-    with deps.unit(deadline, request.project) as index:
+    with deps.index(deadline, request.project) as index:
         service = deps.builders.browse_service(request.project, index)
         found = service.get_passage(request.chunk_id, request.context)
     return PassageContextResponse.of(found)

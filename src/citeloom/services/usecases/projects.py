@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 class ProjectOut(Response):
     """One project, as MCP list_projects gives it: both are this model, built from
-    ``services.inspection.ProjectSummary``, so the two doors cannot name a field differently."""
+    ``services.inspection.ProjectSummary``, so the two cannot name a field differently."""
 
     project: str = Field(description='The project id: a [project."ID"] of the config.')
     collection: str = Field(description="The Qdrant collection holding its chunks.")
@@ -40,7 +40,7 @@ def list_projects(
     """Every configured project and what its collection holds."""
     from citeloom.services.inspection import summarise_project
 
-    with deps.unit(deadline) as index:
+    with deps.index(deadline) as index:
         summaries = [
             summarise_project(index, name, p.collection, p.embedding_model)
             for name, p in sorted(deps.builders.projects.items())
@@ -55,7 +55,7 @@ def project_summary(deps: Dependencies, request: Request, deadline: Deadline | N
     from citeloom.services.inspection import summarise_project
 
     chosen = deps.project(request.project)
-    with deps.unit(deadline, request.project) as index:
+    with deps.index(deadline, request.project) as index:
         summary = summarise_project(
             index, request.project, chosen.collection, chosen.embedding_model
         )

@@ -21,7 +21,7 @@ EXAMPLE_QUERY = "how fast do restored marshes accrete sediment"
 
 
 def _bounded(field: str) -> Any:
-    """The bounds every door holds a query to (the CLI's --top-k reads them too)."""
+    """The bounds a query is held to wherever it comes from (the CLI's --top-k reads them)."""
     low, high = QUERY_BOUNDS[field]
     return Field(ge=low, le=high)
 
@@ -151,7 +151,7 @@ def query(deps: Dependencies, request: QueryRequest, deadline: Deadline | None) 
     deps.project(request.project)
     options = request.options(deps.builders.per_doc)
     embedder = deps.embedder(request.project)  # loaded before the index is taken
-    with deps.unit(deadline, request.project) as index:
+    with deps.index(deadline, request.project) as index:
         service = deps.builders.query_service(request.project, index, embedder)
         return QueryResponse.from_report(service.search(request.query, options))
 

@@ -49,7 +49,7 @@ def reindex(
     deps: Dependencies, request: ReindexRequest, deadline: Deadline | None
 ) -> ReindexResponse:
     deps.project(request.project)
-    with deps.unit(None, request.project) as index:
+    with deps.index(None, request.project) as index:
         service = deps.builders.reindex_service(
             request.project, index, request.embedding_model, request.allow_download
         )

@@ -32,7 +32,7 @@ def rename(deps: Dependencies, request: RenameRequest, deadline: Deadline | None
     from citeloom.services.rename import rename_project
 
     collection = deps.project(request.new).collection
-    with deps.unit(None) as index:
+    with deps.index(None) as index:
         report = rename_project(index, request.old, request.new, collection)
     return RenameResponse.model_validate(report, from_attributes=True)
 

@@ -50,7 +50,7 @@ def export(
 
     project = request.project
     chosen = deps.project(project)
-    with deps.unit(None, project) as index:
+    with deps.index(None, project) as index:
         info = index.collection_info(chosen.collection)
         tokenizer = deps.builders.tokenizer_id(info.embed_model) if info else None
         report = export_project(index, project, chosen.collection, tokenizer, request.file)
@@ -69,7 +69,7 @@ def import_(
     builders = deps.builders.with_server(request.to) if request.to else deps.builders
     chosen = builders.project(project)
     tokenizer = builders.tokenizer_id(chosen.embedding_model)
-    with deps.unit(None, project, builders) as index:
+    with deps.index(None, project, builders) as index:
         report = import_project(
             index,
             project,

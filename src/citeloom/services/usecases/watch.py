@@ -1,7 +1,7 @@
 """watch: a project's folders, references file and Zotero library followed, and one ingest
 run made after each settled batch of changes, each with its own audit and its own hold of the
 index, released between runs. What it follows when given no path, and the run itself, are
-decided here; the door shows its events and stops it through ``Dependencies.display``."""
+decided here; the command shows its events and stops it through ``Dependencies.display``."""
 
 from __future__ import annotations
 
@@ -62,16 +62,16 @@ def watch_sources(deps: Dependencies, request: WatchRequest) -> Sources:
 
 
 def watch(deps: Dependencies, request: WatchRequest, deadline: Deadline | None) -> WatchResponse:
-    """Keep the collection in step with the sources until the door says stop."""
+    """Keep the collection in step with the sources until the command says stop."""
     project = request.project
-    sources = watch_sources(deps, request).told(deps)
+    sources = watch_sources(deps, request).reported(deps)
     prune = request.prune or deps.project(project).prune
-    with deps.unit(None, project):
+    with deps.index(None, project):
         pass  # another project's collection: refused before watching begins, not per run
     shown: list[ProgressHook | None] = [None]  # the display's hook, once it runs
 
     def run_once(followed: WatchSources, should_stop: Callable[[], bool]) -> IngestReport:
-        with deps.unit(None, project) as index:
+        with deps.index(None, project) as index:
             return deps.builders.ingest_service(project, index, request.jobs).run(
                 followed.folders,
                 progress=shown[0],

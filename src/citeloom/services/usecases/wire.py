@@ -1,9 +1,9 @@
 """The parts of responses several use cases share: a passage and a citation as they leave the
 process, with what every result says about its paper (versions, retraction, errata: the
-``RelationFlags``) and the way back to Zotero; and the error every door answers with.
+``RelationFlags``) and the way back to Zotero; and the error HTTP answers with.
 
 Each is built from the services' plain dataclasses in one place (``from_passage``,
-``from_support``), so no door writes a key by hand. Every field has a description, shown at
+``from_support``), so no entry point writes a key by hand. Every field has a description, shown at
 ``/docs`` with the examples of ``entrypoints/examples.py``.
 """
 

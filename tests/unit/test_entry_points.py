@@ -1,7 +1,7 @@
-"""The doors over the application of the fakes (``tests/fake_builders.py``): the CLI, the HTTP
-API and the MCP tools read a draft as LaTeX by the one rule of the check use case; and a use
-case added to the table of use cases is served at HTTP and MCP with nothing else to write
-(the worked example of docs/development.md)."""
+"""The entry points over the application of the fakes (``tests/fake_builders.py``): the CLI,
+the HTTP API and the MCP tools read a draft as LaTeX by the one rule of the check use case; and
+a use case added to the table of use cases is served at HTTP and MCP with nothing else to
+write (the worked example of docs/development.md)."""
 
 from __future__ import annotations
 
@@ -93,7 +93,7 @@ def cited_over_mcp(served: tuple[Citeloom, Path], name: str, text: str) -> list[
         ("notes.md", f"As \\cite[p.~2]{{smith2020}} shows.\n{DRAFT}", ["\\cite[p.~2]{smith2020}"]),
     ],
 )
-def test_a_draft_is_read_as_latex_by_one_rule_at_every_door(
+def test_a_draft_is_read_as_latex_by_one_rule_at_every_entry_point(
     served, tmp_path, monkeypatch, name, text, cited
 ):
     """A name ending in .tex, .latex or .ltx is LaTeX (``%`` starts a comment), any other
@@ -102,7 +102,7 @@ def test_a_draft_is_read_as_latex_by_one_rule_at_every_door(
     file.parent.mkdir()
     file.write_text(text, encoding="utf-8")
     assert cited_at_cli(served, file, monkeypatch) == cited
-    # the same text under the same name: the doors that take a draft's text and its name
+    # the same text under the same name, over HTTP and MCP, which take a draft's text
     assert cited_over_http(served, str(file), text) == cited
     assert cited_over_mcp(served, str(file), text) == cited
 
@@ -118,7 +118,7 @@ def citekeys(
 ) -> CitekeysResponse:
     """The citekeys of the papers a project holds."""
     collection = deps.project(request.project).collection
-    with deps.unit(deadline, request.project) as index:
+    with deps.index(deadline, request.project) as index:
         documents = index.documents(collection, request.project)
     keys = sorted({d.citekey for d in documents if d.citekey})
     return CitekeysResponse(project=request.project, citekeys=keys)
