@@ -5,7 +5,7 @@ person would, one process per question over the judged paper queries:
 
 1. with no server: the CLI imports the engine, opens the shard and loads the model itself;
 2. with ``citeloom serve`` running on the same config: the CLI hands the request to it
-   (entrypoints/handoff.py) and prints the server's rendering.
+   (entrypoints/handoff.py) and prints the server's answer as its own text.
 
 Prints p50/p95/max wall per path and command, with the load average beside each. Run:
 

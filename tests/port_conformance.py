@@ -21,7 +21,10 @@ from citeloom.adapters.qdrant.edge_engine import EdgeEngine
 from citeloom.adapters.qdrant.engine import Engine
 from citeloom.adapters.qdrant.server_engine import ServerEngine
 from citeloom.adapters.wordpiece_chunker import WordPieceChunker
+from citeloom.bootstrap.application import SettingsBuilders
 from citeloom.ports import AuditLog, Chunker, Converter, Embedder, Index, MetadataResolver
+from citeloom.services.usecases.dependencies import Builders
+from tests.fake_builders import FakeBuilders
 from tests.fakes import (
     FakeChunker,
     FakeConverter,
@@ -64,4 +67,9 @@ def engines(a: EdgeEngine, b: ServerEngine) -> list[Engine]:
 
 
 def audit_logs(a: JsonlAuditLog, b: MemoryAudit) -> list[AuditLog]:
+    return [a, b]
+
+
+def builders(a: SettingsBuilders, b: FakeBuilders) -> list[Builders]:
+    """What the use cases are handed: the settings' builders, and the fakes' for the tests."""
     return [a, b]

@@ -303,7 +303,7 @@ def test_every_mcp_tool_is_named_in_mcp_help_and_the_mcp_guide():
 # message or a guide must be a command of `citeloom --help`: "run citeloom models" once sent
 # users to a command that never existed. A new sentence about the program adds its word here.
 PROSE_AFTER_CITELOOM = frozenset(
-    """adds as brings can cannot cites configuration does encodes finds for honours how id in
+    """adds and as brings can cannot cites configuration does encodes finds for honours how id in
     indexes infers ingests instead knows labels let like looked needs never on only pins
     prints process projects reads reasons recorded runs searches sees server serving switches
     touches uses version with works writes wrote""".split()  # noqa: SIM905

@@ -19,7 +19,7 @@ import pytest
 from typer.testing import CliRunner
 
 from citeloom.entrypoints.cli import app
-from citeloom.services.responses import PassageOut, RelationFlags
+from citeloom.services.usecases.wire import PassageOut, RelationFlags
 from tests.conftest import CITELOOM, EXAMPLES, PAPERS, ROOT
 
 pytestmark = pytest.mark.real

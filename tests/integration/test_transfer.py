@@ -23,8 +23,8 @@ from citeloom.domain.errors import ConfigError
 from citeloom.domain.models import IndexPoint
 from citeloom.entrypoints.cli import app
 from citeloom.services.query import QueryOptions
-from citeloom.services.responses import QueryResponse
 from citeloom.services.transfer import export_project, import_project
+from citeloom.services.usecases.query import QueryResponse
 from tests.conftest import EXAMPLES, ROOT, write_config
 from tests.fakes import FakeIndex
 

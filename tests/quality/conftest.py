@@ -10,6 +10,7 @@ path, so that every test reading the corpus names it and carries the ``shared`` 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,16 +30,16 @@ LIBRARIES = (
 
 @dataclass
 class QualityProject:
-    """The quality tests' project. ``converter`` works at once; ``index()`` ingests on the
-    first call, and every later call returns the same open index."""
+    """The quality tests' project. ``converter`` works at once; ``app()`` ingests through the
+    application on the first call (as ``citeloom serve`` holds it: the index kept open, the
+    model loaded once), and every later call returns the same application."""
 
     corpus: Path
     folder: Path
     settings: Any = None
     converter: Any = None
     config: Path = field(init=False)
-    _index: Any = None
-    _embedder: Any = None
+    _app: Any = None
 
     def __post_init__(self) -> None:
         from citeloom import bootstrap
@@ -47,28 +48,32 @@ class QualityProject:
         self.settings = bootstrap.settings(self.config)
         self.converter = bootstrap.converter(self.settings)
 
-    def index(self) -> Any:
-        if self._index is None:
-            from citeloom import bootstrap
+    def app(self) -> Any:
+        """``Citeloom`` over the project, ingested."""
+        if self._app is None:
+            from citeloom.bootstrap.application import application
+            from citeloom.services.usecases.ingest import INGEST, IngestRequest
 
-            index = bootstrap.index(self.settings)
+            app = application(self.settings, long_lived=True)
             folders = [self.corpus / "papers", self.corpus / "paginated", EXAMPLES]
-            report = bootstrap.ingest_service(self.settings, PROJECT, index).run(folders)
+            report = app.run(INGEST, IngestRequest(project=PROJECT, paths=folders))
             assert report.totals["failed"] == 0, report.totals
-            self._index = index
-        return self._index
+            self._app = app
+        return self._app
 
-    def embedder(self) -> Any:
-        """The project's embedding model, loaded once for every service of the session."""
-        if self._embedder is None:
-            from citeloom import bootstrap
-
-            self._embedder = bootstrap.embedder(self.settings, self.settings.get_project(PROJECT))
-        return self._embedder
+    @contextmanager
+    def check_service(self) -> Iterator[Any]:
+        """The application's check service over its held index, for the measures that read
+        the checker's parts (its judge, the papers it reads), as ``check`` builds it."""
+        app = self.app()
+        deps = app.deps
+        with deps.index(None, PROJECT) as index:
+            embedder, evidence = deps.embedder(PROJECT), deps.evidence(PROJECT)
+            yield deps.builders.check_service(PROJECT, index, embedder, evidence)
 
     def close(self) -> None:
-        if self._index is not None:
-            self._index.close()
+        if self._app is not None:
+            self._app.close()
 
 
 @pytest.fixture(scope="session")

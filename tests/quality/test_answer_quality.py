@@ -6,10 +6,12 @@ benchmarks/answer_abstention.py."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from benchmarks import answer_abstention
 
-from citeloom import bootstrap
+from citeloom.services.usecases.answer import ANSWER, AnswerRequest, AnswerResponse
 from tests.conftest import CORPUS
 from tests.quality.conftest import PROJECT
 from tests.quality.floors import Figure, hold, share
@@ -17,13 +19,21 @@ from tests.quality.floors import Figure, hold, share
 pytestmark = [pytest.mark.real, pytest.mark.shared, pytest.mark.quality]
 
 
+class Asked:
+    """What ``answer_abstention.measure`` asks, answered through the application: each
+    question a request of the answer use case, as every door sends it."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    def answer(self, question: str) -> AnswerResponse:
+        return self.app.run(ANSWER, AnswerRequest(project=PROJECT, question=question))
+
+
 def test_answer_falls_back_only_where_no_paper_answers(quality_project):
-    project = quality_project(CORPUS)
-    service = bootstrap.answer_service(
-        project.settings, PROJECT, project.index(), project.embedder()
-    )
+    asked = Asked(quality_project(CORPUS).app())
     answered = {a.question["id"]: a for a in answer_abstention.measure(
-        service, answer_abstention.questions()
+        asked, answer_abstention.questions()
     )}  # fmt: skip
     figures: list[Figure] = []
     for half in ("tune", "test"):

@@ -16,9 +16,7 @@ import pytest
 from benchmarks import check_claims
 from benchmarks.check_claims import Case
 
-from citeloom import bootstrap
 from tests.conftest import CORPUS
-from tests.quality.conftest import PROJECT
 from tests.quality.floors import Figure, hold
 
 pytestmark = [pytest.mark.real, pytest.mark.shared, pytest.mark.quality]
@@ -35,13 +33,11 @@ def item(case: Case) -> str:
 
 def test_check_supports_what_the_cited_page_states_and_nothing_else(quality_project):
     project = quality_project(CORPUS)
-    service = bootstrap.check_service(
-        project.settings, PROJECT, project.index(), project.embedder()
-    )
-    bench = check_claims.bench_for(
-        service, project.config, check_claims.SETS, PER_PAPER, PER_COLLECTION
-    )
-    results = check_claims.evaluate(service, bench.core, bench.cases, bench.documents)
+    with project.check_service() as service:  # the application's, its judge read apart
+        bench = check_claims.bench_for(
+            service, project.config, check_claims.SETS, PER_PAPER, PER_COLLECTION
+        )
+        results = check_claims.evaluate(service, bench.core, bench.cases, bench.documents)
     rows = [row for rows in results.values() for row in rows]
     scores = check_claims.Scores(rows)
 

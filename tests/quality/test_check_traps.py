@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from citeloom import bootstrap
+from citeloom.services.usecases.check import CHECK, CheckRequest
 from tests.conftest import CORPUS, ROOT
 from tests.quality.conftest import PROJECT
 
@@ -58,19 +58,19 @@ def _items() -> dict[str, dict]:
 def verdicts(quality_project):
     """Every claim above cited to the printed label of its PDF page, checked in one draft."""
     project = quality_project(CORPUS)
-    service = bootstrap.check_service(
-        project.settings, PROJECT, project.index(), project.embedder()
-    )
     lines = []
     items = _items()
+    with project.check_service() as service:  # the printed label of each PDF page
+        papers = service.papers()
     for item_id in [*FALSE, *CORRECT]:
         claim, key, pdf_page = (items[item_id][k] for k in ("claim", "citekey", "pdf_page"))
-        documents = service.papers()[key]
-        labels = next((d.labels for d in documents if d.labels is not None), None)
+        labels = next((d.labels for d in papers[key] if d.labels is not None), None)
         label = labels.label(pdf_page) if labels is not None else str(pdf_page)
         lines.append(f"{claim.rstrip('.')} [@{key}, p. {label}].")
-    report = service.check("\n\n".join(lines), "traps.md", latex=False)
-    return dict(zip([*FALSE, *CORRECT], report.checks, strict=True))
+    draft = "\n\n".join(lines)
+    request = CheckRequest(project=PROJECT, draft=draft, name="traps.md", format="markdown")
+    report = project.app().run(CHECK, request)
+    return dict(zip([*FALSE, *CORRECT], report.citations, strict=True))
 
 
 @pytest.mark.parametrize("item", FALSE, ids=list(FALSE))

@@ -6,12 +6,15 @@ Benchmark: benchmarks/eval_papers.py."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
-from benchmarks import eval_papers, paper_queries
+from benchmarks import paper_queries
 from benchmarks.metrics import hit_at
 
-from citeloom import bootstrap
 from citeloom.services.query import QueryOptions
+from citeloom.services.usecases.query import QUERY, QueryRequest
 from tests.conftest import CORPUS
 from tests.quality.conftest import PROJECT
 from tests.quality.floors import Figure, hold, share
@@ -28,12 +31,22 @@ def outcome(o: paper_queries.Outcome) -> str:
     return said + (", not confident" if o.abstained else "")
 
 
+def searched(app: Any, per_doc: int | None) -> Callable[[dict], tuple[list[tuple], bool, float]]:
+    """``eval_papers.service_search`` through the application: each query a request of the
+    query use case, as every door sends it."""
+
+    def search(query: dict) -> tuple[list[tuple], bool, float]:
+        request = QueryRequest(project=PROJECT, query=query["query"], top_k=10, per_doc=per_doc)
+        response = app.run(QUERY, request)
+        results = [(r.citekey, r.page_start, r.page_end) for r in response.results]
+        return results, not response.answerable, response.confidence
+
+    return search
+
+
 def test_the_right_page_of_the_right_paper_comes_first(quality_project):
-    project = quality_project(CORPUS)
-    service = bootstrap.query_service(
-        project.settings, PROJECT, project.index(), project.embedder()
-    )
-    search = eval_papers.service_search(service, QueryOptions().per_doc)
+    app = quality_project(CORPUS).app()
+    search = searched(app, QueryOptions().per_doc)
     outcomes = paper_queries.run(paper_queries.load(), search)
     named = {f"{o.query['kind']}: {o.query['query'][:70]}": o for o in outcomes}
     figures: list[Figure] = []

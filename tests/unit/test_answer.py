@@ -10,7 +10,7 @@ from citeloom.domain.records import build_payload
 from citeloom.services.answer import AnswerReport, AnswerService
 from citeloom.services.evidence import SentenceEvidence
 from citeloom.services.query import QueryService
-from citeloom.services.responses import AnswerResponse
+from citeloom.services.usecases.answer import AnswerResponse
 from tests.fakes import FakeDocumentText, FakeEmbedder, FakeIndex
 
 SHA = "a" * 64
@@ -82,6 +82,7 @@ def test_the_answer_quotes_the_sentence_verbatim_with_the_page_it_is_on(library)
         "section_path": ["3 Results", "3.1 Accretion rates"],
         "quote": best.quote,
         "chunk_id": best.passage.chunk_id,
+        "source": best.passage.source,  # the file to open, at every door
         "verified": True,
         "page_label": "3",
         "label": "[@ardel2023marsh, p. 3]",

@@ -12,7 +12,7 @@ from citeloom.services.browse import BrowseService
 from citeloom.services.ingest import IngestService
 from citeloom.services.notes import MAX_ITEMS, NoteService
 from citeloom.services.query import QueryService
-from citeloom.services.responses import PassageOut
+from citeloom.services.usecases.wire import PassageOut
 from tests.fakes import (
     FakeChunker,
     FakeConverter,

@@ -7,7 +7,7 @@ import pytest
 from citeloom.services.check import CheckService
 from citeloom.services.evidence import SentenceEvidence
 from citeloom.services.query import QueryService
-from citeloom.services.responses import CheckResponse
+from citeloom.services.usecases.check import CheckResponse
 from tests.fakes import FakeDocumentText, FakeEmbedder, FakeIndex
 from tests.unit.test_answer import OTHER, PAGE2, PAGE3, SHA, store
 
@@ -222,7 +222,7 @@ def test_a_citation_that_cannot_be_read_is_malformed_at_its_line_and_fails_the_c
     data = CheckResponse.from_report(report).dump()
     assert data["counts"]["malformed"] == 3 and "malformed" in data["fail_on"]
     assert data["citations"][0]["verdict"] == "malformed" and not data["ok"]
-    shown = check_text(report)
+    shown = check_text(CheckResponse.from_report(report))
     assert "draft.md:1:72  malformed    @ardel2023marsh (p. 274)" in shown
     assert "write [@ardel2023marsh, p. 274]" in shown
     assert shown.endswith("4 citations: 1 supported, 3 malformed; 3 failing")

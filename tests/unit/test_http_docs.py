@@ -12,11 +12,13 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from pydantic import BaseModel
 
 from citeloom.config import load_settings
-from citeloom.entrypoints import bodies, examples
+from citeloom.entrypoints import examples
 from citeloom.entrypoints.http import DOCS_ASSETS, ERROR_STATUSES, create_app
-from citeloom.services import responses
+from citeloom.services.usecases import answer, check, passage, projects, query, wire
+from citeloom.services.usecases.health import HealthResponse
 from tests.conftest import ROOT, write_config
 
 JSON_ROUTES = {
@@ -42,11 +44,16 @@ def openapi(app: FastAPI) -> dict[str, Any]:
     return TestClient(app, base_url="http://127.0.0.1").get("/openapi.json").json()
 
 
-# every model /docs shows: the request bodies (the HTTP door's) and the responses (the use cases')
-MODELS = {**vars(responses), **vars(bodies)}
+# every model /docs shows: the requests and responses of the use cases the API serves
+MODELS = {
+    name: value
+    for module in (answer, check, passage, projects, query, wire)
+    for name, value in vars(module).items()
+    if isinstance(value, type) and issubclass(value, BaseModel)
+} | {"HealthResponse": HealthResponse}
 
 
-def model_of(ref: dict[str, Any]) -> type[responses.BaseModel]:
+def model_of(ref: dict[str, Any]) -> type[BaseModel]:
     return MODELS[ref["$ref"].rsplit("/", 1)[1]]
 
 
@@ -138,10 +145,10 @@ def test_projects_has_the_fields_of_mcp_list_projects():
     from citeloom.services.inspection import ProjectSummary
 
     names = [f.name for f in dataclasses.fields(ProjectSummary)]
-    assert list(responses.ProjectOut.model_fields) == names
+    assert list(projects.ProjectOut.model_fields) == names
 
 
-def _bounds(model: type[responses.BaseModel], field: str) -> tuple[Any, Any]:
+def _bounds(model: type[BaseModel], field: str) -> tuple[Any, Any]:
     spec = model.model_json_schema()["properties"][field]
     number = next(s for s in spec.get("anyOf", [spec]) if s.get("type") == "integer")
     return number.get("minimum"), number.get("maximum")
@@ -152,20 +159,20 @@ def test_query_limits_are_one_across_the_cli_http_and_mcp():
 
     from citeloom.domain.query_syntax import MAX_TOP_K
     from citeloom.entrypoints.cli import app as cli
-    from citeloom.entrypoints.mcp_tools import QueryArgs
+    from citeloom.entrypoints.mcp_arguments import QueryArgs
 
     command: Any = typer.main.get_command(cli)
     options = {p.name: p.type for p in command.commands["query"].params}
     for field in ("top_k", "per_doc", "budget"):
-        http = _bounds(bodies.QueryRequest, field)
+        http = _bounds(query.QueryRequest, field)
         assert http == _bounds(QueryArgs, field), field
         assert (options[field].min, options[field].max) == http, field  # --top-k, ...
-    assert _bounds(bodies.QueryRequest, "top_k") == (1, MAX_TOP_K)
+    assert _bounds(query.QueryRequest, "top_k") == (1, MAX_TOP_K)
 
 
 def test_the_http_api_guide_shows_what_projects_returns():
     text = (ROOT / "docs" / "http-api.md").read_text(encoding="utf-8")
     shown = re.search(r"`GET /projects` answers.*?```json\n(.*?)```", text, flags=re.S)
     assert shown, "docs/http-api.md shows no /projects answer"
-    answer = responses.ProjectsResponse.model_validate(json.loads(shown.group(1)))
-    assert answer.dump() == {"projects": [examples.PROJECT]}
+    shown_answer = projects.ProjectsResponse.model_validate(json.loads(shown.group(1)))
+    assert shown_answer.dump() == {"projects": [examples.PROJECT]}

@@ -13,6 +13,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from citeloom.config import load_settings
+from citeloom.entrypoints import examples
 from citeloom.entrypoints.http import create_app
 from citeloom.entrypoints.http.page import PAGE_ASSETS, WEB
 from tests.conftest import ROOT, write_config
@@ -89,3 +90,56 @@ def test_a_tokenless_server_refuses_a_request_addressed_to_another_name(app):
         for answer in (rebound.get("/"), rebound.get("/projects"), rebound.post("/query")):
             assert answer.status_code == 403, host
             assert "addressed to this machine" in answer.json()["error"]
+
+
+BYLINES = [
+    ["Ardel, Ines", "Reyes, Tomas", "Halvorsen, Sigrid"],
+    ["Ardel, Ines", "Reyes, Tomas"],
+    ["Ardel, Ines"],
+    [],
+    ["  ", "Lee, Bo", "Kim, Ann"],
+]
+
+
+def test_the_page_names_who_and_when_by_the_rule_of_the_cli_and_the_tui():
+    """The byline's who and when, run by node from page.js, against ``result_text.byline``
+    on the same fields."""
+    import json
+    import shutil
+    import subprocess
+
+    from citeloom.entrypoints.result_text import byline
+    from citeloom.services.usecases.wire import PassageOut
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("needs node to run page.js's byline")
+    script = (WEB / "page.js").read_text(encoding="utf-8")
+    found = re.search(r"^function byline\(.*?^}$", script, flags=re.M | re.S)
+    assert found, "page.js has no function byline"
+    # el() stubbed: the byline's parts as text, the who-and-when first
+    probe = (
+        "const el = (tag, attrs, ...parts) => attrs.text !== undefined ? attrs.text : "
+        "parts.filter((p) => p !== null)[0] || '';\n"
+        f"{found.group(0)}\n"
+        "const items = JSON.parse(process.argv[1]);\n"
+        "console.log(JSON.stringify(items.map((item) => byline(item, null))));"
+    )
+    items = [{"authors": authors, "year": 2023, "title": None} for authors in BYLINES]
+    done = subprocess.run(
+        [node, "-e", probe, json.dumps(items)], capture_output=True, text=True, check=True
+    )
+    shown = json.loads(done.stdout)
+    example = PassageOut.model_validate(examples.PASSAGE)
+    expected = [byline(example.model_copy(update={"authors": a})) for a in BYLINES]
+    assert (
+        shown
+        == expected
+        == [
+            "Ardel et al., 2023",
+            "Ardel and Reyes, 2023",
+            "Ardel, 2023",
+            "2023",
+            "Lee and Kim, 2023",
+        ]
+    )

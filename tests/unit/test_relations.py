@@ -22,7 +22,7 @@ from citeloom.domain.relations import (
     relation_graph,
 )
 from citeloom.services.relation_words import banner, note_message
-from citeloom.services.responses import RelationFlags, flag_fields
+from citeloom.services.usecases.wire import RelationFlags, flag_fields
 from tests.conftest import CSL_FIXTURES, DATA
 
 TRUTH = json.loads((DATA / "relations_truth.json").read_text(encoding="utf-8"))

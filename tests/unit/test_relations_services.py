@@ -18,8 +18,9 @@ from citeloom.services.evidence import SentenceEvidence
 from citeloom.services.ingest import IngestService
 from citeloom.services.query import QueryOptions, QueryService
 from citeloom.services.relation_words import note_message
-from citeloom.services.report_responses import IngestResponse
-from citeloom.services.responses import CitationCheckOut, PassageOut
+from citeloom.services.usecases.check import CitationCheckOut
+from citeloom.services.usecases.ingest import IngestResponse
+from citeloom.services.usecases.wire import PassageOut
 from tests.fakes import (
     FakeChunker,
     FakeConverter,
@@ -173,13 +174,14 @@ def test_ingest_counts_the_relations_and_a_broken_relations_file_stops_it_first(
 def test_every_door_writes_the_relation_fields_of_one_model(two_versions):
     """The CLI's --json and HTTP validate against RelationFlags; MCP writes the same keys."""
     from citeloom.entrypoints.mcp_views import passage_json
-    from citeloom.services.responses import CitationCheckOut, PassageOut, RelationFlags
+    from citeloom.services.usecases.check import CitationCheckOut
+    from citeloom.services.usecases.wire import PassageOut, RelationFlags
 
     index, embedder, _ = two_versions
     report = query(index, embedder, FakeRelations(GRAPH)).search("restored marshes accreted")
     fields = set(RelationFlags.model_fields)
     for passage in report.results:
-        mcp = passage_json(passage, 800, False)
+        mcp = passage_json(PassageOut.from_passage(passage), 800, False)
         cli = PassageOut.from_passage(passage).dump()
         assert {k: mcp[k] for k in fields} == {k: cli[k] for k in fields}
     assert fields <= set(CitationCheckOut.model_fields)

@@ -9,6 +9,7 @@ import pytest
 from citeloom.entrypoints.render import document_line, ingest_summary
 from citeloom.entrypoints.stdout import one_line, terminal_safe, without_controls
 from citeloom.services.ingest import DocumentOutcome, IngestReport
+from citeloom.services.usecases.ingest import IngestResponse
 
 
 @pytest.mark.parametrize(
@@ -43,6 +44,7 @@ def test_no_file_name_starts_a_line_of_ingest_output():
     )
     report = IngestReport("cid", "p", "c", "m", "/var/audit/cid.jsonl", [done, failed])
     report.pruned = [forged]
-    for text in (document_line(done), document_line(failed), ingest_summary(report)):
+    summary = ingest_summary(IngestResponse.of(report))
+    for text in (document_line(done), document_line(failed), summary):
         assert not any(line.startswith("failed    thesis") for line in text.splitlines()), text
     assert document_line(failed).count("\n") == 0

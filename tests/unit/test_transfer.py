@@ -17,8 +17,8 @@ from citeloom.domain.record_check import record_problem
 from citeloom.services.drop import drop_plan, drop_project
 from citeloom.services.ingest import IngestService
 from citeloom.services.notes import NoteService
-from citeloom.services.report_responses import InspectResponse
 from citeloom.services.transfer import export_project, import_project
+from citeloom.services.usecases.inspect import InspectResponse
 from tests.fakes import (
     FakeChunker,
     FakeConverter,

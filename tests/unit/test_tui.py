@@ -9,26 +9,27 @@ import html
 import sys
 import threading
 import time
-from dataclasses import dataclass
 from typing import Any, cast
 
 import pytest
 
 from citeloom.domain.records import Passage
+from citeloom.domain.relations import WorkFlags
 from citeloom.entrypoints.tui.opener import file_url, open_at, open_result
-from citeloom.entrypoints.tui.session import ChosenFilters
+from citeloom.entrypoints.tui.session import ToggledFilters
 from citeloom.entrypoints.tui.view import (
     Item,
     answer_panel,
-    banner,
     confidence_bar,
     passage_row,
 )
-from citeloom.services.answer import NO_ANSWER, AnswerReport
-from citeloom.services.inspection import ProjectSummary
+from citeloom.services.answer import NO_ANSWER
+from citeloom.services.usecases.answer import AnswerResponse
+from citeloom.services.usecases.projects import ProjectOut
+from citeloom.services.usecases.wire import PassageOut
 
 
-def passage(text: str = "Restored sites accreted 6.8 mm a year.", **fields: Any) -> Passage:
+def stored(text: str = "Restored sites accreted 6.8 mm a year.", **fields: Any) -> Passage:
     values: dict[str, Any] = {
         "rank": 1,
         "score": 0.9,
@@ -53,44 +54,43 @@ def passage(text: str = "Restored sites accreted 6.8 mm a year.", **fields: Any)
     return Passage(**{**values, **fields})
 
 
-@dataclass(frozen=True)
-class Flagged(Passage):
-    """A result as the versions work will hand it over (its fields' shapes may vary)."""
-
-    retracted: Any = None
-    superseded_by: Any = None
-    versions: Any = None
-    flags: Any = None
+def passage(text: str = "Restored sites accreted 6.8 mm a year.", **fields: Any) -> PassageOut:
+    """A result as the answer's response carries it."""
+    return PassageOut.from_passage(stored(text, **fields))
 
 
-def flagged(**fields: Any) -> Flagged:
-    base = passage()
-    return Flagged(**{**base.__dict__, **fields})
+def leads(question: str, project: str, *found: PassageOut) -> AnswerResponse:
+    """An answer that falls back to leads."""
+    return AnswerResponse(
+        question=question,
+        project=project,
+        answer=None,
+        citations=[],
+        confidence=0.31,
+        fallback=True,
+        leads=list(found),
+        reason="Not covered.",
+    )
 
 
 # ---------------------------------------------------------------------- drawing
 def test_a_result_without_version_fields_has_no_banner():
-    assert banner(passage()) is None
+    assert passage().banner is None
     assert not passage_row(Item.of_passage(passage())).plain.startswith(" ")
 
 
 @pytest.mark.parametrize(
-    ("fields", "notice"),
+    ("flags", "notice"),
     [
-        ({"retracted": True}, "RETRACTED"),
-        ({"retracted": {"notice": "Retraction Watch 2024"}}, "RETRACTED: Retraction Watch 2024"),
-        ({"superseded_by": "ardel2024marsh"}, "superseded by @ardel2024marsh"),
-        ({"versions": [{"citekey": "a2023"}, {"citekey": "a2024"}]},
-         "also in the library as @a2023, @a2024"),
-        ({"flags": type("F", (), {"banner": "RETRACTED (the journal's notice)"})()},
-         "RETRACTED (the journal's notice)"),
+        (WorkFlags(retracted=True), "RETRACTED"),
+        (WorkFlags(superseded_by="ardel2024marsh"), "superseded by @ardel2024marsh"),
     ],
-)  # fmt: skip
-def test_a_version_or_retraction_field_shows_a_banner_above_the_result(fields, notice):
-    result = flagged(**fields)
-    assert banner(result) == notice
+)
+def test_a_version_or_retraction_shows_its_banner_above_the_result(flags, notice):
+    result = passage(flags=flags)
+    assert result.banner is not None and result.banner.startswith(notice)
     row = passage_row(Item.of_passage(result)).plain
-    assert row.startswith(f" {notice} \n1. [@ardel2023marsh, p. 118]")
+    assert row.startswith(f" {result.banner} \n1. [@ardel2023marsh, p. 118]")
 
 
 def test_the_confidence_bar_is_as_long_as_the_confidence_and_green_only_for_an_answer():
@@ -103,8 +103,7 @@ def test_the_confidence_bar_is_as_long_as_the_confidence_and_green_only_for_an_a
 
 
 def test_no_answer_says_so_with_the_reason_and_offers_the_leads_as_leads():
-    report = AnswerReport("q", "p", confidence=0.31, leads=[passage()], reason="Not covered.")
-    text = answer_panel(report).plain
+    text = answer_panel(leads("q", "p", passage())).plain
     assert NO_ANSWER in text and "Not covered." in text and "(not an answer)" in text
     assert "0.31" in text
 
@@ -116,14 +115,14 @@ def test_copying_gives_the_pandoc_citation_and_the_quote_on_one_line():
 
 
 def test_filters_toggle_one_paper_or_section_and_say_what_they_keep():
-    none = ChosenFilters()
+    none = ToggledFilters()
     assert not none and none.describe() == "none"
     paper = none.toggled_paper("ardel2023marsh")
     assert paper.citekeys == ("ardel2023marsh",) and paper.toggled_paper("ardel2023marsh") == none
-    both = ChosenFilters(("a", "b"), 2015, None, "methods")
+    both = ToggledFilters(("a", "b"), 2015, None, "methods")
     assert both.describe() == "@a @b · 2015– · § methods"
     assert both.toggled_section("methods").section is None
-    assert ChosenFilters(year_to=0)  # a year, however odd, is a filter
+    assert ToggledFilters(year_to=0)  # a year, however odd, is a filter
 
 
 # ---------------------------------------------------------------------- the PDF
@@ -166,7 +165,7 @@ def _stored(tmp_path, link_library: str | None):
         embed_model="m",
         ingest_id="i",
     )
-    return passage_from_payload(1, 0.5, "c", payload), pdf
+    return PassageOut.from_passage(passage_from_payload(1, 0.5, "c", payload)), pdf
 
 
 def test_o_opens_zoteros_reader_for_a_zotero_pdf_and_the_file_otherwise(tmp_path, monkeypatch):
@@ -199,17 +198,23 @@ class WaitingSession:
         self.projects = ["p"]
         self.go = threading.Event()
 
-    def summary(self, project: str) -> ProjectSummary:
-        return ProjectSummary(project, "c", "m", "m", documents=1, chunks=1)
+    def summary(self, project: str) -> ProjectOut:
+        return ProjectOut(
+            project=project,
+            collection="c",
+            embedding_model="m",
+            stored_model="m",
+            documents=1,
+            chunks=1,
+        )
 
     def warm(self, project: str) -> None:
         pass
 
-    def ask(self, project: str, question: str, filters: ChosenFilters) -> AnswerReport:
+    def ask(self, project: str, question: str, filters: ToggledFilters) -> AnswerResponse:
         if question == "slow":
             assert self.go.wait(20)
-        lead = passage(f"the lead for {question}")
-        return AnswerReport(question, project, leads=[lead], reason="Not covered.")
+        return leads(question, project, passage(f"the lead for {question}"))
 
 
 def test_the_screen_answers_keys_while_a_question_is_worked_on_and_drops_a_late_answer():
@@ -265,8 +270,8 @@ def test_what_is_copied_is_what_is_shown_without_escapes_or_bidi_controls():
 
 
 class HostileSession(WaitingSession):
-    def ask(self, project: str, question: str, filters: ChosenFilters) -> AnswerReport:
-        return AnswerReport(question, project, leads=[passage(HOSTILE)], reason="Not covered.")
+    def ask(self, project: str, question: str, filters: ToggledFilters) -> AnswerResponse:
+        return leads(question, project, passage(HOSTILE))
 
 
 def test_the_app_neither_draws_nor_copies_what_a_terminal_would_act_on():

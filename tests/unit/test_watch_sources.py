@@ -57,7 +57,7 @@ class _Batches:
 def test_a_run_that_cannot_be_made_is_reported_and_the_watch_goes_on(tmp_path):
     calls = []
 
-    def run_once(should_stop):
+    def run_once(sources, should_stop):
         calls.append(1)
         raise IndexBusy("the index is held by another citeloom process")
 

@@ -18,7 +18,7 @@ from citeloom.domain.models import Chunk, ConvertedDocument, MetadataMatch, Refe
 from citeloom.domain.records import build_payload, passage_from_payload
 from citeloom.domain.zotero_links import zotero_links
 from citeloom.services.evidence import Support
-from citeloom.services.responses import CitationOut, PassageOut
+from citeloom.services.usecases.wire import CitationOut, PassageOut
 from tests.conftest import PAPERS
 from tests.zotero_fixture import build_zotero
 

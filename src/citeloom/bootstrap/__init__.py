@@ -6,7 +6,7 @@ it uses: ``citeloom query`` never imports Docling, and ``--help`` imports no ada
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict
 
@@ -35,12 +35,11 @@ if TYPE_CHECKING:
     from citeloom.services.browse import BrowseService
     from citeloom.services.check import CheckService
     from citeloom.services.evidence import SentenceEvidence, SentenceVectors, WarmEvidence
-    from citeloom.services.ingest import IngestReport, IngestService, ProgressHook
+    from citeloom.services.ingest import IngestService
     from citeloom.services.notes import NoteBook, NoteService
     from citeloom.services.query import QueryService
     from citeloom.services.reindex import ReindexService, TermsReindex
-    from citeloom.services.validate import Check, ProjectComponents
-    from citeloom.services.watch import WatchService
+    from citeloom.services.watch import RunOnce, WatchService
 
 
 def settings(config: Path | None) -> Settings:
@@ -86,21 +85,6 @@ def index(
             yield_to_waiters=server_call,
         )
     )
-
-
-def with_server(settings: Settings, url: str) -> Settings:
-    """The same settings pointed at the Qdrant server ``url`` (``import --to``)."""
-    from pydantic import ValidationError
-
-    from citeloom.config import QdrantConfig
-
-    try:
-        qdrant = QdrantConfig.model_validate({**settings.qdrant.model_dump(), "url": url})
-    except ValidationError as error:
-        raise ConfigError(
-            f"--to {url!r}: {error.errors()[0]['msg'].removeprefix('Value error, ')}"
-        ) from None
-    return settings.model_copy(update={"qdrant": qdrant})
 
 
 def tokenizer_id(settings: Settings, model_id: str) -> str | None:
@@ -198,10 +182,10 @@ def chunker(settings: Settings, embedder: ModelTokens) -> Chunker:
             f"more than {embedder.model_id} sees ({window} word pieces); the rest of every "
             f"chunk would be dropped unembedded. Set max_tokens to at most {window}."
         )
-    return _wordpiece_chunker(settings, embedder.tokenizer_dir)
+    return wordpiece_chunker(settings, embedder.tokenizer_dir)
 
 
-def _wordpiece_chunker(settings: Settings, tokenizer_dir: Path) -> Chunker:
+def wordpiece_chunker(settings: Settings, tokenizer_dir: Path) -> Chunker:
     from citeloom.adapters.wordpiece_chunker import WordPieceChunker
 
     return WordPieceChunker(
@@ -299,14 +283,6 @@ def library_files(resolver: MetadataResolver) -> LibraryFiles | None:
     from citeloom.adapters.zotero.resolver import ZoteroMetadataResolver
 
     return resolver if isinstance(resolver, ZoteroMetadataResolver) else None
-
-
-def with_zotero(settings: Settings, project_name: str, data_dir: Path) -> Settings:
-    """The settings with the project's library read from the Zotero data directory
-    ``data_dir`` (``ingest --zotero DIR``)."""
-    project = settings.get_project(project_name)
-    changed = project.model_copy(update={"zotero": data_dir.expanduser().absolute()})
-    return settings.model_copy(update={"project": {**settings.project, project_name: changed}})
 
 
 def audit_log(settings: Settings) -> AuditLog:
@@ -407,7 +383,7 @@ def reindex_service(
         project=project_name,
         collection=project.collection,
         index=index,
-        chunker=_wordpiece_chunker(settings, spec.tokenizer_dir),
+        chunker=wordpiece_chunker(settings, spec.tokenizer_dir),
         audit=audit_log(settings),
         languages=tuple(project.languages),
     )
@@ -492,14 +468,6 @@ def document_text(settings: Settings) -> DocumentText:
     return CachedDocumentText(
         cache if isinstance(cache, CachingConverter) else None, settings.paths.cache_dir
     )
-
-
-def warm_evidence(settings: Settings, texts: DocumentText | None = None) -> WarmEvidence:
-    """An empty cache of sentence vectors for one model, over ``texts`` (shared by a server's
-    models) or the stored texts of ``settings``."""
-    from citeloom.services.evidence import WarmEvidence
-
-    return WarmEvidence(sentence_vectors(settings, None), texts or document_text(settings))
 
 
 def sentence_vectors(settings: Settings, model_id: str | None) -> SentenceVectors:
@@ -587,62 +555,16 @@ def check_service(
     )
 
 
-def conversion_checks(settings: Settings) -> list[Check]:
-    """Which layout stage converts PDFs, and whether OCR can run."""
-    from citeloom.adapters.conversion.docling_converter import describe_layout
-    from citeloom.adapters.conversion.ocr_check import ocr_status
-    from citeloom.domain.errors import CiteloomError
-    from citeloom.services.validate import Check
-
-    conversion = settings.conversion
-    try:
-        layout = Check(
-            "layout",
-            True,
-            describe_layout(
-                conversion.layout, conversion.artifacts_path, settings.environment.hf_hub
-            ),
-        )
-    except CiteloomError as error:
-        layout = Check("layout", False, str(error), 'set [conversion] layout = "auto"')
-    ok, detail, fix = ocr_status(conversion.ocr_languages, conversion.ocr)
-    return [layout, Check("ocr", ok, detail, fix)]
-
-
-def project_components(
-    settings: Settings, project_name: str, allow_download: bool = False
-) -> ProjectComponents:
-    from citeloom.services.validate import ProjectComponents
-
-    project = settings.get_project(project_name)
-    return ProjectComponents(
-        collection=project.collection,
-        embed_model=project.embedding_model,
-        max_tokens=settings.chunking.max_tokens,
-        metadata=lambda: metadata(settings, project),
-        embedder=lambda: embedder(settings, project, allow_download),
-        # validate reports an oversized max_tokens as its own check, so build it unchecked
-        chunker=lambda emb: _wordpiece_chunker(settings, emb.tokenizer_dir),  # type: ignore[attr-defined]
-        index=lambda: index(settings),
-        others=tuple(p.collection for name, p in settings.project.items() if name != project_name),
-        languages=tuple(project.languages),
-        relations=lambda: relations(settings, project),
-    )
-
-
 def watch_service(
     settings: Settings,
     project_name: str,
-    paths: list[Path],
-    prune: bool,
-    on_wait: Callable[[str], None] | None = None,
-    settle_s: float = 1.0,
-    progress: ProgressHook | None = None,
-    jobs: int | None = 1,
+    paths: Sequence[Path],
+    settle_s: float,
+    run_once: RunOnce,
 ) -> WatchService:
-    """``watch``: the project's sources and one ingest run per settled batch of changes, each
-    with its own ingest service (its own audit and correlation id, its own ``jobs`` worker
-    processes) and its own hold of the index, released between runs."""
+    """``watch``: the project's sources (``paths``, its references file and Zotero data
+    directory) followed, each settled batch of changes handed to ``run_once``
+    (``usecases.watch``: one ingest run with its own hold of the index)."""
     from citeloom.adapters.file_watcher import WatchfilesWatcher
     from citeloom.services.watch import WatchService, WatchSources
 
@@ -657,21 +579,6 @@ def watch_service(
     for path in paths:
         if not path.exists():
             raise ConfigError(f"{path}: no such file or folder. Check the path you passed.")
-
-    def run_once(should_stop: Callable[[], bool]) -> IngestReport:
-        idx = index(settings, on_wait=on_wait)
-        try:
-            return ingest_service(settings, project_name, idx, jobs).run(
-                sources.folders,
-                progress=progress,
-                prune=prune,
-                should_stop=should_stop,
-                from_library=files is not None,
-                allow_empty=True,
-            )
-        finally:
-            idx.close()
-
     return WatchService(
         project=project_name,
         sources=sources,
@@ -679,8 +586,3 @@ def watch_service(
         watcher=WatchfilesWatcher(settle_s),
         supports=converter(settings).supports,
     )
-
-
-from citeloom.bootstrap.wiring import Wiring, application  # noqa: E402  (uses the builders above)
-
-__all__ = ["Wiring", "application"]

@@ -1,4 +1,6 @@
-"""Citation labels in pandoc's syntax, the form editors and AI tools paste into a draft.
+"""Citation labels in pandoc's syntax, the form editors and AI tools paste into a draft, and
+the parts of a result the CLI, the TUI and the page name it by: its authors' family names,
+and whether its PDF pages are worth showing beside the printed ones.
 
 The page a label names is the printed one (``domain.page_labels``): ``[@hong1999exact,
 p. 273]``, the page a reader finds in the journal, never the PDF's page index. A note is
@@ -6,6 +8,8 @@ labelled as a note on the paper, so it is never mistaken for the paper's own wor
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from citeloom.domain.citekeys import no_usable_key_label
 
@@ -41,3 +45,16 @@ def citation_label(
     else:
         key = no_usable_key_label(item) if item else "no reference match"
     return f"[{key}, {pages}]" if pages else f"[{key}]"
+
+
+def family_names(authors: Sequence[str]) -> tuple[str, ...]:
+    """Each author's family name, from "Family, Given" (blank entries left out)."""
+    return tuple(a.split(",", 1)[0].strip() for a in authors if a.strip())
+
+
+def pdf_pages_differ(
+    page_start: int | None, page_end: int | None, label_start: str | None, label_end: str | None
+) -> bool:
+    """Whether a passage's PDF pages are worth showing beside its printed ones: a reader
+    opening the file needs them where the two differ."""
+    return page_start is not None and (str(page_start) != label_start or str(page_end) != label_end)

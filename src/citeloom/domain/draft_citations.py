@@ -178,8 +178,11 @@ def _expand(part: str) -> list[str]:
     ]
 
 
-def is_latex(text: str, name: str = "") -> bool:
-    return name.lower().endswith((".tex", ".ltx")) or bool(
+def is_latex(text: str) -> bool:
+    """Whether a draft's text is LaTeX: it holds \\documentclass, \\begin{document} or a \\cite
+    command. What a draft's file name says first is the check use case's to weigh
+    (``services.usecases.check.CheckRequest.latex``)."""
+    return bool(
         re.search(
             r"\\(?:documentclass|begin\{document\}|[a-zA-Z]{0,30}cite[a-zA-Z]{0,30}\s{0,20}[\[{])",
             text,

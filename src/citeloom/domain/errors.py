@@ -54,6 +54,17 @@ class UnknownProject(ConfigError):
         self.known = known
 
 
+class EveryPathRefused(CiteloomError):
+    """Every path given to ingest or watch was refused before the run (a named pipe, a
+    device, a missing file): there is nothing to run. Each refusal is printed on its own line."""
+
+    exit_code = ExitCode.DOCUMENTS_FAILED
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
 class IndexUnavailable(CiteloomError):
     """The index cannot be opened or reached (server down, shard held by another process)."""
 

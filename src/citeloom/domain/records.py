@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal, cast
 
-from citeloom.domain.citation import citation_label
+from citeloom.domain.citation import citation_label, family_names, pdf_pages_differ
 from citeloom.domain.ids import chunk_id
 from citeloom.domain.matching import arxiv_stamp
 from citeloom.domain.models import (
@@ -280,14 +280,13 @@ class Passage:
 
     @property
     def family_names(self) -> tuple[str, ...]:
-        return tuple(a.split(",", 1)[0].strip() for a in self.authors if a.strip())
+        return family_names(self.authors)
 
     @property
     def pdf_pages_differ(self) -> bool:
         """Whether the PDF pages are worth showing beside the printed ones."""
-        return self.page_start is not None and (
-            str(self.page_start) != self.page_label_start
-            or str(self.page_end) != self.page_label_end
+        return pdf_pages_differ(
+            self.page_start, self.page_end, self.page_label_start, self.page_label_end
         )
 
     @property

@@ -1,7 +1,6 @@
 """The examples ``/docs`` shows for each model of the HTTP API, from the bundled example
 project (``examples/``): what a request and its answer look like. ``http/docs.py`` puts them
-into the OpenAPI document by model name; the models (``services.responses``, ``bodies``)
-carry none."""
+into the OpenAPI document by model name; the models (``services/usecases/``) carry none."""
 
 from __future__ import annotations
 
@@ -65,6 +64,7 @@ CITATION: dict[str, Any] = {
     "section_path": RESULTS_PATH,
     "quote": ACCRETION,
     "chunk_id": CHUNK_ID,
+    "source": PASSAGE["source"],
     "verified": True,
     "zotero": None,
     **NO_RELATIONS,

@@ -6,14 +6,14 @@ file, and ``query``, ``answer`` and ``check`` send their request there first. An
 of a clean answer (no server, a stale file, another citeloom version, a config or
 environment that differs from the server's, a refused token, a busy or timed-out server, an
 error) falls back silently to doing the work in this process, which then reports errors the
-usual way. The output is the same either way: the server renders the text with the CLI's own
-renderers, and ``--json`` is the same response model.
+usual way. The output is the same either way: the server answers the use case's response
+model, the one ``--json`` prints, and the CLI makes its text from it as from its own.
 
 The announcement lives in a folder only this user can enter (``$XDG_RUNTIME_DIR/citeloom``,
 else ``/tmp/citeloom-<uid>``, mode 0700), named by a hash of the config's path, in a file of
-mode 0600. It holds the address, the process id, the working directory (rendered text shows
-files relative to it), hashes of the config file and of the ``CITELOOM_*`` environment
-(secrets left out), and a secret drawn afresh by each server run; never a token.
+mode 0600. It holds the address, the process id, hashes of the config file and of the
+``CITELOOM_*`` environment (secrets left out), and a secret drawn afresh by each server run;
+never a token.
 
 Whoever answers on the announced port is not trusted for being there: a server killed with
 ``kill -9`` leaves its file behind, its pid comes back to life as another process, and any
@@ -112,7 +112,6 @@ def _fingerprint(config: Path) -> dict[str, str]:
     )
     return {
         "version": __version__,
-        "cwd": os.getcwd(),  # the text shows files relative to it
         "config_sha256": hashlib.sha256(config.read_bytes()).hexdigest(),
         "environment_sha256": hashlib.sha256(json.dumps(environment).encode()).hexdigest(),
     }

@@ -1,26 +1,25 @@
-"""The arguments of MCP's tools: each tool takes the request of its use case
-(``services.requests``), some with what only MCP shows (``full_text``) or in MCP's shape (a
-query's filters as one object)."""
+"""The arguments of MCP's tools where they are not the request of the tool's use case itself:
+with what only MCP shows (``full_text``) or in MCP's shape (a query's filters as one object);
+``request()`` makes the use case's request of them."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field, field_validator
 
-from citeloom.services import requests
+from citeloom.services.usecases.base import Request, same
+from citeloom.services.usecases.chunks import FindChunksRequest
+from citeloom.services.usecases.passage import PassageRequest
+from citeloom.services.usecases.query import Filters, QueryRequest
 
 FullText = Field(
     False, description="Also return each passage's full text (render_text is trimmed)."
 )
 
 
-class NoArgs(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class InspectArgs(requests.Request):
+class InspectArgs(Request):
     relations: bool = Field(
         False,
         description="Also list the relations between library entries (versions of one work, "
@@ -28,17 +27,20 @@ class InspectArgs(requests.Request):
         "certainty, as `citeloom inspect --relations` does.",
     )
 
+    def request(self) -> Request:
+        return Request(project=self.project)
 
-class QueryArgs(requests.Request):
-    query: str = requests.same(requests.QueryRequest, "query")
-    top_k: int | None = requests.same(requests.QueryRequest, "top_k")
-    filters: requests.Filters = Field(
-        default_factory=requests.Filters,
+
+class QueryArgs(Request):
+    query: str = same(QueryRequest, "query")
+    top_k: int | None = same(QueryRequest, "top_k")
+    filters: Filters = Field(
+        default_factory=Filters,
         description="Restrict the search (all optional): citekeys, tags, collections, "
         "year_from, year_to, section. An object; a JSON string of one is read too.",
     )
-    budget: int | None = requests.same(requests.QueryRequest, "budget")
-    per_doc: int | None = requests.same(requests.QueryRequest, "per_doc")
+    budget: int | None = same(QueryRequest, "budget")
+    per_doc: int | None = same(QueryRequest, "per_doc")
     full_text: bool = FullText
 
     @field_validator("filters", mode="before")
@@ -52,14 +54,20 @@ class QueryArgs(requests.Request):
                 raise ValueError("filters: not a JSON object; send an object") from None
         return value
 
-    def request(self) -> requests.QueryRequest:
+    def request(self) -> QueryRequest:
         fields = self.model_dump(exclude={"filters", "full_text"})
-        return requests.QueryRequest(**fields, **self.filters.model_dump())
+        return QueryRequest(**fields, **self.filters.model_dump())
 
 
-class FindArgs(requests.FindChunksRequest):
+class FindArgs(FindChunksRequest):
     full_text: bool = FullText
 
+    def request(self) -> FindChunksRequest:
+        return FindChunksRequest(**self.model_dump(exclude={"full_text"}))
 
-class PassageArgs(requests.PassageRequest):
+
+class PassageArgs(PassageRequest):
     full_text: bool = FullText
+
+    def request(self) -> PassageRequest:
+        return PassageRequest(**self.model_dump(exclude={"full_text"}))

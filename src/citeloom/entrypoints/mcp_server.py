@@ -28,11 +28,11 @@ from mcp_types import (
 
 from citeloom import __version__
 from citeloom.config import Settings
-from citeloom.entrypoints.mcp_tools import TOOLS, ToolRuntime, to_text
+from citeloom.entrypoints.mcp_tools import TOOLS, ToolRuntime, ToolSpec, to_text
 from citeloom.entrypoints.runtime import Runtime
 
 if TYPE_CHECKING:
-    from citeloom.services.report_responses import McpCheckResponse
+    from citeloom.entrypoints.mcp_views import McpCheckResponse
 
 INSTRUCTIONS = (
     "citeloom searches the user's own library of papers and returns citable passages. Start "
@@ -43,7 +43,7 @@ INSTRUCTIONS = (
 )
 
 
-def tool_list(projects: Sequence[str] = ()) -> list[Tool]:
+def tool_list(projects: Sequence[str] = (), specs: Sequence[ToolSpec] = TOOLS) -> list[Tool]:
     """The tools as a client lists them; ``project`` arguments name the configured ones."""
     return [
         Tool(
@@ -57,12 +57,12 @@ def tool_list(projects: Sequence[str] = ()) -> list[Tool]:
                 open_world_hint=False,
             ),
         )
-        for spec in TOOLS
+        for spec in specs
     ]
 
 
 def build_server(runtime: ToolRuntime) -> Server[Any]:
-    tools = tool_list(sorted(runtime.settings.project))
+    tools = tool_list(sorted(runtime.settings.project), list(runtime.tools.values()))
 
     async def on_list_tools(ctx: Any, params: PaginatedRequestParams | None) -> ListToolsResult:
         return ListToolsResult(tools=tools)
@@ -107,7 +107,7 @@ def check(settings: Settings) -> McpCheckResponse:
     import anyio
     from mcp import Client
 
-    from citeloom.services.report_responses import McpCheckResponse
+    from citeloom.entrypoints.mcp_views import McpCheckResponse
 
     runtime = Runtime(settings)
     server = build_server(ToolRuntime(runtime))
@@ -132,8 +132,7 @@ def check(settings: Settings) -> McpCheckResponse:
         if any(m["model"] == model for m in seen["models"]):
             continue
         try:
-            app.embedder(name)
-            seen["models"].append({"model": model, "load_s": round(app.models.load_s[model], 3)})
+            seen["models"].append({"model": model, "load_s": round(app.load_model(name), 3)})
         except Exception as error:  # the check reports it; a client would get the same
             seen["errors"].append({"project": name, "model": model, "message": str(error)})
     return McpCheckResponse.model_validate(seen)

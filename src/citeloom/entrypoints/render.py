@@ -1,4 +1,7 @@
-"""Human-readable output of the CLI (``--json`` bypasses all of this)."""
+"""Human-readable output of the CLI (``--json`` bypasses all of this), each text made from the
+response model of its use case (``services/usecases/``): the same whether the use case ran in
+this process or in a ``citeloom serve`` it handed the request to (``handoff``). The parts the
+TUI shows too (a byline, the PDF pages) are ``result_text``'s."""
 
 from __future__ import annotations
 
@@ -7,25 +10,25 @@ from typing import TYPE_CHECKING
 
 from citeloom.domain.citekeys import no_usable_key_label
 from citeloom.domain.text import trim
+from citeloom.entrypoints.result_text import byline, pdf_pages, quote_page
 from citeloom.entrypoints.stdout import one_line
-from citeloom.services.relation_words import banner, note_message
 
-if TYPE_CHECKING:  # each command imports only the service it runs
+if TYPE_CHECKING:  # each command imports only the use case it runs
     from collections.abc import Callable
 
-    from citeloom.domain.records import Passage
-    from citeloom.services.answer import AnswerReport
-    from citeloom.services.audit_report import RunSummary
-    from citeloom.services.check import CheckReport
-    from citeloom.services.drop import DropReport
-    from citeloom.services.evidence import Support
-    from citeloom.services.ingest import DocumentOutcome, IngestReport
-    from citeloom.services.inspection import InspectReport, RelationsReport
-    from citeloom.services.notes import NoteSummary
-    from citeloom.services.query import QueryReport
-    from citeloom.services.reindex import ReindexReport
-    from citeloom.services.report_responses import McpCheckResponse
-    from citeloom.services.validate import ValidationReport
+    from citeloom.entrypoints.mcp_views import McpCheckResponse
+    from citeloom.services.ingest import DocumentOutcome
+    from citeloom.services.usecases.answer import AnswerResponse
+    from citeloom.services.usecases.audit import RunOut
+    from citeloom.services.usecases.check import CheckResponse
+    from citeloom.services.usecases.drop import DropResponse
+    from citeloom.services.usecases.ingest import IngestResponse
+    from citeloom.services.usecases.inspect import InspectResponse, RelationsResponse
+    from citeloom.services.usecases.notes import NotesResponse
+    from citeloom.services.usecases.query import QueryResponse
+    from citeloom.services.usecases.reindex import ReindexResponse
+    from citeloom.services.usecases.validate import ValidationResponse
+    from citeloom.services.usecases.wire import PassageOut, ZoteroOut
     from citeloom.services.watch import WatchEvent
 
 
@@ -81,7 +84,7 @@ def _index_changes(doc: DocumentOutcome) -> list[str]:
     return changes
 
 
-def ingest_summary(report: IngestReport) -> str:
+def ingest_summary(report: IngestResponse) -> str:
     t = report.totals
     lines = [
         f"relabelled {_short(r.path)}: "
@@ -102,7 +105,7 @@ def ingest_summary(report: IngestReport) -> str:
             f"Zotero annotations: {a['total']} in the library, {a['stored']} stored, "
             f"{a['removed']} removed"
         )
-    lines += [f"warning: {problem}" for problem in report.library_problems]
+    lines += [f"warning: {p.detail}. Fix: {p.fix}" for p in report.library_problems]
     lines += [
         f"warning: {_short(d.path)}: {d.pages_disagree}"
         for d in report.documents
@@ -119,12 +122,12 @@ def ingest_summary(report: IngestReport) -> str:
         f"'{report.collection}' "
         f"({report.embed_model})",
         f"correlation id: {report.correlation_id}",
-        f"audit: {_short(report.audit_path)}",
+        f"audit: {_short(report.audit)}",
     ]
     return "\n".join(lines)
 
 
-def _relations_line(report: IngestReport) -> str | None:
+def _relations_line(report: IngestResponse) -> str | None:
     """ "relations: 2 certain, 1 possible (citeloom inspect --relations -p P)"."""
     found = report.relations
     parts = [f"{found[k]} {k}" for k in ("certain", "possible") if found.get(k)]
@@ -137,31 +140,7 @@ def _relations_line(report: IngestReport) -> str | None:
     return f"relations: {', '.join(parts)} (citeloom inspect --relations -p {report.project})"
 
 
-def _pdf_pages(p: Passage) -> str:
-    """`` (PDF p. 2)`` beside a printed label that is not the PDF page, for opening the
-    file; nothing where the two agree."""
-    if not p.pdf_pages_differ:
-        return ""
-    if p.page_end is None or p.page_end == p.page_start:
-        return f" (PDF p. {p.page_start})"
-    return f" (PDF pp. {p.page_start}-{p.page_end})"
-
-
-def _quote_page(s: Support) -> str:
-    """The PDF page of a quoted sentence, where it is not the printed one."""
-    return f" (PDF p. {s.page})" if s.page is not None and s.page_label != str(s.page) else ""
-
-
-def _byline(p: Passage) -> str:
-    who = p.authors[0].split(",")[0] if p.authors else None
-    if who and len(p.authors) > 2:
-        who += " et al."
-    elif who and len(p.authors) == 2:
-        who += " and " + p.authors[1].split(",")[0]
-    return ", ".join(x for x in (who, str(p.year) if p.year else None) if x)
-
-
-def _no_confident_answer(report: QueryReport) -> str | None:
+def _no_confident_answer(report: QueryResponse) -> str | None:
     if report.results and not report.answerable:
         return (
             f"No confident answer in project '{report.project}' (confidence "
@@ -170,43 +149,45 @@ def _no_confident_answer(report: QueryReport) -> str | None:
     return None
 
 
-def _banner(p: Passage, indent: str = "   ") -> list[str]:
+def _banner(banner: str | None, indent: str = "   ") -> list[str]:
     """The one-line banner of a result whose paper has versions, a retraction, errata or
     conflicts (``domain.relations``); nothing otherwise."""
-    line = banner(p.flags)
-    return [f"{indent}! {line}"] if line else []
+    return [f"{indent}! {banner}"] if banner else []
 
 
-def _in_zotero(p: Passage, page: int | None, indent: str = "   ") -> list[str]:
+def _in_zotero(links: ZoteroOut | None, indent: str = "   ") -> list[str]:
     """Where a result of a Zotero PDF opens in Zotero's reader, at its page (one line; the
     entry's zotero://select link is in --json); nothing for any other document."""
-    links = p.zotero(page)
     return [f"{indent}in Zotero: {links.open_pdf}"] if links else []
 
 
-def query_text(report: QueryReport) -> str:
+def _named(p: PassageOut) -> str:
+    return p.title or _short(p.source)
+
+
+def query_text(report: QueryResponse) -> str:
     if report.note:
         return report.note
     if not report.results:
         return f"no passages found in project '{report.project}'"
     out = [line] if (line := _no_confident_answer(report)) else []
     for p in report.results:
-        head = f"{p.rank}. {p.label}{_pdf_pages(p)}  {p.title or _short(p.source)}"
-        if byline := _byline(p):
-            head += f" ({byline})"
+        head = f"{p.rank}. {p.label}{pdf_pages(p)}  {_named(p)}"
+        if who := byline(p):
+            head += f" ({who})"
         if p.trimmed:
             head += " (trimmed to the budget)"
         out.append(head)
-        out += _banner(p)
+        out += _banner(p.banner)
         if p.section_path:
             out.append(f"   § {' > '.join(p.section_path)}")
-        out += _in_zotero(p, p.page_start)
+        out += _in_zotero(p.zotero)
         out.append(f"   {trim(p.text, 400)}")
         out.append("")
     return "\n".join(out).rstrip()
 
 
-def query_markdown(report: QueryReport) -> str:
+def query_markdown(report: QueryResponse) -> str:
     """Passages as block quotes, each followed by its pandoc citation: paste into a draft."""
     if report.note:
         return f"> {report.note}"
@@ -215,18 +196,18 @@ def query_markdown(report: QueryReport) -> str:
         out += [f"*{line}*", ""]
     for p in report.results:
         where = f" ({' > '.join(p.section_path)})" if p.section_path else ""
-        out.append(f"**{p.rank}. {p.title or _short(p.source)}**{where}")
+        out.append(f"**{p.rank}. {_named(p)}**{where}")
         out.append("")
         out.append(f"> {p.text}")
         out.append("")
         out.append(p.label)
         out.append("")
-        if line := banner(p.flags):
-            out += [f"*! {line}*", ""]
+        if p.banner:
+            out += [f"*! {p.banner}*", ""]
     return "\n".join(out).rstrip()
 
 
-def query_context(report: QueryReport) -> str:
+def query_context(report: QueryResponse) -> str:
     """A compact block for an LLM prompt: one labelled passage after another."""
     if report.note:
         return report.note
@@ -235,7 +216,7 @@ def query_context(report: QueryReport) -> str:
         out.append("[note: these passages may not answer the question]")
     for p in report.results:
         where = f" § {' > '.join(p.section_path)}" if p.section_path else ""
-        note = f"\n[note: {line}]" if (line := banner(p.flags)) else ""
+        note = f"\n[note: {p.banner}]" if p.banner else ""
         out.append(f"{p.label}{where}{note}\n{p.text}")
     return "\n\n".join(out)
 
@@ -243,7 +224,7 @@ def query_context(report: QueryReport) -> str:
 QUERY_FORMATS = {"text": query_text, "markdown": query_markdown, "context": query_context}
 
 
-def answer_text(report: AnswerReport) -> str:
+def answer_text(report: AnswerResponse) -> str:
     if report.note:
         return report.note
     if report.fallback:
@@ -255,17 +236,17 @@ def answer_text(report: AnswerReport) -> str:
         if report.leads:
             out += ["Leads, the nearest passages:", ""]
             for p in report.leads:
-                out.append(f"{p.rank}. {p.label}{_pdf_pages(p)}  {p.title or _short(p.source)}")
-                out += _banner(p)
+                out.append(f"{p.rank}. {p.label}{pdf_pages(p)}  {_named(p)}")
+                out += _banner(p.banner)
                 out.append(f"   {trim(p.text, 300)}")
         return "\n".join(out)
     out = []
     for s in report.citations:
-        out.append(f'"{s.quote}" {s.label}{_quote_page(s)}')
-        out += _banner(s.passage)
-        if s.passage.section_path:
-            out.append(f"   § {' > '.join(s.passage.section_path)}")
-        out += _in_zotero(s.passage, s.page)
+        out.append(f'"{s.quote}" {s.label}{quote_page(s)}')
+        out += _banner(s.banner)
+        if s.section_path:
+            out.append(f"   § {' > '.join(s.section_path)}")
+        out += _in_zotero(s.zotero)
     out.append("")
     out.append(
         f"confidence {report.confidence:.2f}; each quote verified on its page of the stored text"
@@ -273,7 +254,7 @@ def answer_text(report: AnswerReport) -> str:
     return "\n".join(out)
 
 
-def answer_markdown(report: AnswerReport) -> str:
+def answer_markdown(report: AnswerResponse) -> str:
     """A paste-ready quote per sentence with its pandoc citation."""
     if report.note:
         return f"> {report.note}"
@@ -282,10 +263,10 @@ def answer_markdown(report: AnswerReport) -> str:
 
         reason = f" {report.reason}" if report.reason else ""
         lines = [f"*{NO_ANSWER}*{reason} Leads:", ""]
-        lines += [f"- {p.label} {trim(p.text, 200)}" for p in report.leads]
+        lines += [f"- {p.label} {trim(p.text, 200)}" for p in report.leads or []]
         return "\n".join(lines)
     return "\n\n".join(
-        f'> "{s.quote}" {s.label}' + (f"\n\n*! {b}*" if (b := banner(s.passage.flags)) else "")
+        f'> "{s.quote}" {s.label}' + (f"\n\n*! {s.banner}*" if s.banner else "")
         for s in report.citations
     )
 
@@ -293,35 +274,34 @@ def answer_markdown(report: AnswerReport) -> str:
 ANSWER_FORMATS = {"text": answer_text, "markdown": answer_markdown}
 
 
-def check_text(report: CheckReport) -> str:
+def check_text(report: CheckResponse) -> str:
     """One block per citation: where, verdict, what to do, the evidence quote with its page."""
     out = []
-    for c in report.checks:
-        cite = c.citation
-        where = f"{report.draft or 'draft'}:{cite.line}:{cite.column}"
-        key = f"@{cite.citekey}" if cite.citekey else "(no key)"  # a malformed \cite[p.~4]
+    for c in report.citations:
+        where = f"{report.draft or 'draft'}:{c.line}:{c.column}"
+        key = f"@{c.citekey}" if c.citekey else "(no key)"  # a malformed \cite[p.~4]
         head = f"{where}  {c.verdict:<12} {key}"
-        if cite.locator:
-            head += f" ({cite.locator})"
+        if c.locator:
+            head += f" ({c.locator})"
         if c.suggested_page is not None:
             head += f" -> p. {c.suggested_page}"
         out.append(head)
-        out += [f"   {n.severity}: {note_message(n)}" for n in c.notes]
-        out.append(f"   claim: {trim(cite.sentence, 200)}")
+        out += [f"   {n.severity}: {n.message}" for n in c.notes]
+        out.append(f"   claim: {trim(c.sentence, 200)}")
         if c.message and c.verdict != "not-found":
             out.append(f"   {c.message}")
         if c.evidence is not None and c.verdict in SHOWN_EVIDENCE:
             quote = f'"{trim(c.evidence.quote, 300)}" {c.evidence.label}'
-            out.append(f"   {quote}{_quote_page(c.evidence)}")
-            out += _in_zotero(c.evidence.passage, c.evidence.page)
+            out.append(f"   {quote}{quote_page(c.evidence)}")
+            out += _in_zotero(c.evidence.zotero)
         for s in c.elsewhere:
             out.append(f'   supported elsewhere: "{trim(s.quote, 200)}" {s.label}')
     counts = ", ".join(f"{n} {v}" for v, n in report.counts.items() if n)
-    summary = f"{_count(len(report.checks), 'citation')}: {counts or 'none found'}"
-    if report.checks:
-        failing = len(report.failed)
+    summary = f"{_count(len(report.citations), 'citation')}: {counts or 'none found'}"
+    if report.citations:
+        failing = report.failing
         summary += f"; {failing} failing" if failing else "; none failing"
-    notes = [n for c in report.checks for n in c.notes]
+    notes = [n for c in report.citations for n in c.notes]
     if notes:
         warnings = sum(n.severity == "warning" for n in notes)
         about = [_count(warnings, "warning")] if warnings else []
@@ -336,11 +316,11 @@ def check_text(report: CheckReport) -> str:
 SHOWN_EVIDENCE = ("supported", "mismatch", "unconfirmed", "other-page", "no-page", "no-such-page")
 
 
-def validation_text(report: ValidationReport) -> str:
+def validation_text(report: ValidationResponse) -> str:
     lines = []
     for check in report.checks:
         mark = "FAIL" if not check.ok else "warn" if check.warning else "ok  "
-        lines.append(f"{mark} {check.name}: {check.detail}")
+        lines.append(f"{mark} {check.check}: {check.detail}")
         if (not check.ok or check.warning) and check.fix:
             lines.append(f"     fix: {check.fix}")
     warned = f" ({report.warnings} warning{'s' if report.warnings > 1 else ''})"
@@ -349,34 +329,30 @@ def validation_text(report: ValidationReport) -> str:
     return "\n".join(lines)
 
 
-def inspect_text(report: InspectReport) -> str:
-    if report.info is None:
+def inspect_text(report: InspectResponse) -> str:
+    if not report.exists:
         return (
             f"project '{report.project}': collection '{report.collection}' does not exist yet. "
             f"Run: citeloom ingest --project {report.project}"
         )
-    info = report.info
     lines = [
-        f"project '{report.project}': collection '{info.name}', {_count(info.points, 'point')}, "
-        f"{_count(len(report.documents), 'document')}, {info.embed_model} "
-        f"({info.dimensions} dimensions)",
+        f"project '{report.project}': collection '{report.collection}', "
+        f"{_count(report.points, 'point')}, {_count(len(report.documents), 'document')}, "
+        f"{report.embed_model} ({report.dimensions} dimensions)",
     ]
     for d in report.documents:
         ref = f"@{d.citekey} ({d.match})" if d.citekey else _unlabelled(d.item)
         if d.kind == "note":
             ref = f"note on {ref}" if d.citekey else "note"
-        labels = d.labels
-        pages = _pages(
-            d.page_count, labels.span() if labels else None, labels.source if labels else None
-        )
-        if labels is not None:
-            pages += f" (labels: {labels.source})"
+        pages = _pages(d.page_count, d.printed_pages, d.page_labels)
+        if d.page_labels is not None:
+            pages += f" (labels: {d.page_labels})"
         chunks = _count(d.chunks, "chunk")
         if not d.complete:
             chunks = f"{d.chunks} of {d.chunk_total} chunks (INCOMPLETE)"
         lines.append(f"  {d.doc_id}  {_short(d.path)}  {ref}  {pages}  {chunks}")
-        if labels is not None and labels.disagree is not None:
-            lines.append(f"      pages: {labels.disagree}")
+        if d.pages_disagree is not None:
+            lines.append(f"      pages: {d.pages_disagree}")
         if not d.citekey and d.detail:
             lines.append(f"      {d.detail}")
         elif not d.citekey and d.candidates:
@@ -384,21 +360,24 @@ def inspect_text(report: InspectReport) -> str:
             lines.append(f"      {d.problem or 'unmatched'}; best candidates: {best}")
     if report.incomplete:
         lines.append(
-            f"{_count(len(report.incomplete), 'document')} stored only in part (a run was "
+            f"{_count(report.incomplete, 'document')} stored only in part (a run was "
             f"killed while writing them); fix: {report.fix}"
         )
     return "\n".join(lines)
 
 
-def relations_text(report: RelationsReport) -> str:
+def relations_text(report: RelationsResponse) -> str:
     """Every relation with its evidence: certain ones (applied) first, then possible ones
     (never applied) with the lines that confirm or silence each in the relations file."""
+    from citeloom.domain.relations.model import relation_phrase
+
     lines = [
-        f"project '{report.project}': {_count(len(report.certain), 'certain relation')}, "
-        f"{len(report.possible)} possible, from {', '.join(_short(s) for s in report.sources)}"
+        f"project '{report.project}': {_count(report.certain, 'certain relation')}, "
+        f"{report.possible} possible, from {', '.join(_short(s) for s in report.sources)}"
     ]
     for r in report.relations:
-        lines.append(f"{r.certainty:<9} {r.describe()}  ({r.origin})")
+        said = relation_phrase(r.source, r.kind, r.target)
+        lines.append(f"{r.certainty:<9} {said}  ({r.origin})")
         lines.append(f"          {r.evidence}")
         if r.certainty == "possible" and r.kind == "version_of" and r.target:
             lines.append(
@@ -415,11 +394,11 @@ def relations_text(report: RelationsReport) -> str:
     return "\n".join(lines)
 
 
-def notes_text(project: str, notes: list[NoteSummary]) -> str:
-    if not notes:
-        return f"project '{project}' has no notes"
+def notes_text(listed: NotesResponse) -> str:
+    if not listed.notes:
+        return f"project '{listed.project}' has no notes"
     lines = []
-    for n in notes:
+    for n in listed.notes:
         on = f"@{n.citekey}" if n.citekey else "no paper"
         where = f", p. {n.page}" if n.page is not None else ""
         tags = f"  [{', '.join(n.tags)}]" if n.tags else ""
@@ -427,7 +406,7 @@ def notes_text(project: str, notes: list[NoteSummary]) -> str:
     return "\n".join(lines)
 
 
-def drop_question(plan: DropReport, where: str) -> str:
+def drop_question(plan: DropResponse, where: str) -> str:
     """What ``citeloom drop`` asks before it removes anything."""
     held = f"{plan.points} chunks of {plan.documents} documents" if plan.current else "no chunks"
     leftovers = f", and leftovers {', '.join(plan.leftovers)}" if plan.leftovers else ""
@@ -437,23 +416,23 @@ def drop_question(plan: DropReport, where: str) -> str:
     )
 
 
-def _counts(run: RunSummary) -> str:
-    return ", ".join(f"{n} {s}" for s, n in sorted(run.statuses.items())) or "no documents"
+def _counts(run: RunOut) -> str:
+    return ", ".join(f"{n} {s}" for s, n in sorted(run.documents.items())) or "no documents"
 
 
-def run_line(run: RunSummary) -> str:
+def run_line(run: RunOut) -> str:
     """One run in `citeloom audit list`."""
     return f"{run.correlation_id}  {run.project}  {_counts(run)}  {run.outcome}"
 
 
-def run_text(run: RunSummary) -> str:
+def run_text(run: RunOut) -> str:
     counts = _counts(run)
     lines = [
         f"run {run.correlation_id}: {run.outcome}",
         f"  project '{run.project}', collection '{run.collection}', {run.embed_model}",
         f"  started {run.started}, finished {run.finished or '-'}",
         f"  inputs: {', '.join(run.inputs)}",
-        f"  documents: {counts} ({run.seconds:.1f} s of document work)",
+        f"  documents: {counts} ({run.document_seconds:.1f} s of document work)",
     ]
     lines += [f"  failed: {f['error']}" for f in run.failures]
     lines += [f"  unmatched: {u}" for u in run.unmatched]
@@ -463,7 +442,7 @@ def run_text(run: RunSummary) -> str:
     return "\n".join(lines)
 
 
-def reindex_text(report: ReindexReport, project: str, config: Path) -> str:
+def reindex_text(report: ReindexResponse, project: str, config: Path) -> str:
     if report.switched and not report.embedded:
         return (
             f"rebuilt the BM25 vectors of {report.chunks} chunks ({report.documents} documents) "

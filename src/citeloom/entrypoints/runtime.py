@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, TypeVar
 
-from citeloom import bootstrap
 from citeloom.domain.errors import TimeLimitExceeded
 from citeloom.entrypoints.time_limit import Deadline, within
 
 if TYPE_CHECKING:
     from citeloom.config import Settings
+    from citeloom.services.application import Citeloom
 
 T = TypeVar("T")
 
@@ -33,12 +33,20 @@ class Limit:
 
 
 class Runtime:
-    def __init__(self, settings: Settings, stopping: Callable[[], bool] = lambda: False) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        stopping: Callable[[], bool] = lambda: False,
+        app: Citeloom | None = None,
+    ) -> None:
         """``stopping``: whether the server is shutting down (a long call then stops at its
-        next unit of work)."""
+        next unit of work); ``app``: the application to serve (default: the one ``bootstrap``
+        builds over ``settings``, long-lived)."""
+        from citeloom.bootstrap.application import application
+
         self.settings = settings
         self.stopping = stopping
-        self.app = bootstrap.application(settings, long_lived=True, stopping=stopping)
+        self.app = app or application(settings, long_lived=True, stopping=stopping)
 
     def close(self) -> None:
         self.app.close()

@@ -85,11 +85,6 @@ def refuse_unreadable_import(path: Path) -> None:
     )
 
 
-# The old name, for services/application.py, which issue 45's other branch (i45-layers)
-# rewrites: the lead drops it once both branches are merged and nothing imports it.
-check_source = refuse_unreadable_import
-
-
 def write_atomically(path: Path, lines: Iterable[str]) -> None:
     """Write ``lines`` to ``path`` through a temporary file in the same folder, renamed over
     the target only once complete; on any failure or interruption the temporary file goes."""

@@ -40,11 +40,6 @@ class ValidationCheck:
     warning: bool = False  # passes, but a run will not do what the user likely expects
 
 
-# The old name, for the modules issue 45's other branch (i45-layers) rewrites: the lead drops
-# it once both branches are merged and nothing imports it.
-Check = ValidationCheck
-
-
 @dataclass
 class ValidationReport:
     project: str | None

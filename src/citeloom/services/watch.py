@@ -23,9 +23,9 @@ from citeloom.services.ingest import IngestReport
 
 log = logging.getLogger("citeloom.watch")
 
-# One ingest run: asked between documents whether to stop (Ctrl-C), it opens and closes the
-# index itself.
-RunOnce = Callable[[Callable[[], bool]], IngestReport]
+# One ingest run of the sources followed: asked between documents whether to stop (Ctrl-C),
+# it opens and closes the index itself (``usecases.watch``).
+RunOnce = Callable[["WatchSources", Callable[[], bool]], IngestReport]
 
 
 @dataclass(frozen=True)
@@ -119,7 +119,7 @@ class WatchService:
         changed: list[str],
     ) -> None:
         try:
-            report = self.run_once(should_stop)
+            report = self.run_once(self.sources, should_stop)
         except IndexUnavailable as error:
             on_event(WatchEvent("error", {"error": str(error), "retry": "at the next change"}))
             return

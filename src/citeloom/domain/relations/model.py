@@ -77,9 +77,14 @@ class Relation:
 
     def describe(self) -> str:
         """``@a version_of @b``: the relation in one short phrase."""
-        if self.target is None:
-            return f"@{self.source} {self.kind}"
-        return f"@{self.source} {self.kind} @{self.target}"
+        return relation_phrase(self.source, self.kind, self.target)
+
+
+def relation_phrase(source: str, kind: str, target: str | None) -> str:
+    """``@a version_of @b``, ``@a retracted``: a relation in one short phrase."""
+    if target is None:
+        return f"@{source} {kind}"
+    return f"@{source} {kind} @{target}"
 
 
 def in_order(relations: Iterable[Relation]) -> list[Relation]:

@@ -36,12 +36,12 @@ def audit_show(
 ) -> None:
     """Summarise one ingest run: outcome, documents by status, failures, unmatched, OCR."""
     from citeloom.entrypoints import render
+    from citeloom.services.usecases.audit import AUDIT_RUN, RunRequest
+    from citeloom.services.usecases.base import build
 
-    summary = application(config).audit_run(correlation_id)
+    summary = application(config).run(AUDIT_RUN, build(RunRequest, correlation_id=correlation_id))
     if as_json:
-        from citeloom.services.report_responses import RunOut
-
-        print_json(RunOut.of(summary).dump())
+        print_json(summary.dump())
     else:
         echo(render.run_text(summary))
 
@@ -54,12 +54,12 @@ def audit_list(
 ) -> None:
     """List ingest runs, newest last."""
     from citeloom.entrypoints import render
+    from citeloom.services.usecases.audit import AUDIT_RUNS
+    from citeloom.services.usecases.base import NoRequest
 
-    runs = application(config).audit_runs()
+    listed = application(config).run(AUDIT_RUNS, NoRequest())
     if as_json:
-        from citeloom.services.report_responses import RunOut, RunsResponse
-
-        print_json(RunsResponse(runs=[RunOut.of(r) for r in runs]).dump())
+        print_json(listed.dump())
         return
-    for run in runs:
+    for run in listed.runs:
         echo(render.run_line(run))

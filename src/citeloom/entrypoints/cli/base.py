@@ -14,15 +14,18 @@ import typer
 from typer.core import TyperGroup
 
 from citeloom import __version__
-from citeloom.domain.errors import CiteloomError, ExitCode
+from citeloom.domain.errors import CiteloomError, EveryPathRefused, ExitCode
 from citeloom.entrypoints.outcomes import internal
-from citeloom.entrypoints.stdout import echo, echo_err, json_text
+from citeloom.entrypoints.stdout import echo, echo_err, json_text, one_line
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from citeloom.services.application import Citeloom
+    from citeloom.services.usecases.dependencies import RunDisplay
 
 # The order --help lists the commands in: the first day's, a run's order, then the
-# collection's, then the servers (HTTP, MCP, the terminal UI).
+# collection's, then the doors.
 ORDER = (
     "init", "ingest", "watch", "query", "answer", "check", "serve", "validate", "inspect",
     "reindex", "export", "import", "drop", "rename-project", "mcp", "tui", "audit", "notes",
@@ -121,11 +124,15 @@ def _json_err(data: dict[str, Any]) -> None:
     json_event(data)
 
 
-def _fail(message: str, code: int) -> None:
+def _say_error(message: str, code: int | None = None) -> None:
     if _state["stderr_json"]:
-        _json_err({"event": "error", "error": message, "exit_code": code})
+        _json_err({"event": "error", "error": message, **({"exit_code": code} if code else {})})
     else:
         echo_err(f"error: {message}")
+
+
+def _fail(message: str, code: int) -> None:
+    _say_error(message, code)
     raise typer.Exit(code)
 
 
@@ -136,6 +143,10 @@ def handle_errors(command: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return command(*args, **kwargs)
+        except EveryPathRefused as error:  # one line each, as the paths were given
+            for problem in error.problems[:-1]:
+                _say_error(one_line(problem))
+            _fail(one_line(error.problems[-1]), int(error.exit_code))
         except CiteloomError as error:
             _fail(str(error), int(error.exit_code))
         except KeyboardInterrupt:
@@ -166,36 +177,43 @@ def print_json(data: dict[str, Any]) -> None:
     echo(json_text(data))
 
 
-def application(config: Path, on_wait: Callable[[str], None] = tell) -> Citeloom:
-    """The use cases over this config, for one command: the index is opened for the work and
-    closed after it, and the person at the terminal is told (``on_wait``) while another
-    process holds it."""
+def application(
+    config: Path, on_wait: Callable[[str], None] = tell, display: RunDisplay | None = None
+) -> Citeloom:
+    """The use cases over this config, for one command: the index opened for each unit of
+    work, the person at the terminal told (``on_wait``) while another process holds it, and a
+    long run shown by ``display``."""
     from citeloom import bootstrap
+    from citeloom.bootstrap.application import application as build
 
-    return bootstrap.application(bootstrap.settings(config), on_wait=on_wait)
+    return build(bootstrap.settings(config), on_wait=on_wait, display=display)
 
 
-def served(
-    config: Path, local: bool, route: str, fields: dict[str, Any], fmt: str
-) -> dict[str, Any] | None:
-    """The response of a running ``citeloom serve`` for this config, shown with the text
-    rendered as ``fmt`` (``entrypoints/handoff.py``), or None: do the work here. The fields
-    go as they are: the server validates them with the request model, and a request it
-    refuses is done here, where the same model refuses it in the same words (building the
-    models first would cost a handed-off command more than its answer)."""
+M = TypeVar("M", bound="BaseModel")
+
+
+def handed(
+    config: Path, local: bool, route: str, fields: dict[str, Any], model: type[M]
+) -> M | None:
+    """The response of a running ``citeloom serve`` for this config to the request of
+    ``fields`` (``entrypoints/handoff.py``), or None: do the work here. The fields go as they
+    are: the server validates them with the request model, and a request it refuses is done
+    here, where the same model refuses it in the same words. The CLI prints the response as
+    it prints its own (the server sends no text of the terminal's)."""
     if local:
         return None
+    from pydantic import ValidationError
+
     from citeloom.entrypoints.handoff import hand_off
 
     body = {name: value for name, value in fields.items() if value is not None}
-    data = hand_off(config, route, body if fmt == "json" else {**body, "render": fmt})
-    if data is None or (fmt != "json" and not isinstance(data.get("rendered"), str)):
+    data = hand_off(config, route, body)
+    if data is None:
         return None
-    if fmt == "json":
-        print_json({key: value for key, value in data.items() if key != "rendered"})
-    else:
-        echo(data["rendered"])
-    return data
+    try:
+        return model.model_validate(data)
+    except ValidationError:  # not an answer of this version: the work is done here
+        return None
 
 
 def _version(value: bool) -> None:

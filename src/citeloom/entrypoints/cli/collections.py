@@ -46,24 +46,23 @@ def validate(
     part, and the fix); staging collections interrupted imports or reindexes left behind.
     """
     from citeloom.entrypoints import render
-    from citeloom.services.validate import ValidationCheck, ValidationReport
+    from citeloom.services.usecases.validate import VALIDATE, ValidateRequest, config_refused
 
     try:
-        citeloom = application(config)
+        citeloom_app = application(config)
     except CiteloomError as error:  # its message names the fix
-        report = ValidationReport(
-            project=project, checks=[ValidationCheck("config", False, str(error))]
-        )
+        report = config_refused(project, error)
     else:
-        report = citeloom.validate(project, str(config), allow_download)
+        request = ValidateRequest(
+            project=project, config=str(config), allow_download=allow_download
+        )
+        report = citeloom_app.run(VALIDATE, request)
     if as_json:
-        from citeloom.services.report_responses import ValidationResponse
-
-        print_json(ValidationResponse.of(report).dump())
+        print_json(report.dump())
     else:
         echo(render.validation_text(report))
     if not report.ok:
-        raise typer.Exit(max(c.exit_code for c in report.checks if not c.ok))
+        raise typer.Exit(report.exit_code)
 
 
 @app.command()
@@ -89,19 +88,20 @@ def inspect(
     PDFs, and declared in the project's relations file).
     """
     from citeloom.entrypoints import render
-    from citeloom.services.report_responses import InspectResponse, RelationsResponse
+    from citeloom.services.usecases.base import Request, build
+    from citeloom.services.usecases.inspect import INSPECT, RELATIONS
 
-    citeloom = application(config)
+    request = build(Request, project=project)
     if relations:
-        found = citeloom.relations(project)
+        found = application(config).run(RELATIONS, request)
         if as_json:
-            print_json(RelationsResponse.of(found).dump())
+            print_json(found.dump())
         else:
             echo(render.relations_text(found))
         return
-    report = citeloom.inspect(project)
+    report = application(config).run(INSPECT, request)
     if as_json:
-        print_json(InspectResponse.of(report).dump())
+        print_json(report.dump())
     else:
         echo(render.inspect_text(report))
 
@@ -133,12 +133,18 @@ def reindex(
     and gets BM25 terms for the new languages.
     """
     from citeloom.entrypoints import render
+    from citeloom.services.usecases.base import build
+    from citeloom.services.usecases.reindex import REINDEX, ReindexRequest
 
-    report = application(config).reindex(project, embedding_model, allow_download)
+    request = build(
+        ReindexRequest,
+        project=project,
+        embedding_model=embedding_model,
+        allow_download=allow_download,
+    )
+    report = application(config).run(REINDEX, request)
     if as_json:
-        from citeloom.services.report_responses import ReindexResponse
-
-        print_json(ReindexResponse.of(report).dump())
+        print_json(report.dump())
     else:
         echo(render.reindex_text(report, project, config))
     if not report.switched:
@@ -165,11 +171,12 @@ def export(
     tokenizer fingerprint, project), then one line per chunk (id, vector, BM25 vector, payload,
     text). `citeloom import` loads it without re-embedding.
     """
-    report = application(config).export(project, file)
-    if as_json:
-        from citeloom.services.report_responses import TransferResponse
+    from citeloom.services.usecases.base import build
+    from citeloom.services.usecases.transfer import EXPORT, ExportRequest
 
-        print_json(TransferResponse.of(report).dump())
+    report = application(config).run(EXPORT, build(ExportRequest, project=project, file=file))
+    if as_json:
+        print_json(report.dump())
     else:
         echo(
             f"exported {report.points} chunks of {report.documents} documents "
@@ -200,18 +207,19 @@ def import_(
     checked before the first write; a damaged one is named with its field (exit 2).
     """
     from citeloom.services.export_file import refuse_unreadable_import
+    from citeloom.services.usecases.base import build
+    from citeloom.services.usecases.transfer import IMPORT, ImportRequest
 
     refuse_unreadable_import(file)  # before the config: the file is what the user just named
-    citeloom = application(config)
-    report = citeloom.import_(project, file, to)
+    citeloom_app = application(config)
+    report = citeloom_app.run(IMPORT, build(ImportRequest, project=project, file=file, to=to))
     if as_json:
-        from citeloom.services.report_responses import TransferResponse
-
-        print_json(TransferResponse.of(report).dump())
+        print_json(report.dump())
     else:
+        where = citeloom_app.index_location(to)
         echo(
             f"imported {report.points} chunks of {report.documents} documents "
-            f"({report.embed_model}) into '{report.collection}' at {citeloom.index_location(to)}"
+            f"({report.embed_model}) into '{report.collection}' at {where}"
         )
 
 
@@ -239,25 +247,26 @@ def drop(
     refused.
     """
     from citeloom.entrypoints import render
+    from citeloom.services.usecases.base import Request, build
+    from citeloom.services.usecases.drop import DROP, DROP_PLAN
 
-    citeloom = application(config)
-    citeloom.project(project)
+    citeloom_app = application(config)
+    citeloom_app.project(project)
     if not yes and not _interactive():
         raise ConfigError(
             f"citeloom drop cannot ask before removing the collection of project '{project}' "
             "(no terminal), and it cannot be undone: pass --yes to remove it. Nothing was "
             "removed."
         )
-    plan = citeloom.drop_plan(project)  # the index is not held while a person reads the question
-    where = citeloom.index_location()
+    request = build(Request, project=project)
+    plan = citeloom_app.run(DROP_PLAN, request)  # the index is not held while a person reads this
+    where = citeloom_app.index_location()
     if plan.removed and not yes and not typer.confirm(render.drop_question(plan, where), err=True):
         echo("nothing was removed")
         return
-    report = citeloom.drop(project)
+    report = citeloom_app.run(DROP, request)
     if as_json:
-        from citeloom.services.report_responses import DropResponse
-
-        print_json(DropResponse.of(report).dump())
+        print_json(report.dump())
     elif report.removed:
         echo(f"removed {', '.join(report.removed)} of project '{project}' from {where}")
     else:
@@ -280,7 +289,10 @@ def rename_project(
     again after an interruption, it finishes. A collection of a third project is refused
     (exit 2).
     """
-    report = application(config).rename_project(old, new)
+    from citeloom.services.usecases.base import build
+    from citeloom.services.usecases.rename import RENAME, RenameRequest
+
+    report = application(config).run(RENAME, build(RenameRequest, old=old, new=new))
     echo(
         f"collection '{report.collection}' now belongs to project '{new}': "
         f"{report.points} chunks moved from '{old}'"

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+import signal
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -23,11 +24,12 @@ from citeloom.entrypoints.cli.base import (
     stderr_as_json,
     tell,
 )
+from citeloom.entrypoints.progress import StopRequest
 from citeloom.entrypoints.stdout import echo, one_line
 
 if TYPE_CHECKING:
-    from citeloom.services.application import Sources
-    from citeloom.services.ingest import ProgressHook
+    from citeloom.services.ingest import DocumentOutcome, ProgressHook
+    from citeloom.services.watch import WatchEvent
 
 
 JobsOpt = Annotated[
@@ -45,13 +47,38 @@ JobsOpt = Annotated[
 ]
 
 
-def _refused(sources: Sources) -> None:
-    """Each path refused at once, in one line (a name from a glob may hold any character);
-    exit 1 when nothing is left to run."""
-    for outcome in sources.refused:
+class TerminalDisplay:
+    """How ``ingest`` and ``watch`` show their run in the terminal (the use case's
+    ``RunDisplay``): each path refused at once in one line (a name from a glob may hold any
+    character), the progress and the signals that stop the run set up once the index is held,
+    and watch's events."""
+
+    def __init__(
+        self,
+        progress: Callable[[], AbstractContextManager[ProgressHook | None]],
+        stop: StopRequest,
+        signals: tuple[int, ...] = (signal.SIGINT,),
+        events: Callable[[WatchEvent], None] | None = None,
+    ) -> None:
+        self.progress = progress
+        self.stop = stop
+        self.signals = signals
+        self.events = events
+
+    def refused(self, outcome: DocumentOutcome) -> None:
         tell(f"error: {one_line(outcome.error or '')}")
-    if sources.nothing_left:
-        raise typer.Exit(int(ExitCode.DOCUMENTS_FAILED))
+
+    @contextmanager
+    def running(self) -> Iterator[ProgressHook | None]:
+        with self.stop.installed(self.signals), self.progress() as hook:
+            yield hook
+
+    def event(self, event: WatchEvent) -> None:
+        if self.events is not None:
+            self.events(event)
+
+    def should_stop(self) -> bool:
+        return self.stop()
 
 
 @app.command()
@@ -102,35 +129,28 @@ def ingest(
     Zotero library and no path given ingests the library's PDF attachments.
     """
     from citeloom.entrypoints import render
-    from citeloom.entrypoints.progress import StopRequest, ingest_progress
+    from citeloom.entrypoints.progress import ingest_progress
+    from citeloom.services.usecases.base import build
+    from citeloom.services.usecases.ingest import INGEST, IngestRequest
 
     if progress_mode == ProgressMode.json:
         stderr_as_json()
-    citeloom = application(config)
-    sources = citeloom.ingest_sources(project, paths or [], zotero)
-    _refused(sources)
-    stop = StopRequest(as_json=progress_mode == ProgressMode.json)
-
-    @contextmanager
-    def running() -> Iterator[ProgressHook | None]:
-        shown = ingest_progress(not as_json, render.document_line, progress_mode.value)
-        with stop.installed(), shown as progress:
-            yield progress
-
-    report = citeloom.ingest(
-        project,
-        sources,
-        running(),
+    request = build(
+        IngestRequest,
+        project=project,
+        paths=paths or [],
         zotero=zotero,
         citekey=citekey,
         prune=prune,
-        should_stop=stop,
         jobs=jobs,
     )
+    shown = TerminalDisplay(
+        lambda: ingest_progress(not as_json, render.document_line, progress_mode.value),
+        StopRequest(as_json=progress_mode == ProgressMode.json),
+    )
+    report = application(config, display=shown).run(INGEST, request)
     if as_json:
-        from citeloom.services.report_responses import IngestResponse
-
-        print_json(IngestResponse.of(report).dump())
+        print_json(report.dump())
     else:
         echo(render.ingest_summary(report))
     if report.interrupted:
@@ -181,29 +201,23 @@ def watch(
     after a library change and (with prune) remove what is gone. Ctrl-C or SIGTERM finishes
     the document in hand and stops (exit 0); a second one stops at once (exit 130).
     """
-    import signal
-
     from citeloom.entrypoints import render
-    from citeloom.entrypoints.progress import JsonProgress, StopRequest
+    from citeloom.entrypoints.progress import JsonProgress
+    from citeloom.services.usecases.base import build
+    from citeloom.services.usecases.watch import WATCH, WatchRequest
 
     in_json = progress_mode == ProgressMode.json
     if in_json:
         stderr_as_json()
-    status = render.WatchStatus(as_json, stderr_json=in_json)
-    citeloom = application(config, on_wait=status.waiting)
-    sources = citeloom.watch_sources(project, paths or [])
-    _refused(sources)
-    stop = StopRequest(as_json=in_json)
-    running = stop.installed((signal.SIGINT, signal.SIGTERM))
-    citeloom.watch(
-        project,
-        sources,
-        running,
-        status.show,
-        prune=prune,
-        settle_s=settle,
-        should_stop=stop,
-        progress=JsonProgress() if in_json else None,
-        jobs=jobs,
+    request = build(
+        WatchRequest, project=project, paths=paths or [], prune=prune, settle_s=settle, jobs=jobs
     )
+    status = render.WatchStatus(as_json, stderr_json=in_json)
+    shown = TerminalDisplay(
+        lambda: nullcontext(JsonProgress() if in_json else None),
+        StopRequest(as_json=in_json),
+        (signal.SIGINT, signal.SIGTERM),
+        status.show,
+    )
+    application(config, on_wait=status.waiting, display=shown).run(WATCH, request)
     status.close()

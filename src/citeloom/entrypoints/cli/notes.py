@@ -35,14 +35,14 @@ def notes_list(
 ) -> None:
     """List a project's notes: id, the paper and page they are on, tags, first words."""
     from citeloom.entrypoints import render
+    from citeloom.services.usecases.base import Request, build
+    from citeloom.services.usecases.notes import LIST_NOTES
 
-    notes = application(config).notes(project)
+    listed = application(config).run(LIST_NOTES, build(Request, project=project))
     if as_json:
-        from citeloom.services.report_responses import NotesResponse
-
-        print_json(NotesResponse.of(project, notes).dump())
+        print_json(listed.dump())
     else:
-        echo(render.notes_text(project, notes))
+        echo(render.notes_text(listed))
 
 
 @notes_app.command("delete")
@@ -54,13 +54,11 @@ def notes_delete(
     as_json: JsonOpt = False,
 ) -> None:
     """Delete notes by id (every chunk of each); an id that is not a note deletes nothing."""
-    from citeloom.services.report_responses import DeletedNotesResponse
-    from citeloom.services.requests import DeleteNotesRequest, build
+    from citeloom.services.usecases.base import build
+    from citeloom.services.usecases.notes import DELETE_NOTES, DeleteNotesRequest
 
     request = build(DeleteNotesRequest, project=project, doc_ids=doc_ids)
-    deleted = DeletedNotesResponse(
-        project=project, deleted=application(config).delete_notes(request)
-    )
+    deleted = application(config).run(DELETE_NOTES, request)
     if as_json:
         print_json(deleted.dump())
     else:

@@ -1,5 +1,6 @@
 """``query``, ``answer`` and ``check``: each builds the request of its use case, hands it to a
-running ``citeloom serve`` when there is one, else runs it here, and renders the report."""
+running ``citeloom serve`` when there is one, else runs it here, and prints the response:
+its JSON, or its text (``render``), made here either way."""
 
 from __future__ import annotations
 
@@ -19,9 +20,9 @@ from citeloom.entrypoints.cli.base import (
     ProjectOpt,
     app,
     application,
+    handed,
     handle_errors,
     print_json,
-    served,
 )
 from citeloom.entrypoints.stdout import echo
 
@@ -32,7 +33,7 @@ CITATIONS_UNSUPPORTED = ExitCode.DOCUMENTS_FAILED  # check: a citation has a ver
 
 
 def _bounds(field: str) -> dict[str, int | None]:
-    """A query option's bounds: the query request's own, which HTTP and MCP hold too."""
+    """A query option's bounds, the rule the request every door takes holds too."""
     low, high = QUERY_BOUNDS[field]
     return {"min": low, "max": high}
 
@@ -135,22 +136,18 @@ def query(
         "section": section,
         "budget": budget,
     }
-    if served(config, local, "/query", fields, fmt.value) is not None:
-        return
-    from citeloom.entrypoints.bodies import QueryRequest
-    from citeloom.services.requests import build
-
-    request = build(QueryRequest, **fields)
-
     from citeloom.entrypoints import render
+    from citeloom.services.usecases.base import build
+    from citeloom.services.usecases.query import QUERY, QueryRequest, QueryResponse
 
-    report = application(config).query(request)
+    response = handed(config, local, "/query", fields, QueryResponse)
+    if response is None:
+        request = build(QueryRequest, **fields)
+        response = application(config).run(QUERY, request)
     if fmt is OutputFormat.json:
-        from citeloom.services.responses import QueryResponse
-
-        print_json(QueryResponse.from_report(report).dump())
+        print_json(response.dump())
     else:
-        echo(render.QUERY_FORMATS[fmt.value](report))
+        echo(render.QUERY_FORMATS[fmt.value](response))
 
 
 class AnswerFormat(StrEnum):
@@ -185,19 +182,17 @@ def answer(
     """
     fmt = AnswerFormat.json if as_json else output
     fields = {"project": project, "question": question}
-    if served(config, local, "/answer", fields, fmt.value) is not None:
-        return
     from citeloom.entrypoints import render
-    from citeloom.entrypoints.bodies import AnswerRequest
-    from citeloom.services.requests import build
+    from citeloom.services.usecases.answer import ANSWER, AnswerRequest, AnswerResponse
+    from citeloom.services.usecases.base import build
 
-    report = application(config).answer(build(AnswerRequest, **fields))
+    response = handed(config, local, "/answer", fields, AnswerResponse)
+    if response is None:
+        response = application(config).run(ANSWER, build(AnswerRequest, **fields))
     if fmt is AnswerFormat.json:
-        from citeloom.services.responses import AnswerResponse
-
-        print_json(AnswerResponse.from_report(report).dump())
+        print_json(response.dump())
     else:
-        echo(render.ANSWER_FORMATS[output.value](report))
+        echo(render.ANSWER_FORMATS[fmt.value](response))
 
 
 def _verdicts(option: str | None) -> frozenset[Verdict] | None:
@@ -264,9 +259,8 @@ def check(
         )
     failing = _verdicts(fail_on)
     project = project or _only_project(config)
-    # the application, made once, for the first draft not handed to a running server
-    in_process: list[Citeloom] = []
-    passed = [_check_one(d, project, config, as_json, local, failing, in_process) for d in drafts]
+    app: list[Citeloom] = []  # made once, for the first draft not handed to a server
+    passed = [_check_one(d, project, config, as_json, local, failing, app) for d in drafts]
     if not all(passed):
         raise typer.Exit(int(CITATIONS_UNSUPPORTED))
 
@@ -292,9 +286,10 @@ def _check_one(
     as_json: bool,
     local: bool,
     failing: frozenset[Verdict] | None,
-    in_process: list[Citeloom],
+    app: list[Citeloom],
 ) -> bool:
-    """Check one draft and print its report; whether it passes."""
+    """Check one draft and print its report; whether it passes. Whether it is read as LaTeX
+    is the use case's to decide, by its name (``CheckRequest.latex``)."""
     try:
         text = draft.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
@@ -302,28 +297,23 @@ def _check_one(
             f"{draft}: cannot be read as a UTF-8 text draft ({error}). Pass a Markdown or "
             "LaTeX file."
         ) from error
-    latex = draft.suffix.lower() in (".tex", ".ltx")
-    fmt = "json" if as_json else "text"
     fields = {
         "project": project,
         "draft": text,
         "name": str(draft),
-        "format": "latex" if latex else "auto",
         "fail_on": sorted(failing) if failing is not None else None,
     }
-    if (data := served(config, local, "/check", fields, fmt)) is not None:
-        return bool(data.get("ok"))
     from citeloom.entrypoints import render
-    from citeloom.entrypoints.bodies import CheckRequest
-    from citeloom.services.requests import build
+    from citeloom.services.usecases.base import build
+    from citeloom.services.usecases.check import CHECK, CheckRequest, CheckResponse
 
-    if not in_process:
-        in_process.append(application(config))
-    report = in_process[0].check(build(CheckRequest, **fields))
+    response = handed(config, local, "/check", fields, CheckResponse)
+    if response is None:
+        if not app:
+            app.append(application(config))
+        response = app[0].run(CHECK, build(CheckRequest, **fields))
     if as_json:
-        from citeloom.services.responses import CheckResponse
-
-        print_json(CheckResponse.from_report(report).dump())
+        print_json(response.dump())
     else:
-        echo(render.check_text(report))
-    return report.ok
+        echo(render.check_text(response))
+    return response.ok

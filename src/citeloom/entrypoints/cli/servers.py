@@ -37,7 +37,7 @@ def serve(
     POST /query, /answer, /check; GET /projects, /health; the MCP tools at /mcp/. Each model
     is loaded once and the embedded index stays open, handed at once to a `citeloom ingest`
     that waits for it. While it runs, `citeloom query`, `answer` and `check` with the same
-    config (and directory and CITELOOM_* settings) send their requests to it: same output,
+    config (and CITELOOM_* settings) send their requests to it: the same output,
     without loading a model (--local: not). Each request runs under [serve] timeout_s, then
     answers 503 with Retry-After. With CITELOOM_SERVE_TOKEN set (visible ASCII), requests
     need 'Authorization: Bearer TOKEN'.

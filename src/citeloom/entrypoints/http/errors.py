@@ -19,8 +19,8 @@ from citeloom.domain.errors import CiteloomError, UnknownProject
 from citeloom.entrypoints.http.access import NOT_ADDRESSED_HERE
 from citeloom.entrypoints.outcomes import outcome
 from citeloom.environment import SERVE_TOKEN_ENV as TOKEN_ENV
-from citeloom.services.requests import plain
-from citeloom.services.responses import ErrorResponse
+from citeloom.services.usecases.base import plain
+from citeloom.services.usecases.wire import ErrorResponse
 
 # Seconds a client is told to wait after a 503 (the index busy, a request over its time).
 RETRY_AFTER_S = 5

@@ -20,9 +20,9 @@ from fastapi.responses import Response
 from starlette.datastructures import MutableHeaders
 from starlette.routing import get_route_path
 
+from citeloom.entrypoints.use_case_table import FILE_ROUTE
 from citeloom.services.stored_file import StoredFile
 
-FILE_ROUTE = "/file"
 FILE_HEADERS = {
     "Content-Security-Policy": "sandbox; default-src 'none'",
     "X-Content-Type-Options": "nosniff",
@@ -32,6 +32,14 @@ TEXT = "text/plain; charset=utf-8"
 DOWNLOAD = "application/octet-stream"
 # stored documents that are text: shown as text, never as the markup they may hold
 TEXT_SUFFIXES = frozenset({".html", ".htm", ".md", ".markdown", ".txt", ".text"})
+# what /docs says GET /file answers
+FILE_RESPONSES: dict[int | str, Any] = {
+    200: {
+        "content": {PDF: {}, TEXT: {}, DOWNLOAD: {}},
+        "description": "The file: a PDF as itself, HTML, Markdown and text as plain text, "
+        "anything else as a download; always sandboxed by its Content-Security-Policy.",
+    },
+}
 
 
 def sent_as(path: Path) -> tuple[str, str]:

@@ -12,7 +12,7 @@ import socket
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.responses import JSONResponse
@@ -36,6 +36,9 @@ from citeloom.entrypoints.http.limits import BodyLimit, LoopbackHost
 from citeloom.entrypoints.http.page import mount_page
 from citeloom.entrypoints.http.routes import add_routes
 from citeloom.entrypoints.runtime import Limit, Runtime
+
+if TYPE_CHECKING:
+    from citeloom.services.application import Citeloom
 
 # Declares the scheme in the OpenAPI docs; the check itself is bearer_accepted.
 _BEARER = HTTPBearer(auto_error=False)  # module level: route signatures are resolved here
@@ -139,12 +142,14 @@ def create_app(
     preload: bool = True,
     stopping: Callable[[], bool] = lambda: False,
     handoff_secret: bytes | None = None,
+    served: Citeloom | None = None,
 ) -> FastAPI:
     """``stopping``: whether the server is shutting down (a running check then stops at its
     next citation and answers 503, so that the server need not wait for all of it).
-    ``handoff_secret``: what the server proves it holds to a CLI handing it a request."""
+    ``handoff_secret``: what the server proves it holds to a CLI handing it a request.
+    ``served``: the application to serve (default: ``bootstrap``'s over ``settings``)."""
     token = checked_token(token)
-    runtime = Runtime(settings, stopping)
+    runtime = Runtime(settings, stopping, served)
     limit = Limit(settings.serve.timeout_s, "[serve] timeout_s")
     if preload:
         for problem in runtime.app.preload():  # reported by /health and that project's calls

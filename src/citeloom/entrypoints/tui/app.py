@@ -22,7 +22,7 @@ from citeloom.domain.text import trim
 from citeloom.entrypoints.stdout import without_controls
 from citeloom.entrypoints.tui.opener import open_result
 from citeloom.entrypoints.tui.screens import FiltersScreen, PassageScreen, ProjectScreen
-from citeloom.entrypoints.tui.session import ChosenFilters, Session
+from citeloom.entrypoints.tui.session import Session, ToggledFilters
 from citeloom.entrypoints.tui.view import (
     Item,
     answer_panel,
@@ -38,8 +38,8 @@ from citeloom.entrypoints.tui.view import (
 
 if TYPE_CHECKING:
     from citeloom.config import Settings
-    from citeloom.services.answer import AnswerReport
-    from citeloom.services.inspection import ProjectSummary
+    from citeloom.services.usecases.answer import AnswerResponse
+    from citeloom.services.usecases.projects import ProjectOut
 
 HINT = "↑↓ choose a result · enter reads it between its neighbours · / asks again"
 RESULT_ACTIONS = {
@@ -89,9 +89,9 @@ class CiteloomTui(App[None]):
         super().__init__()
         self.session = session
         self.project = project
-        self.filters = ChosenFilters()
+        self.filters = ToggledFilters()
         self.question: str | None = None
-        self.report: AnswerReport | None = None
+        self.report: AnswerResponse | None = None
         self._summary = "opening …"
         self._asked = 0  # the number of the latest question: older answers are dropped
         self._rows: dict[str, Item] = {}
@@ -151,7 +151,7 @@ class CiteloomTui(App[None]):
             except Exception as error:
                 self.call_from_thread(self._load_failed, project, error)
 
-    def _loaded(self, project: str, summary: ProjectSummary) -> None:
+    def _loaded(self, project: str, summary: ProjectOut) -> None:
         if project != self.project:
             return
         self._summary = summary_line(summary)
@@ -181,7 +181,7 @@ class CiteloomTui(App[None]):
         self._asking(self._asked, self.project, self.question, self.filters)
 
     @work(thread=True, exclusive=True, group="ask")
-    def _asking(self, number: int, project: str, question: str, filters: ChosenFilters) -> None:
+    def _asking(self, number: int, project: str, question: str, filters: ToggledFilters) -> None:
         try:
             report = self.session.ask(project, question, filters)
         except Exception as error:
@@ -196,7 +196,7 @@ class CiteloomTui(App[None]):
         self._fill([], [])
         self._panel(shown(error_text(error), style="red"))
 
-    def _answered(self, number: int, report: AnswerReport) -> None:
+    def _answered(self, number: int, report: AnswerResponse) -> None:
         if number != self._asked:
             return
         self.report = report
@@ -258,7 +258,7 @@ class CiteloomTui(App[None]):
     def open_pdf(self, item: Item) -> None:
         """In Zotero's reader when the result's PDF came from a Zotero data directory, else
         the file, at the page of the quote or passage."""
-        self.say(open_result(item.passage, item.page))
+        self.say(open_result(item.result, item.page))
 
     def action_cite(self) -> None:
         if item := self._chosen():
@@ -279,7 +279,7 @@ class CiteloomTui(App[None]):
         self._main.query_one("#results").focus()
 
     # ------------------------------------------------------------------ filters and projects
-    def _filter(self, filters: ChosenFilters) -> None:
+    def _filter(self, filters: ToggledFilters) -> None:
         self.filters = filters
         self._show_top()
         self.say(f"filters: {filters.describe()}")
@@ -289,22 +289,22 @@ class CiteloomTui(App[None]):
         item = self._chosen()
         if item is None:
             return
-        if item.passage.citekey is None:
+        if item.result.citekey is None:
             self.say("this passage's paper has no citekey: it matched no library entry")
             return
-        self._filter(self.filters.toggled_paper(item.passage.citekey))
+        self._filter(self.filters.toggled_paper(item.result.citekey))
 
     def action_toggle_section(self) -> None:
         item = self._chosen()
         if item is None:
             return
-        if not item.passage.section_path:
+        if not item.result.section_path:
             self.say("this passage is in no section")
             return
-        self._filter(self.filters.toggled_section(item.passage.section_path[-1]))
+        self._filter(self.filters.toggled_section(item.result.section_path[-1]))
 
     def action_filters(self) -> None:
-        def chosen(filters: ChosenFilters | None) -> None:
+        def chosen(filters: ToggledFilters | None) -> None:
             if filters is not None:
                 self._filter(filters)
 
@@ -315,7 +315,7 @@ class CiteloomTui(App[None]):
             if project is None or project == self.project:
                 return
             self.project = project
-            self.filters = ChosenFilters()  # citekeys and sections belong to the other library
+            self.filters = ToggledFilters()  # citekeys and sections belong to the other library
             self._summary = "opening …"
             self._show_top()
             self._fill([], [])

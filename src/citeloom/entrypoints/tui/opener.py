@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from citeloom.domain.notes import is_note_path
 
 if TYPE_CHECKING:
-    from citeloom.domain.records import Passage
+    from citeloom.services.usecases.wire import CitationOut, PassageOut
 
 
 def file_url(source: str, page: int | None) -> str:
@@ -34,13 +34,13 @@ def system_opener() -> str | None:
     return shutil.which("open" if sys.platform == "darwin" else "xdg-open")
 
 
-def open_result(passage: Passage, page: int | None) -> str:
-    """``o``: a result at PDF page ``page``, in Zotero's reader when its PDF was read from a
-    Zotero data directory (Zotero finds its own file), else the file."""
-    links = passage.zotero(page)
-    if links is not None:
-        return _launch(links.open_pdf)
-    return open_at(passage.source, page)
+def open_result(result: CitationOut | PassageOut, page: int | None) -> str:
+    """``o``: a result at PDF page ``page`` (the quote's, or the passage's first), in Zotero's
+    reader when its PDF was read from a Zotero data directory (Zotero finds its own file:
+    the result's ``zotero`` link is at that page), else the file."""
+    if result.zotero is not None:
+        return _launch(result.zotero.open_pdf)
+    return open_at(result.source, page)
 
 
 def open_at(source: str, page: int | None) -> str:

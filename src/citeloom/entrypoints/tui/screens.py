@@ -17,13 +17,13 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from citeloom.entrypoints.tui.session import ChosenFilters
+from citeloom.entrypoints.tui.session import ToggledFilters
 from citeloom.entrypoints.tui.view import Item, error_text, passage_page, shown
 from citeloom.services.browse import MAX_CONTEXT
 
 if TYPE_CHECKING:
     from citeloom.entrypoints.tui.session import Session
-    from citeloom.services.browse import PassageContext
+    from citeloom.services.usecases.passage import PassageContextResponse
 
 READ_CONTEXT = 2  # neighbours on each side when a passage is opened
 
@@ -80,13 +80,13 @@ class PassageScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="passage")
     def _fetch(self, context: int) -> None:
         try:
-            found = self.tui.session.passage(self.project, self.item.passage.chunk_id, context)
+            found = self.tui.session.passage(self.project, self.item.result.chunk_id, context)
         except Exception as error:
             self.app.call_from_thread(self._show_error, error)
             return
         self.app.call_from_thread(self._show, found)
 
-    def _show(self, found: PassageContext) -> None:
+    def _show(self, found: PassageContextResponse) -> None:
         self.query_one("#top", Static).update(self._heading())
         reading = passage_page(found, self.item.quote)
         self.query_one("#before", Static).update(reading.before)
@@ -134,12 +134,12 @@ def _year(text: str, name: str) -> int | None:
         raise ValueError(f"{name}: {text!r} is not a year") from None
 
 
-class FiltersScreen(ModalScreen[ChosenFilters | None]):
+class FiltersScreen(ModalScreen[ToggledFilters | None]):
     """``citeloom query``'s filters: papers, years, section. Empty fields filter nothing."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, filters: ChosenFilters) -> None:
+    def __init__(self, filters: ToggledFilters) -> None:
         super().__init__()
         self.filters = filters
 
@@ -165,7 +165,7 @@ class FiltersScreen(ModalScreen[ChosenFilters | None]):
         event.stop()
         value = {i.id: i.value for i in self.query(Input)}
         try:
-            chosen = ChosenFilters(
+            chosen = ToggledFilters(
                 citekeys=tuple((value["citekeys"] or "").replace(",", " ").split()),
                 year_from=_year(value["year-from"] or "", "from"),
                 year_to=_year(value["year-to"] or "", "until"),

@@ -1,5 +1,5 @@
-"""What the TUI asks of the warm runtime: one method per use case, each a call of the services
-the CLI and MCP call, run in a worker thread (never on the UI's event loop).
+"""What the TUI asks of the warm runtime: one method per use case it shows, each a request of
+the use case the CLI and MCP run too, run in a worker thread (never on the UI's event loop).
 
 No Textual here: the app's workers call these, and so can a test.
 """
@@ -9,19 +9,23 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from citeloom.services import requests
+from citeloom.services.usecases.answer import ANSWER, AnswerRequest
+from citeloom.services.usecases.base import Request, build
+from citeloom.services.usecases.passage import PASSAGE, PassageRequest
+from citeloom.services.usecases.projects import PROJECT
+from citeloom.services.usecases.query import Filters
 
 if TYPE_CHECKING:
     from citeloom.entrypoints.runtime import Runtime
-    from citeloom.services.answer import AnswerReport
-    from citeloom.services.browse import PassageContext
-    from citeloom.services.inspection import ProjectSummary
+    from citeloom.services.usecases.answer import AnswerResponse
+    from citeloom.services.usecases.passage import PassageContextResponse
+    from citeloom.services.usecases.projects import ProjectOut
 
 
 @dataclass(frozen=True)
-class ChosenFilters:
-    """The filters the reader chose in the TUI (those ``citeloom query`` has), as the screen
-    toggles them; ``Session.ask`` turns them into the request's ``requests.Filters``."""
+class ToggledFilters:
+    """The filters ``citeloom query`` has, as the TUI toggles them (each key press makes a new
+    set); ``within`` is the request's ``Filters`` of them."""
 
     citekeys: tuple[str, ...] = ()
     year_from: int | None = None
@@ -42,12 +46,20 @@ class ChosenFilters:
             parts.append(f"§ {self.section}")
         return " · ".join(parts) or "none"
 
-    def toggled_paper(self, citekey: str) -> ChosenFilters:
+    def toggled_paper(self, citekey: str) -> ToggledFilters:
         """Only this paper, or all papers again when it is the only one already."""
         return replace(self, citekeys=() if self.citekeys == (citekey,) else (citekey,))
 
-    def toggled_section(self, section: str) -> ChosenFilters:
+    def toggled_section(self, section: str) -> ToggledFilters:
         return replace(self, section=None if self.section == section else section)
+
+    def within(self) -> Filters:
+        return Filters(
+            citekeys=list(self.citekeys),
+            year_from=self.year_from,
+            year_to=self.year_to,
+            section=self.section,
+        )
 
 
 class Session:
@@ -61,28 +73,27 @@ class Session:
     def projects(self) -> list[str]:
         return self.app.project_names
 
-    def summary(self, project: str) -> ProjectSummary:
+    def summary(self, project: str) -> ProjectOut:
         """What the project holds (MCP list_projects' line of it)."""
-        return self.app.summary(project)
+        return self.app.run(PROJECT, build(Request, project=project))
 
     def warm(self, project: str) -> None:
         """Load the project's model and sentence caches now, so the first answer is quick."""
         self.app.warm(project)
 
-    def ask(self, project: str, question: str, filters: ChosenFilters) -> AnswerReport:
-        """``citeloom answer`` within ``filters``; its leads are the passages listed."""
-        within = requests.Filters(
-            citekeys=list(filters.citekeys),
-            year_from=filters.year_from,
-            year_to=filters.year_to,
-            section=filters.section,
+    def ask(self, project: str, question: str, filters: ToggledFilters) -> AnswerResponse:
+        """``citeloom answer`` within ``filters``, with the passages it was sought in (the
+        results listed below the answer)."""
+        request = build(
+            AnswerRequest,
+            project=project,
+            question=question,
+            within=filters.within(),
+            with_passages=True,
         )
-        request = requests.build(requests.AnswerRequest, project=project, question=question)
-        return self.app.answer(request, within)
+        return self.app.run(ANSWER, request)
 
-    def passage(self, project: str, chunk_id: str, context: int) -> PassageContext:
+    def passage(self, project: str, chunk_id: str, context: int) -> PassageContextResponse:
         """MCP get_passage: the chunk with ``context`` neighbours on each side."""
-        request = requests.build(
-            requests.PassageRequest, project=project, chunk_id=chunk_id, context=context
-        )
-        return self.app.passage(request)
+        request = build(PassageRequest, project=project, chunk_id=chunk_id, context=context)
+        return self.app.run(PASSAGE, request)

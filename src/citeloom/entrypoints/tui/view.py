@@ -1,6 +1,7 @@
-"""How the TUI shows an answer, a result and a passage: Rich text built from the services'
-reports, nothing decided here that the services decide (whether there is an answer, which
-page a quote is on, what a citation says).
+"""How the TUI shows an answer, a result and a passage: Rich text built from the response
+models the CLI, HTTP and MCP share (``services/usecases/``), nothing decided here that the use cases
+decide (whether there is an answer, which page a quote is on, what a citation says); a byline
+and the PDF pages are named as the CLI names them (``result_text``).
 
 Rich only (Textual draws it), so these are tested without running the app.
 
@@ -13,7 +14,6 @@ is pasted into a draft is what the researcher saw.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -21,18 +21,16 @@ from rich.style import Style
 from rich.text import Text
 
 from citeloom.domain.errors import CiteloomError
-from citeloom.domain.relations import WorkFlags
 from citeloom.domain.text import trim
 from citeloom.entrypoints.outcomes import internal
+from citeloom.entrypoints.result_text import byline, pdf_pages, quote_page
 from citeloom.entrypoints.stdout import without_controls
-from citeloom.services.relation_words import banner as flags_banner
+from citeloom.services.usecases.wire import CitationOut, PassageOut
 
 if TYPE_CHECKING:
-    from citeloom.domain.records import Passage
-    from citeloom.services.answer import AnswerReport
-    from citeloom.services.browse import PassageContext
-    from citeloom.services.evidence import Support
-    from citeloom.services.inspection import ProjectSummary
+    from citeloom.services.usecases.answer import AnswerResponse
+    from citeloom.services.usecases.passage import PassageContextResponse
+    from citeloom.services.usecases.projects import ProjectOut
 
 BAR_WIDTH = 20
 SHOWN_CHARS = 170  # of a passage in the list: two lines of an 80-column terminal
@@ -61,18 +59,19 @@ def shown(text: str, style: str = "") -> Text:
 class Item:
     """One row of the results: a verified quote of the answer, or a passage (a lead)."""
 
-    passage: Passage
+    result: CitationOut | PassageOut  # what the row shows, opens and reads around
     label: str  # the pandoc citation: the quote's own page, or the passage's pages
-    quote: str | None = None  # the verified sentence, exactly as stored
+    text: str  # the verified sentence exactly as stored, or the passage's text
+    quote: str | None = None  # the verified sentence, for a quote
     page: int | None = None  # the PDF page to open: the quote's, or the passage's first
 
     @classmethod
-    def of_quote(cls, support: Support) -> Item:
-        return cls(support.passage, support.label, support.quote, support.page)
+    def of_quote(cls, citation: CitationOut) -> Item:
+        return cls(citation, citation.label, citation.quote, citation.quote, citation.page)
 
     @classmethod
-    def of_passage(cls, passage: Passage) -> Item:
-        return cls(passage, passage.label, None, passage.page_start)
+    def of_passage(cls, passage: PassageOut) -> Item:
+        return cls(passage, passage.label, passage.text, None, passage.page_start)
 
     @property
     def cited(self) -> str:
@@ -82,59 +81,14 @@ class Item:
     @property
     def quoted(self) -> str:
         """What ``y`` copies: the words in quotation marks, then the citation, as shown."""
-        words = " ".join(without_controls(self.quote or self.passage.text).split())
+        words = " ".join(without_controls(self.text).split())
         return f'"{words}" {self.cited}'
 
 
-def items(report: AnswerReport) -> tuple[list[Item], list[Item]]:
-    """The answer's quotes and the passages it came from (the leads when there is none)."""
-    quotes = [Item.of_quote(s) for s in report.citations]
-    return quotes, [Item.of_passage(p) for p in report.leads]
-
-
-def _named(value: Any) -> str:
-    """A field of the versions work, whatever its shape: a citekey, a record, a list."""
-    if isinstance(value, Mapping):
-        if value.get("citekey"):
-            return f"@{value['citekey']}"
-        return str(value.get("label") or value.get("title") or value.get("notice") or "")
-    if isinstance(value, Sequence) and not isinstance(value, str):
-        return ", ".join(filter(None, (_named(v) for v in value)))
-    if isinstance(value, str):
-        return f"@{value}" if value and " " not in value else value
-    citekey = getattr(value, "citekey", None)  # a record object; True says nothing more
-    return f"@{citekey}" if isinstance(citekey, str) and citekey else ""
-
-
-def banner(passage: Any) -> str | None:
-    """A retraction or version notice, when the result carries one.
-
-    The hook for what the versions work adds to results: its own one-line ``banner`` (of the
-    passage's ``flags``) when there is one, else the fields ``retracted``, ``superseded_by``
-    and ``versions`` of the flags or the passage, whatever their shape. Nothing is shown for
-    a result without them, so the TUI needs nothing new the day they arrive."""
-    for holder in (getattr(passage, "flags", None), passage):
-        if holder is None:
-            continue
-        told = (
-            flags_banner(holder)
-            if isinstance(holder, WorkFlags)
-            else getattr(holder, "banner", None)
-        )
-        if isinstance(told, str) and told:
-            return told
-        retracted = getattr(holder, "retracted", None)
-        if retracted:
-            detail = retracted if isinstance(retracted, str) else _named(retracted)
-            detail = detail or str(getattr(holder, "retraction", None) or "")
-            return "RETRACTED" + (f": {detail}" if detail else "")
-        superseded = getattr(holder, "superseded_by", None)
-        if superseded:
-            return f"superseded by {_named(superseded)}".rstrip()
-        versions = getattr(holder, "versions", None)
-        if isinstance(versions, Sequence) and not isinstance(versions, str) and versions:
-            return f"also in the library as {_named(versions)}"
-    return None
+def items(report: AnswerResponse) -> tuple[list[Item], list[Item]]:
+    """The answer's quotes and the passages it was sought in (the leads when there is none)."""
+    quotes = [Item.of_quote(c) for c in report.citations]
+    return quotes, [Item.of_passage(p) for p in report.leads or []]
 
 
 def confidence_bar(confidence: float, answered: bool, width: int = BAR_WIDTH) -> Text:
@@ -149,7 +103,7 @@ def confidence_bar(confidence: float, answered: bool, width: int = BAR_WIDTH) ->
     return bar
 
 
-def answer_panel(report: AnswerReport) -> Text:
+def answer_panel(report: AnswerResponse) -> Text:
     """Above the results: the verdict on the question, with the confidence bar."""
     if report.note:  # nothing indexed yet, or the budget note: the service's own words
         return shown(report.note, style="yellow")
@@ -170,63 +124,49 @@ def answer_panel(report: AnswerReport) -> Text:
     return out
 
 
-def _section(passage: Passage) -> str:
-    return " > ".join(passage.section_path)
+def _section(result: CitationOut | PassageOut) -> str:
+    return " > ".join(result.section_path)
 
 
-def _byline(passage: Passage) -> str:
-    who = passage.family_names[0] if passage.family_names else ""
-    if who and len(passage.family_names) > 2:
-        who += " et al."
-    elif len(passage.family_names) == 2:
-        who += " and " + passage.family_names[1]
-    return ", ".join(x for x in (who, str(passage.year or "")) if x)
-
-
-def _pdf_pages(passage: Passage) -> str:
-    if not passage.pdf_pages_differ:
-        return ""
-    if passage.page_end in (None, passage.page_start):
-        return f" (PDF p. {passage.page_start})"
-    return f" (PDF pp. {passage.page_start}-{passage.page_end})"
-
-
-def _banner_line(out: Text, passage: Passage) -> None:
-    if notice := banner(passage):
-        out.append(f" {notice} ", style="bold white on red")
+def _banner_line(out: Text, result: CitationOut | PassageOut) -> None:
+    """A retraction or version notice above the result, when its paper has one."""
+    if result.banner:
+        out.append(f" {result.banner} ", style="bold white on red")
         out.append("\n")
 
 
 def quote_row(item: Item) -> Text:
     """A quote of the answer: the sentence, then its citation and section."""
+    citation = item.result
     out = Shown()
-    _banner_line(out, item.passage)
+    _banner_line(out, citation)
     out.append(f"“{item.quote}”\n")
     out.append(item.label, style="bold cyan")
-    if item.page is not None and item.passage.page_label(item.page) != str(item.page):
-        out.append(f" (PDF p. {item.page})", style="cyan")
-    if section := _section(item.passage):
+    if isinstance(citation, CitationOut) and (pdf := quote_page(citation)):
+        out.append(pdf, style="cyan")
+    if section := _section(citation):
         out.append(f"  § {section}", style="italic")
     return out
 
 
 def passage_row(item: Item) -> Text:
     """A passage: its citation, who and when, its section, the start of its text."""
-    passage = item.passage
+    passage = item.result
+    assert isinstance(passage, PassageOut)
     out = Shown()
     _banner_line(out, passage)
     out.append(f"{passage.rank}. ", style="bold")
     out.append(item.label, style="bold cyan")
-    out.append(_pdf_pages(passage), style="cyan")
-    if byline := _byline(passage):
-        out.append(f"  {byline}", style="bright_black")
+    out.append(pdf_pages(passage), style="cyan")
+    if who := byline(passage):
+        out.append(f"  {who}", style="bright_black")
     if section := _section(passage):
         out.append(f"\n§ {section}", style="italic")
     out.append("\n" + trim(passage.text, SHOWN_CHARS), style="default")
     return out
 
 
-def summary_line(summary: ProjectSummary) -> str:
+def summary_line(summary: ProjectOut) -> str:
     docs = summary.documents
     return f"{docs} document{'' if docs == 1 else 's'}, {summary.chunks} chunks"
 
@@ -248,8 +188,8 @@ def welcome(project: str) -> Text:
     )
 
 
-def _chunk(out: Text, passage: Passage, *, main: bool, quote: str | None) -> None:
-    head = passage.label + _pdf_pages(passage)
+def _chunk(out: Text, passage: PassageOut, *, main: bool, quote: str | None) -> None:
+    head = passage.label + pdf_pages(passage)
     if section := _section(passage):
         head += f"  § {section}"
     out.append(head + "\n", style="bold cyan" if main else "cyan")
@@ -274,15 +214,15 @@ class Reading:
     after: Text
 
 
-def passage_page(found: PassageContext, quote: str | None = None) -> Reading:
+def passage_page(found: PassageContextResponse, quote: str | None = None) -> Reading:
     """The reading view: the passage between its neighbours (dimmed), the quote marked."""
     passage = found.passage
     before = Shown()
     _banner_line(before, passage)
     title = passage.title or passage.source
     before.append(title + "\n", style="bold")
-    if byline := _byline(passage):
-        before.append(byline + "\n", style="bright_black")
+    if who := byline(passage):
+        before.append(who + "\n", style="bright_black")
     before.append("\n")
     for chunk in found.before:
         _chunk(before, chunk, main=False, quote=None)

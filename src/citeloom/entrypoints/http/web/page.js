@@ -228,9 +228,11 @@ function pages(start, end) {
 
 // Who and when, the title, where: three parts that sit on one line where there is room and
 // stack on a phone, the title cut to one line there (the whole title is its tooltip).
+// Who and when from the fields the CLI and the TUI name them by, by their rule
+// (entrypoints/result_text.py): "Ardel et al., 2023", "Ardel and Reyes, 2023".
 function byline(item, where) {
-  const authors = (item.authors || []).map((a) => a.split(",")[0]);
-  const who = authors.length > 2 ? authors[0] + " et al." : authors.join(" & ");
+  const names = (item.authors || []).map((a) => a.split(",")[0].trim()).filter(Boolean);
+  const who = names.length > 2 ? names[0] + " et al." : names.join(" and ");
   const whoWhen = [who, item.year ? String(item.year) : null].filter(Boolean).join(", ");
   return el(
     "p",

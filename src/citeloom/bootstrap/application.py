@@ -1,6 +1,7 @@
-"""What the application object is built from (``services.wiring.Wiring``), over one set of
-settings, each part made by a builder of ``citeloom.bootstrap``; and ``application``, the use
-cases every door calls. Kept apart from the builders so each module stays one concern."""
+"""The application over one set of settings: ``SettingsBuilders`` (what the use cases ask
+bootstrap to build, ``services.usecases.dependencies.Builders``, each part made by a builder
+of ``citeloom.bootstrap``) and ``application``, which builds the process's ``Dependencies``
+once and the ``Citeloom`` the CLI, the servers and the TUI run their use cases on."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from citeloom import bootstrap as b
+from citeloom.bootstrap import validation
 from citeloom.config import ProjectConfig, Settings
+from citeloom.domain.errors import ConfigError
 
 if TYPE_CHECKING:
     from citeloom.adapters.embedding.loader import LoadedEmbedder
@@ -19,17 +22,17 @@ if TYPE_CHECKING:
     from citeloom.services.browse import BrowseService
     from citeloom.services.check import CheckService
     from citeloom.services.evidence import WarmEvidence
-    from citeloom.services.ingest import IngestService, ProgressHook
+    from citeloom.services.ingest import IngestService
     from citeloom.services.notes import NoteBook, NoteService
     from citeloom.services.query import QueryService
     from citeloom.services.reindex import ReindexService, TermsReindex
-    from citeloom.services.validate import Check, ProjectComponents
-    from citeloom.services.watch import WatchService
+    from citeloom.services.usecases.dependencies import RunDisplay
+    from citeloom.services.validate import ProjectComponents, ValidationCheck
+    from citeloom.services.watch import RunOnce, WatchService
 
 
-class Wiring:
-    """``services.wiring.Wiring`` over these settings: what the application object builds,
-    each through the builders above."""
+class SettingsBuilders:
+    """The builders of ``citeloom.bootstrap`` bound to one set of settings."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
@@ -120,33 +123,40 @@ class Wiring:
         return b.reindex_service(self.settings, project, index, embedding_model, allow_download)
 
     def watch_service(
-        self,
-        project: str,
-        paths: Sequence[Path],
-        prune: bool,
-        on_wait: Callable[[str], None] | None,
-        settle_s: float,
-        progress: ProgressHook | None = None,
-        jobs: int | None = 1,
+        self, project: str, paths: Sequence[Path], settle_s: float, run_once: RunOnce
     ) -> WatchService:
-        return b.watch_service(
-            self.settings, project, list(paths), prune, on_wait, settle_s, progress, jobs
-        )
+        return b.watch_service(self.settings, project, paths, settle_s, run_once)
 
-    def conversion_checks(self) -> list[Check]:
-        return b.conversion_checks(self.settings)
+    def conversion_checks(self) -> list[ValidationCheck]:
+        return validation.conversion_checks(self.settings)
 
     def available_models(self) -> list[str]:
         return b.available_models(self.settings)
 
     def project_components(self, project: str, allow_download: bool) -> ProjectComponents:
-        return b.project_components(self.settings, project, allow_download)
+        return validation.project_components(self.settings, project, allow_download)
 
-    def with_zotero(self, project: str, data_dir: Path) -> Wiring:
-        return Wiring(b.with_zotero(self.settings, project, data_dir))
+    def with_zotero(self, project: str, data_dir: Path) -> SettingsBuilders:
+        """The project's library read from the Zotero data directory ``data_dir``
+        (``ingest --zotero DIR``)."""
+        chosen = self.settings.get_project(project)
+        changed = chosen.model_copy(update={"zotero": data_dir.expanduser().absolute()})
+        projects = {**self.settings.project, project: changed}
+        return SettingsBuilders(self.settings.model_copy(update={"project": projects}))
 
-    def with_server(self, url: str) -> Wiring:
-        return Wiring(b.with_server(self.settings, url))
+    def with_server(self, url: str) -> SettingsBuilders:
+        """The index on the Qdrant server ``url`` (``import --to``)."""
+        from pydantic import ValidationError
+
+        from citeloom.config import QdrantConfig
+
+        try:
+            qdrant = QdrantConfig.model_validate({**self.settings.qdrant.model_dump(), "url": url})
+        except ValidationError as error:
+            raise ConfigError(
+                f"--to {url!r}: {error.errors()[0]['msg'].removeprefix('Value error, ')}"
+            ) from None
+        return SettingsBuilders(self.settings.model_copy(update={"qdrant": qdrant}))
 
 
 def application(
@@ -154,10 +164,20 @@ def application(
     long_lived: bool = False,
     on_wait: Callable[[str], None] | None = None,
     stopping: Callable[[], bool] = lambda: False,
+    display: RunDisplay | None = None,
 ) -> Citeloom:
     """The use cases over these settings (``services.application``). ``long_lived``: a server
     or the TUI, which keeps the index open and models loaded between calls; else each use case
-    opens the index and closes it after (``on_wait``: told while another process holds it)."""
+    opens the index and closes it after (``on_wait``: told while another process holds it).
+    ``display``: how the command shows a long run (ingest, watch)."""
     from citeloom.services.application import Citeloom
+    from citeloom.services.usecases.dependencies import Dependencies
 
-    return Citeloom(Wiring(settings), long_lived=long_lived, on_wait=on_wait, stopping=stopping)
+    deps = Dependencies(
+        SettingsBuilders(settings),
+        long_lived=long_lived,
+        on_wait=on_wait,
+        stopping=stopping,
+        display=display,
+    )
+    return Citeloom(deps)
