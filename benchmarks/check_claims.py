@@ -54,8 +54,9 @@ from benchmarks import corpora  # noqa: E402
 from benchmarks.library import WORK, CachedEmbedder, joined_library, write_config  # noqa: E402
 from benchmarks.perturb import paper_names, perturb  # noqa: E402
 from citeloom import bootstrap  # noqa: E402
+from citeloom.domain.abbreviations import ShortForms  # noqa: E402
 from citeloom.domain.abstention import idf  # noqa: E402
-from citeloom.domain.alignment import PageText, Thresholds  # noqa: E402
+from citeloom.domain.alignment import ClaimContent, PageText, Thresholds  # noqa: E402
 from citeloom.domain.ids import sha256_of_file  # noqa: E402
 from citeloom.domain.reference_lists import mark_reference_lists  # noqa: E402
 from citeloom.domain.sentences import looks_whole, split_sentences  # noqa: E402
@@ -81,6 +82,19 @@ def library() -> Path:
     return joined_library(
         FOLDER, ROOT / "tests" / "data" / "papers.csl.json", DATA / "paginated.csl.json"
     )
+
+
+def claim_on_page(
+    service: CheckService, claim: str, citekey: str, pdf_page: int
+) -> tuple[ClaimContent, list[PageText], ShortForms]:
+    """A claim's content as the check service builds it for its cited paper, that paper's
+    blocks on one PDF page, and the paper's abbreviations: what the judge reads."""
+    paper = service._paper(citekey, service.papers()[citekey])
+    content = service.judge_core.content(
+        claim, paper.authors, paper.years, paper.folded, paper.topic
+    )
+    pages = [t for (_, p), t in paper.pages.items() if p == pdf_page]
+    return content, pages, paper.short_forms
 
 
 def prepare() -> Path:

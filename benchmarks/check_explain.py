@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.check_claims import prepare  # noqa: E402
+from benchmarks.check_claims import claim_on_page, prepare  # noqa: E402
 from citeloom import bootstrap  # noqa: E402
 from citeloom.domain.alignment import content_ok, facts_of  # noqa: E402
 
@@ -60,18 +60,15 @@ def main() -> None:
         service = bootstrap.check_service(settings, "checks", index)
         core = service.judge_core
         for claim, key, page in wanted:
-            documents = service.papers()[key]
-            paper = service._paper(key, documents)
-            content = core.content(claim, paper.authors, paper.years, paper.folded, paper.topic)
-            pages = [t for (_, p), t in paper.pages.items() if p == page]
-            found = core.alignments(content, pages, paper.short_forms)
-            verdict = core.judge(content, pages, paper.short_forms)
+            content, pages, short_forms = claim_on_page(service, claim, key, page)
+            found = core.alignments(content, pages, short_forms)
+            verdict = core.judge(content, pages, short_forms)
             print(f"\n=== {claim}\n    [@{key}, PDF p. {page}] -> {verdict.outcome}")
             numbers = [q.text for q in content.numbers]
             print(f"    numbers {numbers}; context {sorted(content.context)}")
             for a in found[: args.top]:
-                facts = facts_of(content, a, paper.short_forms)
-                ok = content_ok(content, a, core.thresholds, paper.short_forms)
+                facts = facts_of(content, a, short_forms)
+                ok = content_ok(content, a, core.thresholds, short_forms)
                 print(
                     f"  score {a.score:.3f} lexical {a.lexical:.2f} terms {a.terms:.2f} "
                     f"cos {a.similarity:.3f} numbers {a.numbers:.2f} content_ok {ok}"

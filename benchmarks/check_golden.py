@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.check_claims import authors_file, halves, prepare  # noqa: E402
+from benchmarks.check_claims import authors_file, claim_on_page, halves, prepare  # noqa: E402
 from benchmarks.check_realistic import (  # noqa: E402
     claims_items,
     fresh_items,
@@ -62,15 +62,12 @@ def main() -> None:
         texts: dict[str, str] = {}  # sentence key -> sentence, once for all claims
         papers: dict[str, dict[str, list[str]]] = {}  # citekey -> its abbreviations
         for item in items:
-            documents = service.papers().get(item.citekey)
-            if not documents:
+            if item.citekey not in service.papers():
                 continue
-            paper = service._paper(item.citekey, documents)
-            content = core.content(
-                item.claim, paper.authors, paper.years, paper.folded, paper.topic
+            content, pages, short_forms = claim_on_page(
+                service, item.claim, item.citekey, item.pdf_page
             )
-            pages = [t for (_, p), t in paper.pages.items() if p == item.pdf_page]
-            found = core.alignments(content, pages, paper.short_forms)[:SPANS]
+            found = core.alignments(content, pages, short_forms)[:SPANS]
             sentences = list(dict.fromkeys(s for a in found for s in a.span.sentences))
             vectors = core.vectors.vectors(sentences, core.embedder.embed_documents)
             similarity = Similarities(
@@ -86,7 +83,7 @@ def main() -> None:
                         pairs["|".join(pair)] = round(similarity.pair(first, second), 5)
             claim_names = [*names(content.text, content.ignore_names), *labels(content.text)]
             texts.update({sentence_key(s): s for s in sentences})
-            papers[item.citekey] = {k: sorted(v) for k, v in sorted(paper.short_forms.items())}
+            papers[item.citekey] = {k: sorted(v) for k, v in sorted(short_forms.items())}
             stored.append(
                 {
                     "set": item.set,
@@ -99,7 +96,7 @@ def main() -> None:
                     "ignore_names": sorted(content.ignore_names),
                     "ignore_numbers": sorted(content.ignore_numbers),
                     "context": sorted(content.context),
-                    "paper_names": [n for n in claim_names if mentioned(paper.folded, n)],
+                    "paper_names": [n for n in claim_names if mentioned(content.paper, n)],
                     "citekey": item.citekey,
                     "spans": [
                         [a.span.page, a.span.body, [sentence_key(s) for s in a.span.sentences]]

@@ -18,7 +18,7 @@ from citeloom.services.answer import AnswerService
 from citeloom.services.application import Citeloom
 from citeloom.services.browse import BrowseService
 from citeloom.services.check import CheckService
-from citeloom.services.evidence import SentenceEvidence, WarmEvidence
+from citeloom.services.evidence import SentenceEvidence, SentenceVectors, WarmEvidence
 from citeloom.services.ingest import IngestService
 from citeloom.services.notes import NoteBook, NoteService
 from citeloom.services.query import QueryService
@@ -118,6 +118,9 @@ class FakeBuilders:
 
     def document_text(self) -> FakeDocumentText:
         return self.texts
+
+    def sentence_vectors(self, model_id: str) -> SentenceVectors:
+        return SentenceVectors()  # kept in memory: a test writes nothing to disk
 
     def relations(self, project: str) -> FakeRelations:
         return FakeRelations()

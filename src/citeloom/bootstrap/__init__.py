@@ -470,14 +470,12 @@ def document_text(settings: Settings) -> DocumentText:
     )
 
 
-def sentence_vectors(settings: Settings, model_id: str | None) -> SentenceVectors:
+def sentence_vectors(settings: Settings, model_id: str) -> SentenceVectors:
     """An empty cache of sentence vectors, kept on disk for ``model_id`` (check's cited
     pages are embedded once, not on every run of a hook)."""
     from citeloom.adapters.embedding.sentence_store import FileSentenceStore
     from citeloom.services.evidence import SentenceVectors
 
-    if model_id is None:
-        return SentenceVectors()
     return SentenceVectors(
         store=FileSentenceStore(settings.paths.cache_dir / "sentences", model_id)
     )
@@ -536,8 +534,9 @@ def check_service(
     from citeloom.services.claim_judge import ClaimJudge
 
     sentences = sentence_evidence(settings, project_name, index, query.embedder, evidence)
+    # a process's warm vectors (kept on disk by WarmModels), else this check's own
     vectors = evidence.vectors if evidence is not None else None
-    if vectors is None or vectors.store is None:
+    if vectors is None:
         vectors = sentence_vectors(settings, query.embedder.model_id)
     judge = ClaimJudge(
         query.embedder,

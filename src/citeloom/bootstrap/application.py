@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from citeloom.services.application import Citeloom
     from citeloom.services.browse import BrowseService
     from citeloom.services.check import CheckService
-    from citeloom.services.evidence import WarmEvidence
+    from citeloom.services.evidence import SentenceVectors, WarmEvidence
     from citeloom.services.ingest import IngestService
     from citeloom.services.notes import NoteBook, NoteService
     from citeloom.services.query import QueryService
@@ -70,6 +70,9 @@ class SettingsBuilders:
 
     def document_text(self) -> DocumentText:
         return b.document_text(self.settings)
+
+    def sentence_vectors(self, model_id: str) -> SentenceVectors:
+        return b.sentence_vectors(self.settings, model_id)
 
     def relations(self, project: str) -> RelationSource:
         return b.relations(self.settings, self.project(project))

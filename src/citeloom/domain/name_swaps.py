@@ -139,13 +139,8 @@ def said_otherwise(
     words = frozenset(core_words)
     if abbreviated(name, words, forms):
         return True
-    letters = fold_for_match(name).replace(" ", "")
-    if name.isupper() and 2 <= len(letters) <= 6 and letters.isalpha():
-        size = len(letters)
-        for i in range(len(core_words) - size + 1):
-            run = core_words[i : i + size]
-            if "".join(w[0] for w in run) == letters and all(len(w) > 2 for w in run):
-                return True
+    if _initials(name, core_words, frozenset()) is not None:
+        return True
     if " " not in name and name.isalpha() and not name.isupper():
         key = fold_for_match(name)
         need = max(4, len(key) - 3)
@@ -153,6 +148,20 @@ def said_otherwise(
             return True
     digits = re.findall(r"\d{2,}", name)
     return bool(digits) and all(d in words for d in digits)
+
+
+def _initials(acronym: str, words: list[str], skip: frozenset[str]) -> tuple[int, int] | None:
+    """Where consecutive words of three letters or more (none of ``skip``) have an acronym's
+    letters as their initials ("hazard ratio" for HR): the first and last word's positions."""
+    letters = fold_for_match(acronym).replace(" ", "")
+    if not (acronym.isupper() and 2 <= len(letters) <= 6 and letters.isalpha()):
+        return None
+    size = len(letters)
+    for i in range(len(words) - size + 1):
+        run = words[i : i + size]
+        if "".join(w[0] for w in run) == letters and all(len(w) > 2 and w not in skip for w in run):
+            return i, i + size - 1
+    return None
 
 
 def _common_prefix(a: str, b: str) -> int:
@@ -213,18 +222,8 @@ def said_in_words(short: str, name: str, words: list[str], short_forms: ShortFor
     if long and long <= set(words):
         where = [i for i, w in enumerate(words) if w in long]
         at = (where[0], where[-1])
-    letters = fold_for_match(short).replace(" ", "")
-    if at is None and short.isupper() and 2 <= len(letters) <= 6 and letters.isalpha():
-        size = len(letters)
-        at = next(
-            (
-                (i, i + size - 1)
-                for i in range(len(words) - size + 1)
-                if "".join(w[0] for w in words[i : i + size]) == letters
-                and all(len(w) > 2 and w not in STOPWORDS for w in words[i : i + size])
-            ),
-            None,
-        )
+    if at is None:
+        at = _initials(short, words, STOPWORDS)
     if at is None:
         return False
     parts = name_parts(name)

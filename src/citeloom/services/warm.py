@@ -13,9 +13,16 @@ from citeloom.services.evidence import SentenceVectors, WarmEvidence
 
 
 class WarmModels:
-    def __init__(self, texts: Callable[[], DocumentText]) -> None:
-        """``texts``: reads the stored page texts (once, when an answer first needs them)."""
+    def __init__(
+        self,
+        texts: Callable[[], DocumentText],
+        vectors: Callable[[str], SentenceVectors] = lambda model: SentenceVectors(),
+    ) -> None:
+        """``texts``: reads the stored page texts (once, when an answer first needs them);
+        ``vectors``: a model's sentence vectors, kept on disk where the process can (a
+        check's cited pages are embedded once for every later run, this one's included)."""
         self.texts = texts
+        self.vectors = vectors
         self.load_s: dict[str, float] = {}  # how long each model took to load
         self._models: dict[str, Embedder] = {}
         self._evidence: dict[str, WarmEvidence] = {}  # by model
@@ -41,5 +48,5 @@ class WarmModels:
             if self._texts is None:
                 self._texts = self.texts()
             if model not in self._evidence:
-                self._evidence[model] = WarmEvidence(SentenceVectors(), self._texts)
+                self._evidence[model] = WarmEvidence(self.vectors(model), self._texts)
             return self._evidence[model]

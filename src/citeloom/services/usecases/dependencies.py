@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from citeloom.services.answer import AnswerService
     from citeloom.services.browse import BrowseService
     from citeloom.services.check import CheckService
-    from citeloom.services.evidence import WarmEvidence
+    from citeloom.services.evidence import SentenceVectors, WarmEvidence
     from citeloom.services.ingest import DocumentOutcome, IngestService, ProgressHook
     from citeloom.services.notes import NoteBook, NoteService
     from citeloom.services.query import QueryService
@@ -108,6 +108,8 @@ class Builders(Protocol):
     def embedder(self, project: str, allow_download: bool = False) -> Embedder: ...
 
     def document_text(self) -> DocumentText: ...
+
+    def sentence_vectors(self, model_id: str) -> SentenceVectors: ...
 
     def relations(self, project: str) -> RelationSource: ...
 
@@ -221,7 +223,7 @@ class Dependencies:
         self.builders = builders
         self.on_wait = on_wait
         self.display: RunDisplay = display or Unattended()
-        self.models = WarmModels(builders.document_text)
+        self.models = WarmModels(builders.document_text, builders.sentence_vectors)
         self.holding = IndexHolding(self._open, builders.busy_timeout_s, long_lived, stopping)
 
     def _open(self, busy_timeout_s: float | None) -> Index:
