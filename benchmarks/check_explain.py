@@ -67,7 +67,7 @@ def main() -> None:
             numbers = [q.text for q in content.numbers]
             print(f"    numbers {numbers}; context {sorted(content.context)}")
             for a in found[: args.top]:
-                facts = facts_of(content, a, short_forms)
+                facts = facts_of(content, a, short_forms, core.antonyms)
                 ok = content_ok(content, a, core.thresholds, short_forms)
                 print(
                     f"  score {a.score:.3f} lexical {a.lexical:.2f} terms {a.terms:.2f} "

@@ -1,11 +1,13 @@
 """check on the traps a careless author falls into, and those a checker falls into, each on a
 real page of ../shared/corpus that sets it (issue 43's kinds): a plan read as done, a
-refused capability read as granted, an antonym, a name swapped inside a paraphrase, a value
-given to the wrong thing of a list, a unit off by a scale; and, for correct claims, a
-sequence written the other way round, a derived name, a negation in other words, a list
-item. A false claim must fail the hook (``mismatch``); a correct one must not
-(``supported`` or ``unconfirmed``). The claims are the benchmark's (benchmarks/data), written
-by people who never read the checker, each in their own words, not the page's."""
+refused capability read as granted, an antonym (WordNet's), a possibility read as shown, a
+name swapped inside a paraphrase, a value given to the wrong thing of a list, a unit off by a
+scale; and, for correct claims, a sequence written the other way round, a derived name, a
+negation in other words, a list item. A false claim must fail the hook (``mismatch``), or at
+least not pass it as ``supported`` where the page says nothing the other way; a correct one
+must not fail it (``supported`` or ``unconfirmed``). The claims are the benchmark's
+(benchmarks/data), written by people who never read the checker, each in their own words,
+not the page's."""
 
 from __future__ import annotations
 
@@ -32,6 +34,13 @@ FALSE = {
     "r1-21": "the mouse-specific count given to human-specific selection",
     "rc-094": "33RE's Ki given to RXP407",
     "rc-135": "64 MB blocks, where the page says 64 KB",
+    "rodriguez-01-f": "a large effect, where the page says small albeit perceptible",
+}
+# false claims the page does not state, though it says nothing the other way in their slot:
+# they must not pass as supported
+UNSTATED = {
+    "r2-01": "a possibility the page raises, read as shown",
+    "r3-15": "six of eight men, where the page's next sentence says five of eight",
 }
 # correct claims a checker reading words, not facts, called wrong
 CORRECT = {
@@ -48,7 +57,13 @@ CORRECT = {
 
 def _items() -> dict[str, dict]:
     out = {}
-    for name in ("fresh_claims_r1.json", "realistic_claims.json"):
+    for name in (
+        "fresh_claims_r1.json",
+        "fresh_claims_r2.json",
+        "fresh_claims_r3.json",
+        "realistic_claims.json",
+        "false_restatements.json",
+    ):
         for item in json.loads((DATA / name).read_text(encoding="utf-8"))["claims"]:
             out[item["id"]] = item
     return out
@@ -62,7 +77,7 @@ def verdicts(quality_project):
     items = _items()
     with project.check_service() as service:  # the printed label of each PDF page
         papers = service.papers()
-    for item_id in [*FALSE, *CORRECT]:
+    for item_id in [*FALSE, *UNSTATED, *CORRECT]:
         claim, key, pdf_page = (items[item_id][k] for k in ("claim", "citekey", "pdf_page"))
         labels = next((d.labels for d in papers[key] if d.labels is not None), None)
         label = labels.label(pdf_page) if labels is not None else str(pdf_page)
@@ -70,7 +85,7 @@ def verdicts(quality_project):
     draft = "\n\n".join(lines)
     request = CheckRequest(project=PROJECT, draft=draft, name="traps.md", format="markdown")
     report = project.app().run(CHECK, request)
-    return dict(zip([*FALSE, *CORRECT], report.citations, strict=True))
+    return dict(zip([*FALSE, *UNSTATED, *CORRECT], report.citations, strict=True))
 
 
 @pytest.mark.parametrize("item", FALSE, ids=list(FALSE))
@@ -78,6 +93,12 @@ def test_a_restatement_with_one_fact_wrong_fails_the_hook(verdicts, item):
     check = verdicts[item]
     assert check.verdict == "mismatch", (FALSE[item], check.verdict, check.message)
     assert check.message.startswith("draft: ")  # what differs is named, both sides
+
+
+@pytest.mark.parametrize("item", UNSTATED, ids=list(UNSTATED))
+def test_a_claim_that_says_more_than_its_page_is_not_supported(verdicts, item):
+    check = verdicts[item]
+    assert check.verdict != "supported", (UNSTATED[item], check.message)
 
 
 @pytest.mark.parametrize("item", CORRECT, ids=list(CORRECT))

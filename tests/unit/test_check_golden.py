@@ -2,11 +2,12 @@
 index or ../shared: each claim's content and its cited page's best-aligned spans with their
 dense similarities, as ``benchmarks/check_golden.py`` stored them (tests/data/
 check_judge_inputs.json), judged again through ``domain.alignment`` (alignment, every fact
-slot, the verdict). The four figures a pre-commit hook lives by, per set and half, are held to
-their floors (tests/quality/stored/check_golden.json): false claims judged supported and
-correct claims failing the hook may not rise; false claims failing and correct claims
-supported may not fall. A rule change shows its effect here in seconds, item by item; the
-quality test over the real project (tests/quality/test_check_quality.py) remains the measure.
+slot with the antonyms the application reads, the verdict). The four figures a pre-commit
+hook lives by, per set and half, are held to their floors (tests/quality/stored/
+check_golden.json): false claims judged supported and correct claims failing the hook may not
+rise; false claims failing and correct claims supported may not fall. A rule change shows its
+effect here in seconds, item by item; the quality test over the real project
+(tests/quality/test_check_quality.py) remains the measure.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from citeloom.adapters.lexicon import antonyms
 from citeloom.domain.abbreviations import ShortForms
 from citeloom.domain.alignment import (
     DEFAULT_THRESHOLDS,
@@ -67,7 +69,8 @@ def verdicts() -> Iterator[tuple[dict[str, Any], str]]:
 
         short_forms = forms[item["citekey"]]
         found = align(content, spans, lambda s: run_similarity(s, cosine, pair), short_forms)
-        yield item, judge(content, found, DEFAULT_THRESHOLDS, short_forms).outcome
+        outcome = judge(content, found, DEFAULT_THRESHOLDS, short_forms, antonyms=antonyms())
+        yield item, outcome.outcome
 
 
 def test_the_judge_holds_its_figures_on_claims_it_was_not_written_for():

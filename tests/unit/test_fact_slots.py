@@ -6,7 +6,7 @@ a checker must not call wrong."""
 from __future__ import annotations
 
 from citeloom.domain.bindings import misbound
-from citeloom.domain.claims import claim_numbers, negation_facts
+from citeloom.domain.claims import claim_numbers, negation_facts, number_facts
 from citeloom.domain.directions import direction_facts
 from citeloom.domain.name_swaps import labels, said_otherwise, swapped_names
 from citeloom.domain.qualifiers import deferred_in, qualifier_facts
@@ -143,3 +143,47 @@ def test_a_negation_in_other_words_agrees_and_a_negated_clause_denies_its_affirm
 def test_a_fraction_is_one_value_and_an_index_is_none():
     assert [q.value for q in quantities("assumed to be w = 1/3, as for radiation")] == [1 / 3]
     assert [q.text for q in quantities("the density today n(0) ∼ 100cm-3")] == ["100cm-3"]
+
+
+def test_a_possibility_on_the_page_is_not_stated_as_a_finding():
+    page = (
+        "It is possible that the volume deceleration parameter q vol becomes negative only "
+        "after averaging over scales which are larger than 100 Mpc."
+    )
+    claim = (
+        "Bolejko and Andersson showed that the volume deceleration parameter becomes negative "
+        "once the averaging is done over scales larger than 100 Mpc."
+    )
+    against, missing = qualifier_facts(claim, page)
+    assert against == [] and [(d.draft, d.page) for d in missing] == [
+        ("as a finding", "it is possible that")
+    ]
+    # a claim that keeps the hedge states no more than the page
+    hedged = "Averaging over scales beyond 100 Mpc may make the deceleration parameter negative."
+    assert qualifier_facts(hedged, page) == ([], [])
+    # what was proposed is not hedged by being proposed: "the proposal that GPs might ..."
+    page = (
+        "The participants were unenthusiastic about the proposal that GPs might provide heart "
+        "failure rehabilitation programmes."
+    )
+    claim = "Participants were lukewarm about GPs delivering heart failure rehabilitation."
+    assert qualifier_facts(claim, page) == ([], [])
+
+
+def test_a_number_in_words_is_missing_where_the_passage_gives_another():
+    passage = (
+        "Fifteen participants took part, seven from the rural hospital and eight from the "
+        "urban hospital. In the rural hospital all participants were male and in the urban "
+        "hospital five of the eight participants were also male."
+    )
+    core = passage.split(". ", maxsplit=1)[0] + "."
+    claim = (
+        "Of the fifteen participants, the seven from the rural hospital were all men, as "
+        "were six of the eight recruited at the urban hospital."
+    )
+    against, missing = number_facts(claim_numbers(claim, ()), passage, core)
+    assert against == [] and [d.draft for d in missing] == ["six"]
+    # with no rival figure, a number in words is how a writer counts: "two models"
+    passage = "We trained a random forest and a GRU network on the permeation data."
+    claim = "Two models were trained on the permeation data."
+    assert number_facts(claim_numbers(claim, ()), passage, passage) == ([], [])

@@ -530,6 +530,7 @@ def check_service(
 
     project = settings.get_project(project_name)
     query = query_service(settings, project_name, index, warm)
+    from citeloom.adapters.lexicon import antonyms
     from citeloom.domain.verdicts import parse_verdicts
     from citeloom.services.claim_judge import ClaimJudge
 
@@ -544,6 +545,7 @@ def check_service(
         settings.check.thresholds(),
         vectors,
         topic_share=settings.check.topic_share,
+        antonyms=antonyms(),
     )
     return CheckService(
         query,

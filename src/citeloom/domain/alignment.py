@@ -30,6 +30,7 @@ from citeloom.domain.abbreviations import (
     abbreviated,
 )
 from citeloom.domain.abstention import STOPWORDS, stem, text_stems
+from citeloom.domain.antonyms import NO_ANTONYMS, Antonyms, opposed
 from citeloom.domain.claim_numbers import distinctive, find_number, same_quantity
 from citeloom.domain.claims import compare_facts
 from citeloom.domain.facts import FRAMING_WORDS, Difference, Facts
@@ -367,7 +368,10 @@ class Judgement:
 
 
 def facts_of(
-    content: ClaimContent, alignment: Alignment, short_forms: ShortForms = NO_SHORT_FORMS
+    content: ClaimContent,
+    alignment: Alignment,
+    short_forms: ShortForms = NO_SHORT_FORMS,
+    antonyms: Antonyms = NO_ANTONYMS,
 ) -> Facts:
     """The claim's facts held to a span and the sentence of it that states the claim."""
     facts = _compare(
@@ -386,8 +390,9 @@ def facts_of(
         content.paper,
         content.context,
     )
-    # another method or dataset in its place: the sentence says otherwise
-    return Facts(facts.contradictions + swapped, facts.missing)
+    # another method or dataset in its place, or a word's opposite: the sentence says otherwise
+    reversed_words = opposed(content.text, alignment.core, antonyms)
+    return Facts(facts.contradictions + swapped + reversed_words, facts.missing)
 
 
 @lru_cache(maxsize=65536)
@@ -470,8 +475,10 @@ def judge(
     thresholds: Thresholds = DEFAULT_THRESHOLDS,
     short_forms: ShortForms = NO_SHORT_FORMS,
     candidates: int = 12,
+    antonyms: Antonyms = NO_ANTONYMS,
 ) -> Judgement:
-    """The outcome for one claim over the aligned spans of some pages (best first)."""
+    """The outcome for one claim over the aligned spans of some pages (best first);
+    ``antonyms``: the word pairs read as opposites (``domain.antonyms``)."""
     if not alignments:
         return Judgement("not-found")
     body = [a for a in alignments if a.span.body]
@@ -479,7 +486,7 @@ def judge(
     best = pool[0]
     stated = _numbers_stated(content, pool)
     for a in pool[:candidates]:
-        facts = facts_of(content, a, short_forms)
+        facts = facts_of(content, a, short_forms, antonyms)
         against = [
             d
             for d in facts.contradictions
@@ -499,7 +506,7 @@ def judge(
             return Judgement("mismatch", a, Facts(tuple(against), facts.missing))
         if facts.agree and content_ok(content, a, thresholds, short_forms):
             return Judgement("supported", a, facts)
-    facts = facts_of(content, best, short_forms)
+    facts = facts_of(content, best, short_forms, antonyms)
     if best.score >= thresholds.discuss:
         return Judgement("unconfirmed", best, facts)
     return Judgement("not-found", best, facts)

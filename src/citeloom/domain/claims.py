@@ -66,8 +66,8 @@ def number_facts(
             continue
         if around.stated is not None:
             continue
-        if q.spelled and q.unit is None:  # "the two peaks", "three in five": no figure to state
-            continue
+        if q.spelled and q.unit is None and around.rival is None:
+            continue  # "the two peaks", "three in five": no figure to state
         missing.append(Difference("number", q.text, ""))
     return against, missing
 

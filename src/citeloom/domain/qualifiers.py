@@ -12,8 +12,9 @@ its own, against the sentence that states the claim:
 - no value of it there leaves the claim's word unconfirmed (missing): a claim bounded by
   "only" is not stated by a sentence that does not say so;
 - the sentence's own bound that the claim drops is a contradiction only where it changes what
-  is asserted into what is not (yet) so: a plan, a future version, a possibility; a hedge on a
-  reading ("may indicate", "suggests") is not one.
+  is asserted into what is not (yet) so: a plan, a future version, a possibility of doing; a
+  hedge on a reading ("may indicate", "suggests") is not one, but the claim that drops it
+  states more than the sentence does (missing: "as a finding" against "suggest that ...").
 """
 
 from __future__ import annotations
@@ -109,6 +110,23 @@ _CLAIM_NOT_YET = re.compile(
     r"\b(?:will|shall|future|next|plan\w*|intend\w*|propos\w*|could|would|might|may|possible|"
     r"possibly|potential\w*|yet|later|aim\w*|envisag\w*|foresee\w*|in the process of)\b"
 )
+# A sentence offering what follows as a possibility, not a finding: "these results suggest that
+# ... could be satisfied" does not state "the results were shown to satisfy". Not "made
+# possible by" or "possible to", which say what was done or can be.
+_HEDGE = re.compile(
+    r"\b(?:suggest(?:s|ed|ing)?|could|may|might|possibly|perhaps|potentially|(?:un)?likely|"
+    r"appears? to|seems? to|it is possible that|presumabl\w*|speculat\w*|conceivabl\w*)\b"
+)
+_REPORTED = re.compile(
+    r"\b(?:proposal|idea|notion|suggestion|question|hypothesis|possibility|view|concern|fear|"
+    r"hope|belief) (?:that|whether|of whether) (?:\S+ ){0,4}$"
+)
+# the claim hedges too (or reports a reading: "indicates", "points to")
+_CLAIM_HEDGED = re.compile(
+    r"\b(?:suggest\w*|could|may|might|possibl\w*|perhaps|potential\w*|(?:un)?likely|appears?|"
+    r"seems?|presumabl\w*|speculat\w*|conceivabl\w*|hypothes\w*|propos\w*|expect\w*|"
+    r"indicat\w*|can|would|argu\w*|points? to|believ\w*|think|thought|assum\w*|consistent with)\b"
+)
 _CONTENT = re.compile(r"[a-z]{4,}")
 _FILLER = frozenset(
     """that this these those with from into their there which where when what while have
@@ -148,6 +166,8 @@ def qualifier_facts(claim: str, core: str) -> tuple[list[Difference], list[Diffe
     deferred = deferred_in(core, claim)
     if deferred and not _CLAIM_NOT_YET.search(mine):
         against.append(Difference("negation", "does it now", deferred))
+    elif (hedge := hedged_in(core, claim)) and not _CLAIM_HEDGED.search(mine):
+        missing.append(Difference("term", "as a finding", hedge))
     return against, missing
 
 
@@ -249,6 +269,20 @@ def deferred_in(core: str, claim: str) -> str:
         governed = _stems(folded[match.end() :])
         if len(governed & wanted) >= 2:
             return " ".join(folded[match.start() :].split()[:5])
+    return ""
+
+
+def hedged_in(core: str, claim: str) -> str:
+    """The words of ``core`` that offer the claim's content as a possibility ("suggest that
+    ... could be satisfied"), or "": only where what they govern, to the sentence's end,
+    holds two of the claim's content words or more."""
+    folded = _folded(core)
+    wanted = _stems(_folded(claim))
+    for match in _HEDGE.finditer(folded):
+        if _REPORTED.search(folded[: match.start()]):
+            continue  # "the proposal that GPs might provide ...": what was proposed, not found
+        if len(_stems(folded[match.end() :]) & wanted) >= 2:
+            return " ".join(folded[match.start() :].split()[:4])
     return ""
 
 

@@ -32,6 +32,7 @@ from citeloom.domain.alignment import (
     span_covered,
     span_numbers,
 )
+from citeloom.domain.antonyms import NO_ANTONYMS, Antonyms
 from citeloom.domain.text import NO_TEXT, Folded
 from citeloom.ports import Embedder
 from citeloom.services.evidence import SentenceVectors
@@ -48,10 +49,12 @@ class ClaimJudge:
         vectors: SentenceVectors | None = None,
         shortlist: int = 40,
         topic_share: float = 0.5,
+        antonyms: Antonyms = NO_ANTONYMS,
     ) -> None:
         """``weigh``: how rare each word of a claim is in the library (IDF);
         ``shortlist``: spans of the rest of a paper embedded per claim, those holding most
-        of its terms (the cited pages' are all embedded)."""
+        of its terms (the cited pages' are all embedded); ``antonyms``: the word pairs read
+        as opposites (WordNet's, from the lexicon adapter)."""
         self.embedder = embedder
         self.weigh = weigh
         self.thresholds = thresholds
@@ -59,6 +62,7 @@ class ClaimJudge:
         self.shortlist = shortlist
         # chosen on the tuning halves (benchmarks/check_claims.py --topic; docs/adr/0018)
         self.topic_share = topic_share
+        self.antonyms = antonyms
         self._claims: OrderedDict[str, Sequence[float]] = OrderedDict()
         # alignments of a claim with the same pages, kept: a draft cites a paper many times,
         # and a benchmark judges the same alignments under other thresholds
@@ -133,7 +137,7 @@ class ClaimJudge:
         shortlist: bool = False,
     ) -> Judgement:
         found = self.alignments(content, pages, short_forms, shortlist=shortlist)
-        return judge(content, found, self.thresholds, short_forms)
+        return judge(content, found, self.thresholds, short_forms, antonyms=self.antonyms)
 
 
 class Similarities:

@@ -1,0 +1,145 @@
+"""A claim that puts a word where its sentence has the opposite: "large" for "small".
+
+A careless restatement keeps the sentence's topic and turns one of its words into its
+antonym: "Bose-Einstein statistics have a large, clearly visible effect" where the page says
+"the effect ... is small albeit perceptible". Term coverage cannot see it (every other word is
+there), and a hand list of directions (domain.directions) knows only comparatives. The pairs
+come from WordNet's antonyms (resources/antonyms.txt, benchmarks/wordnet_antonyms.py).
+
+An antonym counts only in the same slot: the two sentences' shared words, in order (their
+longest common subsequence), cut both into stretches, and the claim's word and its opposite
+must sit between the same two shared words. "the general fifth-order model" in a title does
+not contradict "earlier solutions are particular cases" said elsewhere in the claim. A word
+negated on one side only is no opposition ("unavailable" is "not available").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from itertools import pairwise
+
+from citeloom.domain.abstention import STOPWORDS, stem
+from citeloom.domain.facts import Difference
+from citeloom.domain.text import comparable_words
+
+Antonyms = Mapping[str, frozenset[str]]
+NO_ANTONYMS: Antonyms = {}
+
+# stopwords that still carry a direction ("before" and "after" order time, which is none)
+_DIRECTED = frozenset({"more", "less", "fewer", "most", "least", "above", "below"})
+_NEGATORS = frozenset({"not", "no", "never", "nor", "without"})
+_IRREGULAR = {"better": "good", "best": "good", "worse": "bad", "worst": "bad"}
+
+
+def read_antonyms(lines: Iterable[str]) -> dict[str, frozenset[str]]:
+    """word -> its antonyms, from lines of two words ("#" starts a comment)."""
+    found: dict[str, set[str]] = {}
+    for line in lines:
+        words = line.split("#", 1)[0].split()
+        if len(words) == 2:
+            a, b = words
+            found.setdefault(a, set()).add(b)
+            found.setdefault(b, set()).add(a)
+    return {word: frozenset(others) for word, others in found.items()}
+
+
+def opposed(claim: str, passage: str, antonyms: Antonyms) -> tuple[Difference, ...]:
+    """The claim's words whose antonym ``passage`` has in the same slot, each as a
+    difference ("draft: large; page: small"). Neither word may appear on the other side."""
+    if not antonyms:
+        return ()
+    mine, theirs = _tokens(claim, antonyms), _tokens(passage, antonyms)
+    my_stems = {s for t in mine for s in t.stems}
+    their_stems = {s for t in theirs for s in t.stems}
+    wanted = {
+        a
+        for t in mine
+        if not t.stems & their_stems
+        for base in t.bases
+        for a in antonyms.get(base, ())
+    }
+    if not any(t.bases & wanted and not t.stems & my_stems for t in theirs):
+        return ()  # the usual case, answered without aligning the two
+    anchors = _common([t.stem for t in mine], [t.stem for t in theirs])
+    bounds = [(-1, -1), *anchors, (len(mine), len(theirs))]
+    out: list[Difference] = []
+    for (i1, j1), (i2, j2) in pairwise(bounds):
+        for word in mine[i1 + 1 : i2]:
+            if word.stems & their_stems:
+                continue
+            opposite = {a for base in word.bases for a in antonyms.get(base, ())}
+            for other in theirs[j1 + 1 : j2]:
+                if (
+                    other.bases & opposite
+                    and not other.stems & my_stems
+                    and other.negated == word.negated
+                ):
+                    out.append(Difference("direction", word.text, other.text))
+    return tuple(out)
+
+
+class _Token:
+    __slots__ = ("bases", "negated", "stem", "stems", "text")
+
+    def __init__(self, text: str, bases: frozenset[str], negated: bool) -> None:
+        self.text = text
+        self.bases = bases  # the word and the adjective of a comparative: lower -> low
+        self.stem = stem(text)
+        self.stems = frozenset({self.stem, *(stem(b) for b in bases)})
+        self.negated = negated
+
+
+def _tokens(text: str, antonyms: Antonyms) -> list[_Token]:
+    words = comparable_words(text)
+    out = []
+    for i, word in enumerate(words):
+        if word in STOPWORDS and word not in _DIRECTED:
+            continue
+        negated = any(w in _NEGATORS for w in words[max(0, i - 2) : i])
+        out.append(_Token(word, _bases(word, antonyms), negated))
+    return out
+
+
+def _bases(word: str, antonyms: Antonyms) -> frozenset[str]:
+    """The forms WordNet may list a word under: itself, and the adjective of a comparative
+    ("higher" -> "high", "larger" -> "large", "better" -> "good"; "lower" is a verb too)."""
+    out = {word}
+    if word in _IRREGULAR:
+        out.add(_IRREGULAR[word])
+    for suffix in ("est", "er"):
+        if word.endswith(suffix):
+            root = word[: -len(suffix)]
+            out.update(
+                guess
+                for guess in (root, root[:-1], root[:-1] + "y", root + "e")
+                if len(guess) > 2 and guess in antonyms
+            )
+    return frozenset(out)
+
+
+def _common(a: list[str], b: list[str]) -> list[tuple[int, int]]:
+    """The positions of a longest common subsequence of ``a`` and ``b``."""
+    return list(_lcs(tuple(a), tuple(b)))
+
+
+@lru_cache(maxsize=4096)
+def _lcs(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
+    n, m = len(a), len(b)
+    table = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            table[i][j] = (
+                table[i + 1][j + 1] + 1 if a[i] == b[j] else max(table[i + 1][j], table[i][j + 1])
+            )
+    i = j = 0
+    out = []
+    while i < n and j < m:
+        if a[i] == b[j]:
+            out.append((i, j))
+            i, j = i + 1, j + 1
+        elif table[i + 1][j] >= table[i][j + 1]:
+            i += 1
+        else:
+            j += 1
+    return tuple(out)

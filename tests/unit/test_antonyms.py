@@ -1,0 +1,56 @@
+"""A claim that puts a word where its sentence has the opposite ("large" for "small"), read
+with WordNet's antonyms as citeloom ships them: only in the same slot of the two sentences,
+never for a word negated on one side only."""
+
+from __future__ import annotations
+
+from citeloom.adapters.lexicon import antonyms
+from citeloom.domain.antonyms import opposed, read_antonyms
+
+
+def _pairs(claim: str, page: str) -> list[tuple[str, str]]:
+    return [(d.draft, d.page) for d in opposed(claim, page, antonyms())]
+
+
+def test_an_antonym_in_the_same_slot_is_a_reversed_fact():
+    claim = (
+        "Rodriguez Montoya and Matos show that Bose-Einstein statistics have a large, clearly "
+        "visible effect on the CMB, equivalent to adding non-relativistic matter."
+    )
+    page = (
+        "We show that the effect of the Bose-Einstein statistics is small albeit perceptible, "
+        "and is equivalent to an increase of non-relativistic matter."
+    )
+    assert _pairs(claim, page) == [("large", "small")]
+    # comparatives are read as their adjective
+    assert _pairs(
+        "Precision was higher than recall for both languages.",
+        "For both languages, precision was lower than recall.",
+    ) == [("higher", "lower")]
+
+
+def test_an_antonym_elsewhere_in_the_sentence_or_negated_is_no_reversal():
+    # "general" qualifies the models in a title, "particular" the earlier solutions
+    claim = (
+        "Solutions of the fifth-order shallow water-wave model that were published earlier "
+        "are particular cases obtained by restricting the model parameters."
+    )
+    page = "Exact Solitary-wave Solutions for the General Fifth-order Shallow Water-wave Models"
+    assert _pairs(claim, page) == []
+    # "unavailable" is "not available"
+    claim = "Chubby unavailability left some Bigtable data unavailable for 0.0047% of hours."
+    page = "Some data stored in Bigtable was not available due to Chubby unavailability."
+    assert _pairs(claim, page) == []
+    # the claim's word is on the page as well: it says both, no reversal of one
+    claim = "Larger disks help, and small disks hurt."
+    page = "Small disks hurt, and larger disks help."
+    assert _pairs(claim, page) == []
+
+
+def test_a_sequence_in_time_is_no_reversal_and_the_word_list_reads_comments():
+    claim = "The seeds were kept cold for six weeks before planting."
+    page = "After six weeks of cold, the seedlings were planted."
+    assert _pairs(claim, page) == []
+    read = read_antonyms(["# a comment", "large small", "", "hot cold  # trailing"])
+    assert read["small"] == frozenset({"large"}) and read["cold"] == frozenset({"hot"})
+    assert opposed("a large effect", "a small effect", {}) == ()  # no word list, no opinion
