@@ -35,6 +35,7 @@ FALSE = {
     "rc-094": "33RE's Ki given to RXP407",
     "rc-135": "64 MB blocks, where the page says 64 KB",
     "rodriguez-01-f": "a large effect, where the page says small albeit perceptible",
+    "bolejko-10": "negative, where the sentence after the figure's says positive",
 }
 # false claims the page does not state, though it says nothing the other way in their slot:
 # they must not pass as supported
@@ -63,6 +64,7 @@ def _items() -> dict[str, dict]:
         "fresh_claims_r3.json",
         "realistic_claims.json",
         "false_restatements.json",
+        "claims.json",
     ):
         for item in json.loads((DATA / name).read_text(encoding="utf-8"))["claims"]:
             out[item["id"]] = item

@@ -390,8 +390,14 @@ def facts_of(
         content.paper,
         content.context,
     )
-    # another method or dataset in its place, or a word's opposite: the sentence says otherwise
-    reversed_words = opposed(content.text, alignment.core, antonyms)
+    # another method or dataset in its place, or a word's opposite in the same slot of any
+    # sentence of the span (the slot keeps it to what that sentence says of the claim's
+    # words: "slightly higher than the previously published rates" beside the core's figures)
+    reversed_words = tuple(
+        d
+        for sentence in alignment.span.sentences
+        for d in opposed(content.text, sentence, antonyms)
+    )
     return Facts(facts.contradictions + swapped + reversed_words, facts.missing)
 
 
