@@ -53,6 +53,8 @@ CORRECT = {
     "rc-127": "low trust, where the page says a lack of trust",
     "rc-074": "lack of sparsity, where the page says not sparse",
     "rc-068": "a sequence of steps written the other way round",
+    "r4-14": "three fungal species, where the page says 3 fungi after a reference marker 9",
+    "r4-17": "a method that 'will' do each step, read as a plan",
 }
 
 
@@ -62,6 +64,7 @@ def _items() -> dict[str, dict]:
         "fresh_claims_r1.json",
         "fresh_claims_r2.json",
         "fresh_claims_r3.json",
+        "fresh_claims_r4.json",
         "realistic_claims.json",
         "false_restatements.json",
         "claims.json",

@@ -187,3 +187,29 @@ def test_a_number_in_words_is_missing_where_the_passage_gives_another():
     passage = "We trained a random forest and a GRU network on the permeation data."
     claim = "Two models were trained on the permeation data."
     assert number_facts(claim_numbers(claim, ()), passage, passage) == ([], [])
+
+
+def test_will_in_a_method_description_is_no_plan():
+    # a method says what each step does with "will"; that is not a version yet to come
+    core = "Each answer will have one supporting document where the answer comes from."
+    claim = "Each candidate answer comes with the document that supports it."
+    assert deferred_in(core, claim) == ""
+    # a thing that "will be added" is still a plan
+    core = "The system will be extended to support distributed transactions."
+    claim = "The system supports distributed transactions."
+    assert deferred_in(core, claim)
+
+
+def test_a_noun_in_another_form_is_the_same_thing_counted():
+    # "three fungal species" is stated by "3 fungi", not contradicted by a reference marker
+    page = (
+        "The antimicrobial activity of the Kupchan fractions was determined by the disc "
+        "diffusion method 9 against thirteen bacteria (Bacillus cereus, B. subtilis) and "
+        "3 fungi (Candida albicans, Aspergillus niger)."
+    )
+    claim = (
+        "The Kupchan fractions were screened by disc diffusion against thirteen bacterial and "
+        "three fungal species."
+    )
+    against, missing = number_facts(claim_numbers(claim, ()), page, page)
+    assert against == [] and missing == []

@@ -98,11 +98,12 @@ _ORDINAL = re.compile(r"\b(first|second|third|fourth|fifth|last) ([a-z]{3,})")
 # A sentence putting what follows out of the present: a plan, a later version, a possibility
 # of doing (not of reading: "may indicate" hedges a finding, it does not defer it).
 _NOT_YET = re.compile(
-    r"\b(?:will|shall|future (?:work|updates?|versions?|research|studies)|in (?:the )?future|"
+    r"\b(?:future (?:work|updates?|versions?|research|studies)|in (?:the )?future|"
     r"next (?:version|release|step)|plan(?:s|ned)? to|we intend|to be (?:explored|investigated|"
     r"added|implemented|included|developed|studied|determined)|remains? to be|"
-    r"in the process of|not yet|(?:could|can|might|may|would) (?:be )?(?:added|extended|"
-    r"implemented|developed|built|included|incorporated|improved|explored|adapted|applied)|"
+    r"in the process of|not yet|(?:could|can|might|may|would|will|shall) (?:be )?(?:added|"
+    r"extended|implemented|developed|built|included|incorporated|improved|explored|adapted|"
+    r"applied|released|supported|made available|available|addressed|investigated|studied)|"
     r"possible approach\w*|would (?:allow|enable|make|be))\b"
 )
 # the claim says it is so now (a plan of its own agrees with the page's)
