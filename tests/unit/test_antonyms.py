@@ -5,7 +5,7 @@ never for a word negated on one side only."""
 from __future__ import annotations
 
 from citeloom.adapters.lexicon import antonyms
-from citeloom.domain.antonyms import opposed, read_antonyms
+from citeloom.domain.antonyms import NO_ANTONYMS, opposed, read_antonyms
 
 
 def _pairs(claim: str, page: str) -> list[tuple[str, str]]:
@@ -53,4 +53,16 @@ def test_a_sequence_in_time_is_no_reversal_and_the_word_list_reads_comments():
     assert _pairs(claim, page) == []
     read = read_antonyms(["# a comment", "large small", "", "hot cold  # trailing"])
     assert read["small"] == frozenset({"large"}) and read["cold"] == frozenset({"hot"})
-    assert opposed("a large effect", "a small effect", {}) == ()  # no word list, no opinion
+    assert opposed("a large effect", "a small effect", NO_ANTONYMS) == ()  # no list, no opinion
+
+
+def test_a_slot_is_beside_a_shared_word_not_anywhere_after_it():
+    # "small" qualifies the age of the Universe, "large" the amplitude: both follow "model",
+    # one of them far from it
+    claim = "In the modified model the bang time function has a large amplitude."
+    page = "Specifically, the age of the Universe in this model becomes unrealistically small."
+    assert _pairs(claim, page) == []
+    # a comparison said with a preposition: "below" the published rates is lower than them
+    claim = "The risks were somewhat below the rates that had been published before."
+    page = "These values are slightly higher than the previously published rates of 3.1%."
+    assert _pairs(claim, page) == [("below", "higher")]

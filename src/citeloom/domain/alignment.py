@@ -390,14 +390,8 @@ def facts_of(
         content.paper,
         content.context,
     )
-    # another method or dataset in its place, or a word's opposite in the same slot of any
-    # sentence of the span (the slot keeps it to what that sentence says of the claim's
-    # words: "slightly higher than the previously published rates" beside the core's figures)
-    reversed_words = tuple(
-        d
-        for sentence in alignment.span.sentences
-        for d in opposed(content.text, sentence, antonyms)
-    )
+    # another method or dataset in its place, or a word's opposite
+    reversed_words = _reversed(content, alignment, antonyms)
     return Facts(facts.contradictions + swapped + reversed_words, facts.missing)
 
 
@@ -490,6 +484,14 @@ def judge(
     body = [a for a in alignments if a.span.body]
     pool = body if body and body[0].score >= thresholds.body_first else list(alignments)
     best = pool[0]
+    # a word's opposite in a span stating the claim outweighs a span that covers only some
+    # of its terms: "slightly higher than the previously published rates" follows the
+    # sentence giving the figures, which alone would pass. Where the best span holds every
+    # term, it states the claim itself; a neighbour's opposite is about something else.
+    for a in pool[:candidates] if best.uncovered else ():
+        reversed_words = _reversed(content, a, antonyms)
+        if reversed_words and _says_otherwise(a, best, thresholds):
+            return Judgement("mismatch", a, Facts(reversed_words))
     stated = _numbers_stated(content, pool)
     for a in pool[:candidates]:
         facts = facts_of(content, a, short_forms, antonyms)
@@ -500,11 +502,7 @@ def judge(
         ]
         if against and _only_names(against) and _named_nearby(against, a, pool):
             against = []  # the claim's name is in a span aligned as well: another list item
-        stating = a.score >= best.score - STATING or a.core == best.core
-        # a number the claim changed is not held by the span, which lowers its score: the
-        # span's terms and meaning say whether it is about the claim's thing
-        topic = max(a.score, 0.5 * a.terms + 0.5 * _dense(a.similarity))
-        if against and stating and topic >= thresholds.mismatch and not _asks(a.core):
+        if against and _says_otherwise(a, best, thresholds):
             # the span that states the claim best says otherwise: a run of sentences
             # aligned less well does not outvote it, and a span aligned far worse than the
             # best is about something else (a question says nothing otherwise:
@@ -516,6 +514,25 @@ def judge(
     if best.score >= thresholds.discuss:
         return Judgement("unconfirmed", best, facts)
     return Judgement("not-found", best, facts)
+
+
+def _says_otherwise(a: Alignment, best: Alignment, thresholds: Thresholds) -> bool:
+    """A contradiction in span ``a`` is the page saying otherwise: ``a`` states the claim
+    (aligned within ``STATING`` of the best, or sharing its core sentence), it is about the
+    claim's thing (a number the claim changed is not held by the span, which lowers its
+    score: its terms and meaning decide), and it asks no question."""
+    stating = a.score >= best.score - STATING or a.core == best.core
+    topic = max(a.score, 0.5 * a.terms + 0.5 * _dense(a.similarity))
+    return stating and topic >= thresholds.mismatch and not _asks(a.core)
+
+
+def _reversed(content: ClaimContent, a: Alignment, antonyms: Antonyms) -> tuple[Difference, ...]:
+    """The claim's words whose opposite a sentence of the span has in the same slot
+    (``domain.antonyms``): any sentence of it, the slot keeping it to what that sentence
+    says of the claim's words."""
+    return tuple(
+        d for sentence in a.span.sentences for d in opposed(content.text, sentence, antonyms)
+    )
 
 
 def _asks(sentence: str) -> bool:

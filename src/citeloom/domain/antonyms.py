@@ -15,7 +15,7 @@ negated on one side only is no opposition ("unavailable" is "not available").
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from functools import lru_cache
 from itertools import pairwise
 
@@ -23,16 +23,40 @@ from citeloom.domain.abstention import STOPWORDS, stem
 from citeloom.domain.facts import Difference
 from citeloom.domain.text import comparable_words
 
-Antonyms = Mapping[str, frozenset[str]]
-NO_ANTONYMS: Antonyms = {}
+
+class Antonyms(Mapping[str, frozenset[str]]):
+    """word -> its antonyms. One table serves a process, so a sentence's words are read
+    against it once (the table is hashed by identity)."""
+
+    def __init__(self, pairs: Mapping[str, frozenset[str]]) -> None:
+        self._pairs = dict(pairs)
+
+    def __getitem__(self, word: str) -> frozenset[str]:
+        return self._pairs[word]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._pairs)
+
+    def __len__(self) -> int:
+        return len(self._pairs)
+
+    __hash__ = object.__hash__
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+
+NO_ANTONYMS = Antonyms({})
 
 # stopwords that still carry a direction ("before" and "after" order time, which is none)
 _DIRECTED = frozenset({"more", "less", "fewer", "most", "least", "above", "below"})
 _NEGATORS = frozenset({"not", "no", "never", "nor", "without"})
 _IRREGULAR = {"better": "good", "best": "good", "worse": "bad", "worst": "bad"}
+# a comparison said with a preposition: "below the published rates" is lower than them
+_COMPARING = {"below": "low", "above": "high"}
 
 
-def read_antonyms(lines: Iterable[str]) -> dict[str, frozenset[str]]:
+def read_antonyms(lines: Iterable[str]) -> Antonyms:
     """word -> its antonyms, from lines of two words ("#" starts a comment)."""
     found: dict[str, set[str]] = {}
     for line in lines:
@@ -41,7 +65,7 @@ def read_antonyms(lines: Iterable[str]) -> dict[str, frozenset[str]]:
             a, b = words
             found.setdefault(a, set()).add(b)
             found.setdefault(b, set()).add(a)
-    return {word: frozenset(others) for word, others in found.items()}
+    return Antonyms({word: frozenset(others) for word, others in found.items()})
 
 
 def opposed(claim: str, passage: str, antonyms: Antonyms) -> tuple[Difference, ...]:
@@ -49,7 +73,7 @@ def opposed(claim: str, passage: str, antonyms: Antonyms) -> tuple[Difference, .
     difference ("draft: large; page: small"). Neither word may appear on the other side."""
     if not antonyms:
         return ()
-    mine, theirs = _tokens(claim, antonyms), _tokens(passage, antonyms)
+    mine, theirs = _tokens(claim, antonyms), _tokens(passage, antonyms)  # read once each
     my_stems = {s for t in mine for s in t.stems}
     their_stems = {s for t in theirs for s in t.stems}
     wanted = {
@@ -65,18 +89,36 @@ def opposed(claim: str, passage: str, antonyms: Antonyms) -> tuple[Difference, .
     bounds = [(-1, -1), *anchors, (len(mine), len(theirs))]
     out: list[Difference] = []
     for (i1, j1), (i2, j2) in pairwise(bounds):
-        for word in mine[i1 + 1 : i2]:
+        for i in range(i1 + 1, i2):
+            word = mine[i]
             if word.stems & their_stems:
                 continue
             opposite = {a for base in word.bases for a in antonyms.get(base, ())}
-            for other in theirs[j1 + 1 : j2]:
+            for j in range(j1 + 1, j2):
+                other = theirs[j]
                 if (
                     other.bases & opposite
                     and not other.stems & my_stems
                     and other.negated == word.negated
+                    and _beside_the_same_word(i, j, (i1, j1), (i2, j2), len(mine), len(theirs))
                 ):
                     out.append(Difference("direction", word.text, other.text))
     return tuple(out)
+
+
+NEAR = 3  # content words between a word of the slot and the shared word it qualifies
+
+
+def _beside_the_same_word(
+    i: int, j: int, left: tuple[int, int], right: tuple[int, int], mine: int, theirs: int
+) -> bool:
+    """Both words stand near one shared word, on the same side of it: "the effect of the
+    statistics is small" and "the statistics have a large effect" qualify "statistics"; a
+    slot bounded only by a sentence's start or end is no slot."""
+    (i1, j1), (i2, j2) = left, right
+    after_left = i1 >= 0 and i - i1 <= NEAR and j - j1 <= NEAR
+    before_right = i2 < mine and j2 < theirs and i2 - i <= NEAR and j2 - j <= NEAR
+    return after_left or before_right
 
 
 class _Token:
@@ -90,23 +132,33 @@ class _Token:
         self.negated = negated
 
 
-def _tokens(text: str, antonyms: Antonyms) -> list[_Token]:
+@lru_cache(maxsize=16384)
+def _tokens(text: str, antonyms: Antonyms) -> tuple[_Token, ...]:
+    return tuple(_Token(word, _bases(word, antonyms), negated) for word, negated in _words(text))
+
+
+@lru_cache(maxsize=16384)
+def _words(text: str) -> tuple[tuple[str, bool], ...]:
+    """The text's content words, each with whether a negation stands just before it: read
+    once per sentence, which every claim citing its page compares again."""
     words = comparable_words(text)
     out = []
     for i, word in enumerate(words):
-        if word in STOPWORDS and word not in _DIRECTED:
-            continue
-        negated = any(w in _NEGATORS for w in words[max(0, i - 2) : i])
-        out.append(_Token(word, _bases(word, antonyms), negated))
-    return out
+        if (word in STOPWORDS and word not in _DIRECTED) or word.isdigit():
+            continue  # a figure is no anchor: "3.9%" and "3.1%" are different slots' values
+        out.append((word, any(w in _NEGATORS for w in words[max(0, i - 2) : i])))
+    return tuple(out)
 
 
 def _bases(word: str, antonyms: Antonyms) -> frozenset[str]:
     """The forms WordNet may list a word under: itself, and the adjective of a comparative
-    ("higher" -> "high", "larger" -> "large", "better" -> "good"; "lower" is a verb too)."""
+    ("higher" -> "high", "larger" -> "large", "better" -> "good", "below" -> "low"; "lower"
+    is a verb too)."""
     out = {word}
     if word in _IRREGULAR:
         out.add(_IRREGULAR[word])
+    if word in _COMPARING:
+        out.add(_COMPARING[word])
     for suffix in ("est", "er"):
         if word.endswith(suffix):
             root = word[: -len(suffix)]
