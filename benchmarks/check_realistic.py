@@ -20,7 +20,9 @@ Sets (benchmarks/data/):
 Each set but ``fresh`` is split by paper into the tuning and test halves of
 ``check_claims.halves``. Printed per set and half, the four figures a hook lives by (the
 default ``--fail-on``): false claims judged supported, correct claims that fail the hook,
-false claims that fail it, correct claims supported; then the false claims by kind of change.
+false claims that fail it, correct claims supported; then the false claims by kind of change,
+and, where a set records each claim's stating sentence, how often a correct claim left
+unconfirmed is shown that sentence.
 ``--show`` lists the tuning half's wrong verdicts, ``--show-test`` the test half's too (a rule
 read off them is tuned on them); ``--save FILE`` writes every item's verdict. Run:
 
@@ -50,6 +52,7 @@ from benchmarks.check_claims import (  # noqa: E402
 )
 from benchmarks.library import CachedEmbedder  # noqa: E402
 from citeloom import bootstrap  # noqa: E402
+from citeloom.domain.text import comparable_words  # noqa: E402
 from citeloom.services.check import CheckReport, CheckService  # noqa: E402
 
 DATA = ROOT / "benchmarks" / "data"
@@ -69,6 +72,7 @@ class Item:
     citekey: str
     pdf_page: int
     half: str  # tune, test, or "all" for a fresh set
+    evidence: str = ""  # the page's stating sentence(s), where the set records them
 
     def line(self, label: str) -> str:
         return f"{self.claim.strip().rstrip('.')} [@{self.citekey}, p. {label}]."
@@ -86,7 +90,7 @@ def fresh_items() -> list[Item]:
             out.append(
                 Item(f"fresh-{path.stem.rsplit('_', 1)[-1]}", c["id"], correct,
                      None if correct else _change(c["change"]), c["claim"], c["citekey"],
-                     c["pdf_page"], "all")
+                     c["pdf_page"], "all", c.get("evidence") or "")
             )  # fmt: skip
     return out
 
@@ -100,7 +104,8 @@ def realistic_items(keys: dict[str, str]) -> list[Item]:
         correct = c["kind"] == "correct"
         out.append(
             Item("realistic", c["id"], correct, None if correct else _change(c["change"]),
-                 c["claim"], c["citekey"], c["pdf_page"], keys.get(c["citekey"], "test"))
+                 c["claim"], c["citekey"], c["pdf_page"], keys.get(c["citekey"], "test"),
+                 c.get("evidence") or "")
         )  # fmt: skip
     return out
 
@@ -185,7 +190,29 @@ def judge(service: CheckService, items: list[Item], labels) -> list[tuple[Item, 
         lines.append(item.line(label))
     report: CheckReport = service.check("\n\n".join(lines), "realistic.md", latex=False)
     assert len(report.checks) == len(kept), "the draft parser lost citations"
+    shown.update(
+        {(i.set, i.id): c.evidence.quote for i, c in zip(kept, report.checks, strict=True)
+         if c.evidence is not None}
+    )  # fmt: skip
     return [(item, check.verdict) for item, check in zip(kept, report.checks, strict=True)]
+
+
+# the sentence each check showed as its evidence, by (set, id)
+shown: dict[tuple[str, str], str] = {}
+
+
+def stating_shown(rows: list[tuple[Item, str]]) -> str:
+    """For correct claims judged unconfirmed: how often the passage shown (one to three
+    sentences) holds the sentence the set records as stating the claim, or is held by it
+    (most words of the shorter of the two are in the other), so that the reader is pointed
+    at the right sentence."""
+    wanted = [(i, g) for i, g in rows if i.correct and g == "unconfirmed" and i.evidence]
+    hit = 0
+    for item, _ in wanted:
+        words = {w for w in comparable_words(shown.get((item.set, item.id), "")) if len(w) > 2}
+        recorded = {w for w in comparable_words(item.evidence) if len(w) > 2}
+        hit += bool(words) and len(words & recorded) >= 0.6 * min(len(words), len(recorded))
+    return f"stating sentence shown for {hit} of {len(wanted)} correct claims left unconfirmed"
 
 
 def show(rows: list[tuple[Item, str]], fail_on: frozenset[str]) -> None:
@@ -245,6 +272,8 @@ def main() -> None:
                     print(f"\n{set_name}, {half} ({len(mine)} claims): {figures.line()}")
                     print(f"  false by change: {figures.by_change()}")
                     print(f"  verdicts: {figures.verdicts()}")
+                    if any(i.evidence for i, _ in mine):
+                        print(f"  {stating_shown(mine)}")
                     listed = half == "all" or (half == "tune" and args.show) or args.show_test
                     if listed and (args.show or args.show_test):
                         show(mine, fail_on)
