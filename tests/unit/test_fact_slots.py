@@ -213,3 +213,14 @@ def test_a_noun_in_another_form_is_the_same_thing_counted():
     )
     against, missing = number_facts(claim_numbers(claim, ()), page, page)
     assert against == [] and missing == []
+
+
+def test_an_unconfirmed_claim_names_the_page_s_hedge():
+    from citeloom.domain.alignment import Judgement
+    from citeloom.domain.facts import Difference, Facts
+    from citeloom.domain.qualifiers import AS_A_FINDING
+
+    hedged = Facts(missing=(Difference("term", AS_A_FINDING, "it is possible that"),))
+    assert Judgement("unconfirmed", None, hedged).possibility == "it is possible that"
+    assert Judgement("unconfirmed", None, Facts()).possibility == ""
+    assert Judgement("supported", None, hedged).possibility == ""

@@ -36,6 +36,7 @@ from citeloom.domain.claims import compare_facts
 from citeloom.domain.facts import FRAMING_WORDS, Difference, Facts
 from citeloom.domain.name_swaps import said_otherwise, swapped_names
 from citeloom.domain.names import mentioned, names
+from citeloom.domain.qualifiers import AS_A_FINDING
 from citeloom.domain.quantities import Quantity
 from citeloom.domain.sentences import run_on, split_sentences
 from citeloom.domain.text import (
@@ -365,6 +366,14 @@ class Judgement:
     @property
     def differences(self) -> tuple[Difference, ...]:
         return self.facts.contradictions if self.outcome == "mismatch" else ()
+
+    @property
+    def possibility(self) -> str:
+        """The page's words offering an unconfirmed claim as a possibility ("it is possible
+        that"), or "": the reader learns why the page does not state it."""
+        if self.outcome != "unconfirmed":
+            return ""
+        return next((d.page for d in self.facts.missing if d.draft == AS_A_FINDING), "")
 
 
 def facts_of(

@@ -128,6 +128,8 @@ _CLAIM_HEDGED = re.compile(
     r"seems?|presumabl\w*|speculat\w*|conceivabl\w*|hypothes\w*|propos\w*|expect\w*|"
     r"indicat\w*|can|would|argu\w*|points? to|believ\w*|think|thought|assum\w*|consistent with)\b"
 )
+# what a claim that drops the page's hedge says more than the page (a missing fact's draft)
+AS_A_FINDING = "as a finding"
 _CONTENT = re.compile(r"[a-z]{4,}")
 _FILLER = frozenset(
     """that this these those with from into their there which where when what while have
@@ -168,7 +170,7 @@ def qualifier_facts(claim: str, core: str) -> tuple[list[Difference], list[Diffe
     if deferred and not _CLAIM_NOT_YET.search(mine):
         against.append(Difference("negation", "does it now", deferred))
     elif (hedge := hedged_in(core, claim)) and not _CLAIM_HEDGED.search(mine):
-        missing.append(Difference("term", "as a finding", hedge))
+        missing.append(Difference("term", AS_A_FINDING, hedge))
     return against, missing
 
 

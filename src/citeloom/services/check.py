@@ -77,6 +77,8 @@ class CitationCheck:
     # about the cited paper, not the claim: its versions, retraction, errata, conflicts
     flags: WorkFlags = NO_FLAGS
     notes: tuple[CitationNote, ...] = ()
+    # unconfirmed: the page's words offering the claim as a possibility ("it is possible that")
+    possibility: str = ""
 
     @property
     def suggested_page(self) -> str | None:
@@ -94,6 +96,9 @@ class CitationCheck:
         if self.verdict == "unconfirmed":
             where = f"p. {page}" if page else "the paper"
             said = f"{where} discusses this, but citeloom cannot confirm it states it"
+            if self.possibility:
+                offered = f'"{self.possibility} ..."'
+                said = f"{where} offers this as a possibility ({offered}), not as a finding"
             hint = next((s.page_label for s in self.elsewhere if s.page_label), None)
             return f"{said}; p. {hint} states it" if hint else said
         if self.verdict == "no-such-page":
@@ -294,7 +299,13 @@ class CheckService:
     ) -> CitationCheck:
         if verdict == "not-found":
             return CitationCheck(citation, "not-found", support, self._others(citation))
-        return CitationCheck(citation, verdict, support, differences=judged.differences)
+        return CitationCheck(
+            citation,
+            verdict,
+            support,
+            differences=judged.differences,
+            possibility=judged.possibility,
+        )
 
     def _verdict(
         self,
