@@ -177,8 +177,11 @@ class Figures:
         return f"correct {dict(sorted(true.items()))}; false {dict(sorted(false.items()))}"
 
 
-def judge(service: CheckService, items: list[Item], labels) -> list[tuple[Item, str]]:
-    """Every item cited to its page's printed label, in one draft through the service."""
+def judge(
+    service: CheckService, items: list[Item], labels, shown: dict[tuple[str, str], str]
+) -> list[tuple[Item, str]]:
+    """Every item cited to its page's printed label, in one draft through the service;
+    ``shown`` gets the passage each check showed as its evidence, by (set, id)."""
     kept, lines = [], []
     for item in items:
         pages = labels.get(item.citekey)
@@ -197,11 +200,7 @@ def judge(service: CheckService, items: list[Item], labels) -> list[tuple[Item, 
     return [(item, check.verdict) for item, check in zip(kept, report.checks, strict=True)]
 
 
-# the sentence each check showed as its evidence, by (set, id)
-shown: dict[tuple[str, str], str] = {}
-
-
-def stating_shown(rows: list[tuple[Item, str]]) -> str:
+def stating_shown(rows: list[tuple[Item, str]], shown: dict[tuple[str, str], str]) -> str:
     """For correct claims judged unconfirmed: how often the passage shown (one to three
     sentences) holds the sentence the set records as stating the claim, or is held by it
     (most words of the shorter of the two are in the other), so that the reader is pointed
@@ -256,13 +255,14 @@ def main() -> None:
             "claims": lambda: claims_items(keys),
         }
         saved: dict[str, dict[str, str]] = {}
+        shown: dict[tuple[str, str], str] = {}
         fail_on = frozenset(service.fail_on)
         for name in chosen:
             items = makers[name]()
             if not items:
                 print(f"\n{name}: no items (its data file is not there)")
                 continue
-            rows = judge(service, items, labels)
+            rows = judge(service, items, labels, shown)
             for set_name in sorted({i.set for i, _ in rows}):
                 for half in ("all", "tune", "test"):
                     mine = [r for r in rows if r[0].set == set_name and r[0].half == half]
@@ -273,7 +273,7 @@ def main() -> None:
                     print(f"  false by change: {figures.by_change()}")
                     print(f"  verdicts: {figures.verdicts()}")
                     if any(i.evidence for i, _ in mine):
-                        print(f"  {stating_shown(mine)}")
+                        print(f"  {stating_shown(mine, shown)}")
                     listed = half == "all" or (half == "tune" and args.show) or args.show_test
                     if listed and (args.show or args.show_test):
                         show(mine, fail_on)

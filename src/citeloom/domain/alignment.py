@@ -539,9 +539,16 @@ def _reversed(content: ClaimContent, a: Alignment, antonyms: Antonyms) -> tuple[
     """The claim's words whose opposite a sentence of the span has in the same slot
     (``domain.antonyms``): any sentence of it, the slot keeping it to what that sentence
     says of the claim's words."""
-    return tuple(
-        d for sentence in a.span.sentences for d in opposed(content.text, sentence, antonyms)
-    )
+    return _opposed_in(content.text, a.span.sentences, antonyms)
+
+
+@lru_cache(maxsize=65536)
+def _opposed_in(
+    claim: str, sentences: tuple[str, ...], antonyms: Antonyms
+) -> tuple[Difference, ...]:
+    """``_reversed``, once per claim and span: the judge reads a stating span's opposites
+    before it reads all its facts."""
+    return tuple(d for sentence in sentences for d in opposed(claim, sentence, antonyms))
 
 
 def _asks(sentence: str) -> bool:

@@ -85,7 +85,7 @@ def opposed(claim: str, passage: str, antonyms: Antonyms) -> tuple[Difference, .
     }
     if not any(t.bases & wanted and not t.stems & my_stems for t in theirs):
         return ()  # the usual case, answered without aligning the two
-    anchors = _common([t.stem for t in mine], [t.stem for t in theirs])
+    anchors = _lcs(tuple(t.stem for t in mine), tuple(t.stem for t in theirs))
     bounds = [(-1, -1), *anchors, (len(mine), len(theirs))]
     out: list[Difference] = []
     for (i1, j1), (i2, j2) in pairwise(bounds):
@@ -170,13 +170,9 @@ def _bases(word: str, antonyms: Antonyms) -> frozenset[str]:
     return frozenset(out)
 
 
-def _common(a: list[str], b: list[str]) -> list[tuple[int, int]]:
-    """The positions of a longest common subsequence of ``a`` and ``b``."""
-    return list(_lcs(tuple(a), tuple(b)))
-
-
 @lru_cache(maxsize=4096)
 def _lcs(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
+    """The positions of a longest common subsequence of ``a`` and ``b``."""
     n, m = len(a), len(b)
     table = [[0] * (m + 1) for _ in range(n + 1)]
     for i in range(n - 1, -1, -1):

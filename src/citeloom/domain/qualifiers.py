@@ -264,28 +264,34 @@ def _whole(quantifier: str) -> bool:
 
 def deferred_in(core: str, claim: str) -> str:
     """The words of ``core`` that put the claim's content out of the present ("will be
-    included", "future updates", "could be added"), or "": only where what they govern, to
-    the sentence's end, holds two of the claim's content words or more."""
-    folded = _folded(core)
-    wanted = _stems(_folded(claim))
-    for match in _NOT_YET.finditer(folded):
-        governed = _stems(folded[match.end() :])
-        if len(governed & wanted) >= 2:
-            return " ".join(folded[match.start() :].split()[:5])
-    return ""
+    included", "future updates", "could be added"), or ""."""
+    return _governing(_NOT_YET, core, claim, 5)
 
 
 def hedged_in(core: str, claim: str) -> str:
     """The words of ``core`` that offer the claim's content as a possibility ("suggest that
-    ... could be satisfied"), or "": only where what they govern, to the sentence's end,
-    holds two of the claim's content words or more."""
+    ... could be satisfied"), or "": not a reported proposal ("the proposal that GPs might
+    provide ..."), which is what was proposed, not what was found."""
+    return _governing(_HEDGE, core, claim, 4, unless=_REPORTED)
+
+
+def _governing(
+    pattern: re.Pattern[str],
+    core: str,
+    claim: str,
+    shown: int,
+    unless: re.Pattern[str] | None = None,
+) -> str:
+    """The first ``shown`` words of ``core`` from a match of ``pattern`` whose governed words,
+    to the sentence's end, hold two of the claim's content words or more; "" if none does.
+    A match is passed over where ``unless`` ends the text before it."""
     folded = _folded(core)
     wanted = _stems(_folded(claim))
-    for match in _HEDGE.finditer(folded):
-        if _REPORTED.search(folded[: match.start()]):
-            continue  # "the proposal that GPs might provide ...": what was proposed, not found
+    for match in pattern.finditer(folded):
+        if unless is not None and unless.search(folded[: match.start()]):
+            continue
         if len(_stems(folded[match.end() :]) & wanted) >= 2:
-            return " ".join(folded[match.start() :].split()[:4])
+            return " ".join(folded[match.start() :].split()[:shown])
     return ""
 
 
