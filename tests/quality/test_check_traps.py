@@ -2,8 +2,9 @@
 real page of ../shared/corpus that sets it (issue 43's kinds): a plan read as done, a
 refused capability read as granted, an antonym (WordNet's), a possibility read as shown, a
 name swapped inside a paraphrase, a value given to the wrong thing of a list, a unit off by a
-scale; and, for correct claims, a sequence written the other way round, a derived name, a
-negation in other words, a list item. A false claim must fail the hook (``mismatch``), or at
+scale, a rank, a dropped "non-", a movement run the other way; and, for correct claims, a
+sequence written the other way round, a derived name, a negation in other words, a list
+item. A false claim must fail the hook (``mismatch``), or at
 least not pass it as ``supported`` where the page says nothing the other way; a correct one
 must not fail it (``supported`` or ``unconfirmed``). The claims are the benchmark's
 (benchmarks/data), written by people who never read the checker, each in their own words,
@@ -38,6 +39,11 @@ FALSE = {
     "bolejko-10": "negative, where the sentence after the figure's says positive",
     "r4-15": "somewhat below the published rates, where the next sentence says slightly higher",
     "r4-34": "a minor compaction, where the page says a major one",
+    "r5-38": "22.98% on RealScholarQuery, where the page ties it to AutoScholarQuery",
+    "r1-23": "32.21% on AutoScholarQuery, where the page ties it to RealScholarQuery",
+    "r5-30": "ranks second, where the page says the third leading cause",
+    "r5-14": "every element, zeros included, where the page says all non-zero elements",
+    "rc-003": "out of the central well, where the page moves electrons into it",
 }
 # false claims the page does not state, though it says nothing the other way in their slot:
 # they must not pass as supported
@@ -53,10 +59,13 @@ CORRECT = {
     "r1-05": "R381E for the page's Arg 381 to Glu",
     "r1-01": "no evidence of bias, where the page says a lack of bias",
     "rc-127": "low trust, where the page says a lack of trust",
-    "rc-074": "lack of sparsity, where the page says not sparse",
+    "rc-074": "lack of sparsity, where the page says not sparse (its non-zero kept)",
     "rc-068": "a sequence of steps written the other way round",
     "r4-14": "three fungal species, where the page says 3 fungi after a reference marker 9",
     "r4-17": "a method that 'will' do each step, read as a plan",
+    "pusep-09": "electrons moving from the neighbouring wells into the central one",
+    "pasa-13": "two recall costs, each tied to its own dataset",
+    "rc-102": "the third leading cause of death, as the page ranks it",
 }
 
 
@@ -67,6 +76,7 @@ def _items() -> dict[str, dict]:
         "fresh_claims_r2.json",
         "fresh_claims_r3.json",
         "fresh_claims_r4.json",
+        "fresh_claims_r5.json",
         "realistic_claims.json",
         "false_restatements.json",
         "claims.json",

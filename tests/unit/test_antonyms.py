@@ -5,7 +5,7 @@ never for a word negated on one side only."""
 from __future__ import annotations
 
 from citeloom.adapters.lexicon import antonyms
-from citeloom.domain.antonyms import NO_ANTONYMS, opposed, read_antonyms
+from citeloom.domain.antonyms import NO_ANTONYMS, ORDINALS, opposed, read_antonyms
 
 
 def _pairs(claim: str, page: str) -> list[tuple[str, str]]:
@@ -66,3 +66,12 @@ def test_a_slot_is_beside_a_shared_word_not_anywhere_after_it():
     claim = "The risks were somewhat below the rates that had been published before."
     page = "These values are slightly higher than the previously published rates of 3.1%."
     assert _pairs(claim, page) == [("below", "higher")]
+
+
+def test_a_rank_in_the_same_slot_is_another_value():
+    page = "Sepsis is the third leading cause of death among patients admitted to the ward."
+    claim = "Among ward admissions, sepsis ranks second as a cause of death."
+    assert [(d.kind, d.draft, d.page) for d in opposed(claim, page, ORDINALS, "number")] == [
+        ("number", "second", "third")
+    ]
+    assert opposed("Sepsis is the 3rd leading cause of death on the ward.", page, ORDINALS) == ()

@@ -5,7 +5,7 @@ a checker must not call wrong."""
 
 from __future__ import annotations
 
-from citeloom.domain.bindings import misbound
+from citeloom.domain.bindings import misbound, retied
 from citeloom.domain.claims import claim_numbers, negation_facts, number_facts
 from citeloom.domain.directions import direction_facts
 from citeloom.domain.name_swaps import labels, said_otherwise, swapped_names
@@ -224,3 +224,40 @@ def test_an_unconfirmed_claim_names_the_page_s_hedge():
     assert Judgement("unconfirmed", None, hedged).possibility == "it is possible that"
     assert Judgement("unconfirmed", None, Facts()).possibility == ""
     assert Judgement("supported", None, hedged).possibility == ""
+
+
+def test_a_value_tied_by_a_preposition_to_one_name_is_not_the_other_s():
+    page = (
+        "Dropping the cache raised latency: by 14.5% on the Alpha cluster and 31.2% on the "
+        "Beta cluster, as Table 3 shows."
+    )
+    moved = "Without the cache, latency on the Beta cluster went up 14.5%."
+    assert [(d.draft, d.page) for d in retied(moved, page, quantities(moved))] == [
+        ("14.5% (beta)", "31.2% (beta)")
+    ]
+    for kept in (
+        "Without the cache, latency on the Alpha cluster went up 14.5%.",
+        "Latency rose 14.5% on Alpha and 31.2% on Beta once the cache was dropped.",
+    ):
+        assert retied(kept, page, quantities(kept)) == []
+
+
+def test_a_dropped_non_turns_the_page_around():
+    page = "The filter is applied to all non-empty bins of the histogram."
+    facts = negation_facts("The filter covers every bin, empty ones included.", page, page)
+    assert [(d.draft, d.page) for d in facts[0]] == [("empty", "non-empty")]
+    for kept in (
+        "Only the non-empty bins of the histogram are filtered.",
+        "Bins that are not empty are filtered.",
+    ):
+        assert negation_facts(kept, page, page)[0] == []
+
+
+def test_a_movement_run_the_other_way_is_a_reversed_direction():
+    page = "As the temperature rises, the ions migrate from the outer layer to the inner core."
+    wrong = "Heating drives the ions out of the inner core into the outer layer."
+    assert [d.kind for d in direction_facts(wrong, page)] == ["direction"]
+    right = "Heating moves the ions from the outer layer into the inner core."
+    assert direction_facts(right, page) == []
+    # a range of figures moves nothing
+    assert direction_facts("The dose went from 5 to 10 mg.", "The dose rose from 10 to 5 mg.") == []

@@ -30,7 +30,7 @@ from citeloom.domain.abbreviations import (
     abbreviated,
 )
 from citeloom.domain.abstention import STOPWORDS, stem, text_stems
-from citeloom.domain.antonyms import NO_ANTONYMS, Antonyms, opposed
+from citeloom.domain.antonyms import NO_ANTONYMS, Antonyms, opposites
 from citeloom.domain.claim_numbers import distinctive, find_number, same_quantity
 from citeloom.domain.claims import compare_facts
 from citeloom.domain.facts import FRAMING_WORDS, Difference, Facts
@@ -548,7 +548,7 @@ def _opposed_in(
 ) -> tuple[Difference, ...]:
     """``_reversed``, once per claim and span: the judge reads a stating span's opposites
     before it reads all its facts."""
-    return tuple(d for sentence in sentences for d in opposed(claim, sentence, antonyms))
+    return tuple(d for sentence in sentences for d in opposites(claim, sentence, antonyms))
 
 
 def _asks(sentence: str) -> bool:

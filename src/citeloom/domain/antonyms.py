@@ -20,7 +20,7 @@ from functools import lru_cache
 from itertools import pairwise
 
 from citeloom.domain.abstention import STOPWORDS, stem
-from citeloom.domain.facts import Difference
+from citeloom.domain.facts import Difference, DifferenceKind
 from citeloom.domain.text import comparable_words
 
 
@@ -48,6 +48,16 @@ class Antonyms(Mapping[str, frozenset[str]]):
 
 NO_ANTONYMS = Antonyms({})
 
+# a rank is a value of its own: "the third leading cause" is not "ranks second"
+_RANKS = (
+    ("first", "1st"), ("second", "2nd"), ("third", "3rd"), ("fourth", "4th"), ("fifth", "5th"),
+    ("sixth", "6th"), ("seventh", "7th"), ("eighth", "8th"), ("ninth", "9th"), ("tenth", "10th"),
+)  # fmt: skip
+ORDINALS = Antonyms(
+    {word: frozenset(w for other in _RANKS if other != rank for w in other)
+     for rank in _RANKS for word in rank}
+)  # fmt: skip
+
 # stopwords that still carry a direction ("before" and "after" order time, which is none)
 _DIRECTED = frozenset({"more", "less", "fewer", "most", "least", "above", "below"})
 _NEGATORS = frozenset({"not", "no", "never", "nor", "without"})
@@ -68,9 +78,12 @@ def read_antonyms(lines: Iterable[str]) -> Antonyms:
     return Antonyms({word: frozenset(others) for word, others in found.items()})
 
 
-def opposed(claim: str, passage: str, antonyms: Antonyms) -> tuple[Difference, ...]:
+def opposed(
+    claim: str, passage: str, antonyms: Antonyms, kind: DifferenceKind = "direction"
+) -> tuple[Difference, ...]:
     """The claim's words whose antonym ``passage`` has in the same slot, each as a
-    difference ("draft: large; page: small"). Neither word may appear on the other side."""
+    difference ("draft: large; page: small"). Neither word may appear on the other side.
+    ``kind``: what the opposites differ in (``ORDINALS`` differ in a number)."""
     if not antonyms:
         return ()
     mine, theirs = _tokens(claim, antonyms), _tokens(passage, antonyms)  # read once each
@@ -102,8 +115,13 @@ def opposed(claim: str, passage: str, antonyms: Antonyms) -> tuple[Difference, .
                     and other.negated == word.negated
                     and _beside_the_same_word(i, j, (i1, j1), (i2, j2), len(mine), len(theirs))
                 ):
-                    out.append(Difference("direction", word.text, other.text))
+                    out.append(Difference(kind, word.text, other.text))
     return tuple(out)
+
+
+def opposites(claim: str, passage: str, antonyms: Antonyms) -> tuple[Difference, ...]:
+    """``opposed`` by the antonyms (a direction) and by the ranks (a number)."""
+    return (*opposed(claim, passage, antonyms), *opposed(claim, passage, ORDINALS, "number"))
 
 
 NEAR = 3  # content words between a word of the slot and the shared word it qualifies

@@ -87,6 +87,51 @@ def misbound(claim: str, core: str, numbers: Sequence[Quantity]) -> list[Differe
     return out
 
 
+# a value tied to a name by a preposition: "a decrease of 22.98% on AutoScholarQuery"
+_TIED = re.compile(r"\s*(?:on|in|for|at|among|across|under|with)\s+(?:the\s+)?(?P<name>[\w-]+)")
+
+
+def _tied(text: str, said: Sequence[Quantity]) -> list[tuple[Quantity, str]]:
+    """The values of ``text`` a preposition ties to one of its names, with that name."""
+    known = {fold_for_match(n) for n in names(text) if " " not in n}
+    out = []
+    for q in said:
+        m = _TIED.match(text, q.end)
+        if m and fold_for_match(m["name"]) in known:
+            out.append((q, fold_for_match(m["name"])))
+    return out
+
+
+def retied(claim: str, core: str, numbers: Sequence[Quantity]) -> list[Difference]:
+    """The claim's value the page ties to one name ("22.98% on AutoScholarQuery") given with
+    the name the page ties to another value of its kind ("32.21% on RealScholarQuery"): the
+    claim names the second and not the first, and does not give the second value itself.
+    A preposition binds more tightly than nearness: the dataset's name after a list's
+    second value is that value's, though the measure named before the list is nearer the
+    first."""
+    claim_text, core_text = comparable_text(claim), comparable_text(core)
+    said = [q for q in quantities(core_text) if not (q.spread or q.pointer)]
+    tied = _tied(core_text, said)
+    if len(tied) < 2:
+        return []
+    in_claim = {w for w, _ in _tokens(claim_text)}
+    for q in numbers:
+        for mine, name in tied:
+            if not states(q, mine) or name in in_claim:
+                continue
+            for other, rival in tied:
+                if (
+                    rival != name
+                    and rival in in_claim
+                    and not states(q, other)
+                    and _same_kind(q, other)
+                    and not any(states(c, other) for c in numbers)
+                ):
+                    page = f"{other.text} ({rival})"
+                    return [Difference("number", f"{q.text} ({rival})", page)]
+    return []
+
+
 def _nearest(tokens: Sequence[tuple[str, int]], word: str, numbers: Sequence[int]) -> int | None:
     """Where the claim's number nearest to ``word`` is (its first place), or None."""
     places = [i for i, (w, _) in enumerate(tokens) if w == word]

@@ -21,9 +21,9 @@ sites"); what the passage merely leaves unstated is missing, not contradicted.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 
-from citeloom.domain.bindings import misbound
+from citeloom.domain.bindings import misbound, retied
 from citeloom.domain.claim_numbers import find_numbers
 from citeloom.domain.directions import direction_facts, direction_missing
 from citeloom.domain.facts import FRAMING_WORDS, Difference, Facts
@@ -224,12 +224,12 @@ def affix_negations(text: str) -> list[tuple[str, ...]]:
         if word == "free" and len(before) > 3 and before not in _FILLER:
             out.append((before[:5],))
             continue
-        rest = _affixed(word)
+        rest = after if word == "non" and len(after) > 2 else _affixed(word)  # "non-empty"
         if rest is not None:
             # what is said to be so: "an implementation ... is unavailable" answers "no
             # implementation"
             out.append((rest[:5], *_subject(words[:n])))
-        elif after != "free":
+        elif after != "free" and before != "non":
             plain.add(word[:5])
     # "unrestricted size ... do restrict the volume": the word said plainly too is affirmed
     return [scope for scope in out if scope[0] not in plain]
@@ -298,7 +298,29 @@ def negation_facts(
     ]
     if _unmatched(said, mine, affix_negations(claim) + diminished(claim), _doubled(core)):
         against.append(Difference("negation", "affirms it", _negation_phrase(core)))
+    against += _prefix_denied(claim, core, mine)
     return against, missing
+
+
+# "non-zero elements": a hyphenated "non" that a claim dropping it turns around
+_NON = re.compile(r"\bnon ([a-z]{3,})\b")  # folded: the hyphen is a space
+
+
+def _prefix_denied(claim: str, core: str, negated: Sequence[tuple[str, ...]]) -> list[Difference]:
+    """The word the stating sentence denies by a hyphenated "non-" ("all non-zero elements")
+    that the claim states plainly ("every element, zero entries included"): the claim says
+    the opposite of the page. A claim that negates the word itself ("not zero") or keeps
+    the prefix agrees."""
+    claim_text = fold_for_match(comparable_text(claim))
+    out = []
+    for match in _NON.finditer(fold_for_match(comparable_text(core))):
+        word = match[1]
+        if re.search(rf"\bnon-?\s?{word}", claim_text) or not re.search(rf"\b{word}", claim_text):
+            continue
+        if any(word[:5] in scope for scope in negated):
+            continue
+        out.append(Difference("negation", word, f"non-{word}"))
+    return out
 
 
 # the claim's words a page's negated clause must hold to be about the claim's predicate when
@@ -425,6 +447,10 @@ def compare_facts(
         d for d in name_facts(claim, passage, ignore_names) if fold_for_match(d.draft) not in known
     ]
     bounds, unbounded = qualifier_facts(claim, core)
-    against += bounds + misbound(claim, core, numbers) + direction_facts(claim, core)
+    against += (
+        bounds
+        + (misbound(claim, core, numbers) or retied(claim, core, numbers))
+        + direction_facts(claim, core)
+    )
     missing += unbounded + direction_missing(claim, passage)
     return Facts(tuple(against), tuple(missing))

@@ -177,7 +177,42 @@ def direction_facts(claim: str, core: str) -> list[Difference]:
         if nearest.side != d.side:
             out.append(Difference("direction", d.word, nearest.word))
     out += _by_counts(mine, theirs, decided)
+    out += _reversed_flow(mine_text, theirs_text)
     return list(dict.fromkeys(out))
+
+
+# a movement's two ends: "from the neighboring wells to the central well"
+_FLOW = re.compile(
+    rf"\b(?:from|out of)\s+(?P<source>(?:(?!{CLAUSE}\b)[a-z-]+\s+){{1,5}}?)"
+    rf"(?:to|into|towards?)\s+(?P<target>(?:(?!{CLAUSE}\b)[a-z-]+\s*){{1,4}})"
+)
+
+
+def _flows(folded: str) -> list[tuple[set[str], set[str], str]]:
+    """Each movement a folded text names, as (the stems of where from, of where to, each
+    without the words both ends share: "well"; the words that say it); a range of figures
+    ("from 5 to 10") has no letters to move and is none."""
+    out = []
+    for m in _FLOW.finditer(folded):
+        source = {stem(w)[:5] for w in m["source"].split() if _content(w)}
+        target = {stem(w)[:5] for w in m["target"].split()[:3] if _content(w)}
+        if source - target and target - source:
+            out.append((source - target, target - source, m[0].strip()))
+    return out
+
+
+def _reversed_flow(mine: str, theirs: str) -> list[Difference]:
+    """A movement the claim runs the other way: "out of the central well into the adjacent
+    ones" where the sentence moves electrons "from the neighboring wells to the central
+    well". The claim's origin is the sentence's destination (and none of its origins), and
+    its destination none of the sentence's."""
+    out = []
+    page = _flows(theirs)
+    for source, target, said in _flows(mine):
+        for page_source, page_target, page_said in page:
+            if (source & page_target) - page_source and not target & page_target:
+                out.append(Difference("direction", said, page_said))
+    return out
 
 
 def _by_counts(mine: list[_Said], theirs: list[_Said], decided: set[int]) -> list[Difference]:
