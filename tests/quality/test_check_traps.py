@@ -44,6 +44,8 @@ FALSE = {
     "r5-30": "ranks second, where the page says the third leading cause",
     "r5-14": "every element, zeros included, where the page says all non-zero elements",
     "rc-003": "out of the central well, where the page moves electrons into it",
+    "r1-37": "SPPC for English and StanfordNER for German, where the page pairs them the other way",
+    "r2-38": "20.73 g/l given to PPI therapy, past the bracketed interval of the bismuth group's",
 }
 # false claims the page does not state, though it says nothing the other way in their slot:
 # they must not pass as supported

@@ -9,6 +9,7 @@ from citeloom.domain.bindings import misbound, retied
 from citeloom.domain.claims import claim_numbers, negation_facts, number_facts
 from citeloom.domain.directions import direction_facts
 from citeloom.domain.name_swaps import labels, said_otherwise, swapped_names
+from citeloom.domain.name_ties import crossed_pairs
 from citeloom.domain.qualifiers import deferred_in, qualifier_facts
 from citeloom.domain.quantities import quantities
 from citeloom.domain.text import fold
@@ -261,3 +262,32 @@ def test_a_movement_run_the_other_way_is_a_reversed_direction():
     assert direction_facts(right, page) == []
     # a range of figures moves nothing
     assert direction_facts("The dose went from 5 to 10 mg.", "The dose rose from 10 to 5 mg.") == []
+
+
+def test_a_value_beside_its_interval_is_bound_past_the_brackets():
+    page = (
+        "The mean gain was 4.12 kg (95% CI 1.05 to 7.19 kg, p=0.01) in the Diet arm versus "
+        "2.37 kg (95% CI 0.81 to 3.93 kg, p=0.003) in the Exercise arm."
+    )
+    moved = "Participants of the Exercise arm gained 4.12 kg on average."
+    assert [(d.draft, d.page) for d in misbound(moved, page, quantities(moved))] == [
+        ("4.12 kg (exercise)", "2.37 kg (exercise)")
+    ]
+    kept = "Participants of the Exercise arm gained 2.37 kg on average."
+    assert misbound(kept, page, quantities(kept)) == []
+
+
+def test_two_names_each_given_the_other_s_partner_are_swapped():
+    page = (
+        "Tagging uses TreeTagger (Schmid, 1994) for English and RFTagger (Schmid, 2008) for German."
+    )
+    swapped = "The pipeline tags with RFTagger for English and with TreeTagger for German."
+    assert [(d.draft, d.page) for d in crossed_pairs(swapped, page)] == [
+        ("RFTagger for English", "TreeTagger for English")
+    ]
+    for kept in (
+        "English text goes through TreeTagger and German text through RFTagger.",
+        "TreeTagger is used for English, and RFTagger for German.",
+        "RFTagger and TreeTagger serve German and English respectively.",
+    ):
+        assert crossed_pairs(kept, page) == []

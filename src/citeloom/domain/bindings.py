@@ -40,15 +40,35 @@ def _index(tokens: Sequence[tuple[str, int]], offset: int) -> int:
     return len(tokens)
 
 
+# "single", "double", "triple" before a noun name a kind ("triple therapy", "double blind"),
+# not a figure the claim's words could belong to
+_KINDS = frozenset({"single", "double", "triple", "quadruple"})
+# an estimate's interval or test in brackets, "(95% CI 7.85 to 33.61 g/l, p=0.02)": its
+# figures are the estimate's, not other values the sentence binds to words
+_INTERVAL = re.compile(
+    r"\((?:\s*\d+(?:\.\d+)?\s*%)?\s*"
+    r"(?:CI|confidence interval|SD|SE|SEM|IQR|range|p\s*[<=>≤¼])[^()]*\)",
+    re.I,
+)
+
+
+def _without_intervals(text: str) -> str:
+    return re.sub(r"\s+", " ", _INTERVAL.sub("", comparable_text(text))).strip()
+
+
 def misbound(claim: str, core: str, numbers: Sequence[Quantity]) -> list[Difference]:
     """The claim's numbers that ``core`` (the sentences stating the claim) states but binds
     to other words than the claim does: "draft: 223 (human); page: 80 (human)"."""
-    claim_text, core_text = comparable_text(claim), comparable_text(core)
+    claim_text, core_text = comparable_text(claim), _without_intervals(core)
     claim_tokens, core_tokens = _tokens(claim_text), _tokens(core_text)
     said = [q for q in quantities(core_text) if not (q.spread or q.pointer)]
-    named = {fold_for_match(w) for n in names(claim) for w in n.split()}
+    named = {w for n in names(claim) for w in fold_for_match(n).split()}
     # the claim's own numbers: a word of the claim counts for the one it is nearest to
-    starts = [_index(claim_tokens, q.start) for q in quantities(claim_text)]
+    starts = [
+        _index(claim_tokens, q.start)
+        for q in quantities(claim_text)
+        if fold_for_match(q.text) not in _KINDS
+    ]
     out = []
     for q in numbers:
         stated = [p for p in said if states(q, p)]
@@ -72,10 +92,9 @@ def misbound(claim: str, core: str, numbers: Sequence[Quantity]) -> list[Differe
             if len(places) != 1:
                 continue
             place = places[0]
-            here = min(abs(place - _index(core_tokens, p.start)) for p in stated)
+            here = min(_gap(core_tokens, place, p) for p in stated)
             there, other = min(
-                ((abs(place - _index(core_tokens, p.start)), p) for p in others),
-                key=lambda x: x[0],
+                ((_gap(core_tokens, place, p), p) for p in others), key=lambda x: x[0]
             )
             if here <= there:
                 bound_here = True
@@ -130,6 +149,15 @@ def retied(claim: str, core: str, numbers: Sequence[Quantity]) -> list[Differenc
                     page = f"{other.text} ({rival})"
                     return [Difference("number", f"{q.text} ({rival})", page)]
     return []
+
+
+def _gap(tokens: Sequence[tuple[str, int]], place: int, q: Quantity) -> int:
+    """Words between the word at ``place`` and a value, counted from the value's near end:
+    "10.42 g/l in the PPI group" puts PPI three words after the value, not six."""
+    first = _index(tokens, q.start)
+    if place < first:
+        return first - place
+    return max(0, place - (_index(tokens, q.end) - 1))
 
 
 def _nearest(tokens: Sequence[tuple[str, int]], word: str, numbers: Sequence[int]) -> int | None:

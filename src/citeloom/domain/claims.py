@@ -27,6 +27,7 @@ from citeloom.domain.bindings import misbound, retied
 from citeloom.domain.claim_numbers import find_numbers
 from citeloom.domain.directions import direction_facts, direction_missing
 from citeloom.domain.facts import FRAMING_WORDS, Difference, Facts
+from citeloom.domain.name_ties import crossed_pairs
 from citeloom.domain.names import mentioned, names
 from citeloom.domain.qualifiers import qualifier_facts
 from citeloom.domain.quantities import Quantity, quantities
@@ -449,7 +450,11 @@ def compare_facts(
     bounds, unbounded = qualifier_facts(claim, core)
     against += (
         bounds
-        + (misbound(claim, core, numbers) or retied(claim, core, numbers))
+        + (
+            misbound(claim, core, numbers)
+            or retied(claim, core, numbers)
+            or crossed_pairs(claim, core)
+        )
         + direction_facts(claim, core)
     )
     missing += unbounded + direction_missing(claim, passage)
