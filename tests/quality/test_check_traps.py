@@ -46,6 +46,8 @@ FALSE = {
     "rc-003": "out of the central well, where the page moves electrons into it",
     "r1-37": "SPPC for English and StanfordNER for German, where the page pairs them the other way",
     "r2-38": "20.73 g/l given to PPI therapy, past the bracketed interval of the bismuth group's",
+    "r5-04": "a finding credited to Fountoulakis et al., where the page credits Johansson et al.",
+    "r3-32": "3.6 times more important, where the page says 3.6 times less",
 }
 # false claims the page does not state, though it says nothing the other way in their slot:
 # they must not pass as supported

@@ -291,3 +291,21 @@ def test_two_names_each_given_the_other_s_partner_are_swapped():
         "RFTagger and TreeTagger serve German and English respectively.",
     ):
         assert crossed_pairs(kept, page) == []
+
+
+def test_a_finding_credited_to_another_cited_author_is_a_swap():
+    core = "Okafor et al. (2015) reported that night shifts raised resting blood pressure."
+    claim = "Lindqvist and colleagues showed that working night shifts pushes blood pressure up."
+    assert [(d.draft, d.page) for d in swapped_names(claim, core)] == [("Lindqvist", "Okafor")]
+    kept = "Okafor and colleagues showed that working night shifts pushes blood pressure up."
+    assert swapped_names(kept, core) == ()
+
+
+def test_a_figure_keeps_the_direction_written_beside_it():
+    page = "Cost is 4.2 times more important than speed, and speed is 2.5 times less important."
+    turned = "The survey found speed 2.5 times more important than cost."
+    assert [(d.draft, d.page) for d in direction_facts(turned, page)] == [
+        ("2.5 times more", "2.5 times less")
+    ]
+    kept = "Speed came out 2.5 times less important than cost."
+    assert direction_facts(kept, page) == []

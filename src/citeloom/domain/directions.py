@@ -153,11 +153,16 @@ def direction_facts(claim: str, core: str) -> list[Difference]:
     mine_words, theirs_words = _words(mine_text), _words(theirs_text)
     mine, theirs = _said(mine_text, mine_words), _said(theirs_text, theirs_words)
     out: list[Difference] = []
-    decided: set[int] = set()
     swapped, crossed = _swapped_comparison(mine_text, theirs_text)
     if crossed:  # the sentence compares the other way round: its direction is the opposite
         return swapped
+    # a figure with its direction decides its group: "3.6 times less" against "3.6 times
+    # more", whatever other figures of the sentence go the other way
+    out, by_value = _value_turned(mine_text, theirs_text)
+    decided = set(by_value)
     for d in mine:
+        if d.group in by_value:
+            continue
         rivals = [t for t in theirs if t.group == d.group]
         about = _about(mine_words, d.at, mine)
         if not rivals or not about:
@@ -179,6 +184,47 @@ def direction_facts(claim: str, core: str) -> list[Difference]:
     out += _by_counts(mine, theirs, decided)
     out += _reversed_flow(mine_text, theirs_text)
     return list(dict.fromkeys(out))
+
+
+# a figure and the direction it gives: "3.6 times less", "22.98% lower", "12 percent more"
+_VALUE_WAY = re.compile(
+    r"\b(?P<value>\d+(?: \d+)?) (?:(?:times|fold|percent|per cent) )?(?P<way>[a-z]+)"
+)
+
+
+def _value_ways(folded: str) -> dict[tuple[str, int], tuple[int, str]]:
+    """(figure, direction group) -> the side of the direction word written right after the
+    figure, and that word."""
+    out: dict[tuple[str, int], tuple[int, str]] = {}
+    for m in _VALUE_WAY.finditer(folded):
+        for group, sides in enumerate(_PATTERNS):
+            for side, pattern in enumerate(sides):
+                if pattern.match(m["way"]):
+                    out[m["value"], group] = (side, m[0])
+    return out
+
+
+def _value_turned(mine: str, theirs: str) -> tuple[list[Difference], set[int]]:
+    """A figure the claim gives one direction and the sentence the other ("3.6 times more
+    important" against "3.6 times less important"), and the direction groups a figure of
+    both decided."""
+    page = _value_ways(theirs)
+    out = []
+    decided = set()
+    for (value, group), (side, said) in _value_ways(mine).items():
+        if (value, group) not in page:
+            continue
+        decided.add(group)
+        if page[value, group][0] != side:
+            shown = value.replace(" ", ".")  # folded "3 6" was written 3.6
+            out.append(
+                Difference(
+                    "direction",
+                    said.replace(value, shown, 1),
+                    page[value, group][1].replace(value, shown, 1),
+                )
+            )
+    return out, decided
 
 
 # a movement's two ends: "from the neighboring wells to the central well"

@@ -23,7 +23,7 @@ from collections.abc import Collection
 from citeloom.domain.abbreviations import ShortForms, abbreviated
 from citeloom.domain.abstention import STOPWORDS
 from citeloom.domain.facts import Difference
-from citeloom.domain.names import mentioned, names
+from citeloom.domain.names import CREDIT, mentioned, names
 from citeloom.domain.text import (
     NO_TEXT,
     Folded,
@@ -96,9 +96,17 @@ def swapped_names(
                 continue
             if counts[rival][0] == 0 and said_in_words(rival, name, claim_words, forms):
                 continue
-            if len(mine_role & role(core, rival, every)) >= SHARED_ROLE:
+            if len(mine_role & role(core, rival, every)) >= SHARED_ROLE or (
+                _credited(claim, name) and _credited(core, rival)
+            ):
                 return (Difference("term", name, rival),)
     return ()
+
+
+def _credited(text: str, name: str) -> bool:
+    """``text`` gives ``name`` as the source of a finding ("Johansson et al. (2010) found"):
+    two names so given stand in each other's place whatever verbs report them."""
+    return re.search(rf"\b{re.escape(name)}{CREDIT}", normalise_text(text)) is not None
 
 
 def _of_topic(name: str, topic: Collection[str]) -> bool:

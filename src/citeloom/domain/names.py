@@ -29,6 +29,9 @@ _UNIT_POWER = re.compile(r"[A-Z][a-z]?-[1-4]")
 _AFTER_UNIT = re.compile(r"(?:\d|(?<![\w])(?!(?:of|in|at|to|on|by|an|as|is|or)\b)[a-zμ]{1,2})\s?$")
 # a run of capitalised words inside a sentence is one name: "Expert Choice", "Hong-Ou-Mandel"
 _CAPITALISED = re.compile(r"(?<=[\w,;:)] )[A-Z][a-z]{1,}(?:(?:-| )[A-Z][a-z]+)*\b")
+# "et al.", "and colleagues": the words that credit a finding to the name before them
+CREDIT = r"\s*(?:et al\b|and (?:colleagues|co-?workers|co-?authors)\b|'s group\b)"
+_CITED = re.compile(rf"\b([A-Z][a-z]+(?:-[A-Z][a-z]+)?){CREDIT}")
 _DOPED = re.compile(r"\b[A-Z][a-z]?:[A-Za-z]{2,}\b")  # Ti:sapphire, Nd:YAG
 # capitalised words that are not names: they start clauses after a comma or name the paper's
 # own parts
@@ -55,6 +58,9 @@ def names(text: str, ignore: Collection[str] = ()) -> list[str]:
         if not any(m[0] in f for f in found)
         and not (_UNIT_POWER.fullmatch(m[0]) and _AFTER_UNIT.search(text[: m.start()]))
     ]
+    # a cited author, first in the sentence too: "Johansson et al. (2010) found", "Tully and
+    # colleagues held"
+    found += [m[1] for m in _CITED.finditer(text) if m[1] not in _NOT_NAMES]
     # in German every noun is capitalised: a capitalised word names nothing there
     for match in () if looks_german(text) else _CAPITALISED.finditer(text):
         words = match[0].split(" ")
