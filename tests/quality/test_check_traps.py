@@ -70,6 +70,8 @@ CORRECT = {
     "pusep-09": "electrons moving from the neighbouring wells into the central one",
     "pasa-13": "two recall costs, each tied to its own dataset",
     "rc-102": "the third leading cause of death, as the page ranks it",
+    "rc-082": "did not predict dementia, where the page finds no association with its incidence",
+    "r3-11": "pulmonary embolism from thrombosis, beside the page's 'without thromboprophylaxis'",
 }
 
 

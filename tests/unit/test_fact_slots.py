@@ -309,3 +309,20 @@ def test_a_figure_keeps_the_direction_written_beside_it():
     ]
     kept = "Speed came out 2.5 times less important than cost."
     assert direction_facts(kept, page) == []
+
+
+def test_a_page_negation_is_answered_by_one_governing_its_clause_s_words():
+    page = (
+        "Logistic regression found no link between the number of night shifts worked per "
+        "month and the later incidence of migraine (OR 1.02, 95% CI 0.97-1.08)."
+    )
+    claim = "The number of monthly night shifts did not predict migraine incidence."
+    assert negation_facts(claim, page, page)[0] == []
+    wrong = "The number of monthly night shifts predicted migraine incidence."
+    assert [d.page for d in negation_facts(wrong, page, page)[0]] != []
+
+
+def test_without_a_treatment_denies_the_treatment_not_a_word_beginning_alike():
+    page = "Without thromboprophylaxis, the rate of thrombosis after hip surgery is substantial."
+    claim = "Thrombosis is frequent after hip surgery."
+    assert negation_facts(claim, page, page)[0] == []

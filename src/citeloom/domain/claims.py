@@ -289,11 +289,20 @@ def negation_facts(
         (against if head in core_stems else missing).append(difference)
     governed = [{w[:5] for w in words} for words in _governed(core)]
     wide = [bool(words) and words[0] in _EVIDENTIAL for words in _governed(core)]
+    # a page's negation is answered by one of the claim's governing any two words of its
+    # clause: "no association between the number of negative life events and the
+    # incidence of dementia" by "did not predict incident dementia"
+    # the first word governed, in full: "without thromboprophylaxis" is no denial of a
+    # claim's "thrombosis", though the two begin alike
+    firsts = [words[0][:8] if words else "" for words in _governed(core)]
+    claim_words = {w[:8] for w in re.findall(r"[a-z]+", fold_for_match(claim))}
     said = [
-        s
-        for s, whole, clause in zip(negation_scopes(core), wide, governed, strict=True)
+        (*s, *sorted(clause - set(s)))
+        for s, whole, clause, first in zip(
+            negation_scopes(core), wide, governed, firsts, strict=True
+        )
         if not s
-        or s[0] in claim_stems
+        or (s[0] in claim_stems and (len(first) < 8 or first in claim_words))
         or (whole and claim_stems.intersection(s))
         or len(claim_stems & clause) >= CLAUSE_SHARED
     ]
