@@ -48,6 +48,8 @@ FALSE = {
     "r2-38": "20.73 g/l given to PPI therapy, past the bracketed interval of the bismuth group's",
     "r5-04": "a finding credited to Fountoulakis et al., where the page credits Johansson et al.",
     "r3-32": "3.6 times more important, where the page says 3.6 times less",
+    "r6-17": "SMES 'produces for' English, where the page pairs Minipar with English",
+    "r6-26": "2.2 nm, where the page's text layer writes 2.2 Å as a ring and an A",
 }
 # false claims the page does not state, though it says nothing the other way in their slot:
 # they must not pass as supported
@@ -83,6 +85,7 @@ def _items() -> dict[str, dict]:
         "fresh_claims_r3.json",
         "fresh_claims_r4.json",
         "fresh_claims_r5.json",
+        "fresh_claims_r6.json",
         "realistic_claims.json",
         "false_restatements.json",
         "claims.json",

@@ -71,6 +71,9 @@ def test_a_claim_that_states_what_the_page_states_agrees(claim, evidence):
         ("The WMD of haemoglobin was 18.12 g/l.", HB, ("number", "18.12 g/l", "12.88 g/l")),
         ("There were 67,563 positive instances.", "with 67, 562 positive instances",
          ("number", "67,563 positive instances", "67, 562 positive instances")),
+        # an ångström as a text layer writes it: a ring, a space and an A
+        ("The structure was solved to 1.9 nm.", "The structure was solved at 1.9 \u02daA.",
+         ("unit", "1.9 nm", "1.9 Å")),
     ],
 )  # fmt: skip
 def test_another_value_or_unit_of_the_same_quantity_contradicts_and_is_named(

@@ -326,3 +326,11 @@ def test_without_a_treatment_denies_the_treatment_not_a_word_beginning_alike():
     page = "Without thromboprophylaxis, the rate of thrombosis after hip surgery is substantial."
     claim = "Thrombosis is frequent after hip surgery."
     assert negation_facts(claim, page, page)[0] == []
+
+
+def test_a_verb_between_a_name_and_its_partner_keeps_the_pair():
+    page = "Parses come from Minipar (Lin, 1998) for English and from SMES for German."
+    swapped = "The parser SMES produces for English and Minipar produces for German."
+    assert [(d.draft, d.page) for d in crossed_pairs(swapped, page)] == [
+        ("SMES for English", "Minipar for English")
+    ]

@@ -34,9 +34,15 @@ def _pairs(text: str) -> tuple[dict[str, set[str]], dict[str, str]]:
     words = [fold_for_match(w) for w in written]
     out: dict[str, set[str]] = {}
     for i, word in enumerate(words[:-2]):
-        if word not in heads or words[i + 1] not in _FOR:
+        if word not in heads:
             continue
-        at = i + 3 if words[i + 2] == "the" and i + 3 < len(words) else i + 2
+        # "SPPC for German", "SMES produces for English": a verb may stand between
+        at = i + 1
+        if words[at] not in _FOR and at + 1 < len(words) and words[at + 1] in _FOR:
+            at += 1
+        if words[at] not in _FOR or at + 1 >= len(words):
+            continue
+        at += 2 if words[at + 1] == "the" and at + 2 < len(words) else 1
         if words[at] in tails and words[at] != word:
             out.setdefault(word, set()).add(words[at])
     return out, dict(zip(words, written, strict=True))

@@ -129,6 +129,8 @@ def trim(text: str, limit: int) -> str:
 # What a claim and a page are compared in: the page as its PDF text layer has it, the claim as
 # a writer types it. Storage keeps ``normalise_text``; these rules only ever compare.
 _MINUS = re.compile(r"[\u2212\u2012\u2013\u2014](?=\s?\d)")  # −0.5, –3: a minus before a digit
+# an ångström a text layer wrote as a ring and a letter: "2.2 ˚A", NFKC's " \u030aA"
+_RING_A = re.compile(r"\s?\u030a\s?A\b")
 _TIMES = re.compile(r"(?<=\d)\s?[x*·⋅]\s?(?=\d)")  # 3 x 10, 2·10: a multiplication
 _UNIT_DOT = re.compile(r"(?<=[A-Za-zμ])\s?[·⋅]\s?(?=[A-Za-zμ])")  # g·L-1: a product of units
 _PLUS_MINUS = re.compile(r"\+\s*[-\u2212]\s*(?=\d)")  # "+ −" as a text layer spells ±
@@ -149,8 +151,8 @@ def comparable_text(text: str) -> str:
     (NFKC: ligatures, thin spaces, superscript digits; soft hyphens and words broken at line
     ends joined), then the signs a text layer spells its own way (minus and en dash before a
     digit, an en dash written "e" in a range ("2e76"), ``×`` written x or ·, ``±`` as "+ −",
-    typographic quotes), "per cent" as ``%``, and superscript footnote markers that lost
-    their raise ("dementia12", "events.12") dropped.
+    typographic quotes, Å written as a ring and an A), "per cent" as ``%``, and superscript
+    footnote markers that lost their raise ("dementia12", "events.12") dropped.
     Digit groups and decimal commas are not rewritten here: "100, 200 and 300" is a list, so a
     number is read against the claim's own (``domain.quantities``)."""
     text = normalise_text(text).translate(_QUOTES)
@@ -158,6 +160,7 @@ def comparable_text(text: str) -> str:
     text = _MINUS.sub("-", text)
     text = _DASH_AS_E.sub(_dash_range, text)
     text = _TIMES.sub("×", text)
+    text = _RING_A.sub(" Å", text)
     text = _UNIT_DOT.sub(" ", text)
     text = _PER_CENT.sub("%", text)
     text = _MARKER_AFTER_STOP.sub("", text)

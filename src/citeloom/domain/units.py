@@ -59,6 +59,7 @@ _PLAIN: dict[str, tuple[str, float]] = {
     "IU": ("units", 1), "bp": ("bases", 1), "kb": ("bases", 1e3), "Mb": ("bases", 1e6),
     "kpc": ("length", 3.086e19), "Mpc": ("length", 3.086e22), "pc": ("length", 3.086e16),
     "Gpc": ("length", 3.086e25), "mph": ("speed", 0.447), "x": ("times", 1),
+    "Å": ("length", 1e-10),
 }  # fmt: skip
 # words, singular; a prefix word may lead a base word (milli + gram)
 _WORD_PREFIXES = {
@@ -80,6 +81,7 @@ _WORDS: dict[str, tuple[str, float]] = {
     "year": ("time", 3.15e7), "percentage point": ("points", 1), "fold": ("times", 1),
     "times": ("times", 1), "order of magnitude": ("magnitude", 1),
     "orders of magnitude": ("magnitude", 1), "degree": ("angle", 1),
+    "angstrom": ("length", 1e-10),
 }  # fmt: skip
 _ATOM_WORD = re.compile(
     r"(?P<word>orders? of magnitude|percentage points?|"
