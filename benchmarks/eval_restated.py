@@ -13,6 +13,8 @@ so its paraphrases share the page's words. The sets here were not:
   measured once before any tuning (docs/adr/0036 has that figure);
 - ``fresh-r2``: benchmarks/data/fresh_queries_r2.json, 48 more by another such helper, written
   after ADR 0036's remedies were measured and measured once on the ranking as it stands;
+- ``fresh-r3``: benchmarks/data/fresh_queries_r3.json, 48 more by a third such helper,
+  measured once on the ranking as it stands (nothing tuned on it);
 - ``papers``: the shared papers' own answerable queries, here among all 24 papers.
 
 All run over one project of the 24 PDFs of papers/ and paginated/ (the library of
@@ -57,7 +59,7 @@ from citeloom.domain.records import passage_from_payload  # noqa: E402
 from citeloom.services.query import QueryOptions, QueryService  # noqa: E402
 
 DATA = ROOT / "benchmarks" / "data"
-SETS = ("restated", "fresh", "fresh-r2", "papers")
+SETS = ("restated", "fresh", "fresh-r2", "fresh-r3", "papers")
 HALVES = ("tune", "test")
 KINDS = ("restatement", "paraphrase", "keyword", "question", "phrase", "ocr")
 Search = Callable[[dict], list[tuple]]
@@ -115,6 +117,7 @@ def load(sets: Sequence[str]) -> list[dict]:
         "restated": restated,
         "fresh": fresh,
         "fresh-r2": lambda h: fresh(h, "fresh_queries_r2.json", "fresh-r2"),
+        "fresh-r3": lambda h: fresh(h, "fresh_queries_r3.json", "fresh-r3"),
         "papers": own,
     }
     return [q for name in sets for q in readers[name](halves)]
