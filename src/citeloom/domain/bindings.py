@@ -106,18 +106,23 @@ def misbound(claim: str, core: str, numbers: Sequence[Quantity]) -> list[Differe
     return out
 
 
-# a value tied to a name by a preposition: "a decrease of 22.98% on AutoScholarQuery"
-_TIED = re.compile(r"\s*(?:on|in|for|at|among|across|under|with)\s+(?:the\s+)?(?P<name>[\w-]+)")
+# a value tied to a name by a preposition: "a decrease of 22.98% on AutoScholarQuery", "a
+# 34.05% improvement in Recall@20"
+_TIED = re.compile(
+    r"\s*(?:(?:improvement|increase|decrease|drop|gain|loss|reduction|rise)\s+)?"
+    r"(?:on|in|for|at|among|across|under|with)\s+(?:the\s+)?(?P<name>[\w@-]+)"
+)
 
 
-def _tied(text: str, said: Sequence[Quantity]) -> list[tuple[Quantity, str]]:
-    """The values of ``text`` a preposition ties to one of its names, with that name."""
+def _tied(text: str, said: Sequence[Quantity]) -> list[tuple[Quantity, str, str]]:
+    """The values of ``text`` a preposition ties to one of its names, with that name folded
+    and as written."""
     known = {fold_for_match(n) for n in names(text) if " " not in n}
     out = []
     for q in said:
         m = _TIED.match(text, q.end)
         if m and fold_for_match(m["name"]) in known:
-            out.append((q, fold_for_match(m["name"])))
+            out.append((q, fold_for_match(m["name"]), m["name"]))
     return out
 
 
@@ -133,21 +138,25 @@ def retied(claim: str, core: str, numbers: Sequence[Quantity]) -> list[Differenc
     tied = _tied(core_text, said)
     if len(tied) < 2:
         return []
-    in_claim = {w for w, _ in _tokens(claim_text)}
+    words = f" {' '.join(w for w, _ in _tokens(claim_text))} "
+
+    def in_claim(name: str) -> bool:  # "recall 20": a name folds to words
+        return f" {name} " in words
+
     for q in numbers:
-        for mine, name in tied:
-            if not states(q, mine) or name in in_claim:
+        for mine, name, _ in tied:
+            if not states(q, mine) or in_claim(name):
                 continue
-            for other, rival in tied:
+            for other, rival, written in tied:
                 if (
                     rival != name
-                    and rival in in_claim
+                    and in_claim(rival)
                     and not states(q, other)
                     and _same_kind(q, other)
                     and not any(states(c, other) for c in numbers)
                 ):
-                    page = f"{other.text} ({rival})"
-                    return [Difference("number", f"{q.text} ({rival})", page)]
+                    page = f"{other.text} ({written})"
+                    return [Difference("number", f"{q.text} ({written})", page)]
     return []
 
 

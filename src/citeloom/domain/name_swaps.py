@@ -251,6 +251,9 @@ def count(name: str, text: str) -> int:
     return sum(folded.count(f" {' '.join(words)} ") for words in spellings(name))
 
 
+_NAMED_FOR = re.compile(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)+")
+
+
 def shape(name: str) -> str:
     """What kind of name it is written as: an acronym (BLEU), one with digits (ResNet-50),
     CamelCase (PaSa) or capitalised words (Expert Choice); a method is replaced by one of
@@ -259,6 +262,8 @@ def shape(name: str) -> str:
         return "digits"
     if name.rstrip("s").isupper():
         return "acronym"
+    if _NAMED_FOR.fullmatch(name):  # "Bethe-Salpeter", "Hong-Ou-Mandel": people's names
+        return "words"
     if " " not in name and any(c.isupper() for c in name[1:]):
         return "camel"
     return "words"

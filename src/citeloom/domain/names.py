@@ -22,8 +22,9 @@ from citeloom.domain.text import Folded, fold_for_match, holds_spelling, normali
 
 _NAME = re.compile(
     r"\b(?:[A-Z]{2,}[A-Za-z0-9]*s?|[A-Za-z]+[0-9][A-Za-z0-9]*|[a-z]+[A-Z][A-Za-z0-9]*|"
-    r"[A-Z][a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z]?-[0-9]+[A-Za-z0-9]*)(?:-[A-Za-z0-9]+)*\b"
-)  # the last: a numbered position or atom, "C-29", "H-3"
+    r"[A-Z][a-z]+[A-Z][A-Za-z0-9]*|[A-Z][a-z]?-[0-9]+[A-Za-z0-9]*|[A-Za-z]+@[0-9]+)"
+    r"(?:-[A-Za-z0-9]+)*\b"
+)  # a numbered position or atom, "C-29", "H-3"; a measure at a cut-off, "Recall@20"
 # a unit's power after a number or another unit is no name: "12.88 g L-1", "5 K-1"
 _UNIT_POWER = re.compile(r"[A-Z][a-z]?-[1-4]")
 _AFTER_UNIT = re.compile(r"(?:\d|(?<![\w])(?!(?:of|in|at|to|on|by|an|as|is|or)\b)[a-zμ]{1,2})\s?$")
