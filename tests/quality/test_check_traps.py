@@ -58,6 +58,7 @@ FALSE = {
 UNSTATED = {
     "r2-01": "a possibility the page raises, read as shown",
     "r3-15": "six of eight men, where the page's next sentence says five of eight",
+    "r1-31": "zones of varying size 'rather than' a fixed one, where the page assumes a fixed size",
 }
 # correct claims a checker reading words, not facts, called wrong
 CORRECT = {
@@ -76,6 +77,8 @@ CORRECT = {
     "rc-102": "the third leading cause of death, as the page ranks it",
     "rc-082": "did not predict dementia, where the page finds no association with its incidence",
     "r3-11": "pulmonary embolism from thrombosis, beside the page's 'without thromboprophylaxis'",
+    "r7-19": "a triplet 'rather than' a double doublet, where the page says 'the absence of' one",
+    "r7-39": "skipping a step the page calls 'not necessary and a hamiltonian ... can be built'",
 }
 
 
@@ -88,6 +91,7 @@ def _items() -> dict[str, dict]:
         "fresh_claims_r4.json",
         "fresh_claims_r5.json",
         "fresh_claims_r6.json",
+        "fresh_claims_r7.json",
         "realistic_claims.json",
         "false_restatements.json",
         "claims.json",

@@ -350,3 +350,19 @@ def test_a_measure_at_a_cut_off_is_a_name_a_value_is_tied_to():
     ]
     page = "The model achieves a 12.40% improvement in Recall@10 over the baseline."
     assert retied(moved, page, quantities(moved)) == []
+
+
+def test_rather_than_denies_what_follows_it():
+    page = "The absence of a double doublet and the appearance of a triplet placed the hydroxyl."
+    claim = "The proton gave a triplet rather than a double doublet."
+    assert negation_facts(claim, page, page)[0] == []
+    page = "The protocol supports zones of one fixed size only."
+    claim = "The protocol supports zones of varying size rather than one fixed size."
+    facts = negation_facts(claim, page, page)
+    assert facts[0] or facts[1]  # the claim denies what the page states: not agreed
+
+
+def test_a_negation_ends_where_a_new_subject_begins():
+    page = "This extra step is not necessary and a simpler model can be built from (4)."
+    claim = "The authors skip the extra step and build a simpler model from equation 4."
+    assert negation_facts(claim, page, page)[0] == []

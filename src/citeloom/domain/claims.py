@@ -76,7 +76,7 @@ def number_facts(
 # ------------------------------------------------------------------ negation
 _NEGATION = re.compile(
     r"\b(?:not|no|never|none|neither|nor|without|cannot|lacks?|lacking|absence|absent|unable|"
-    r"fails?|failed|nothing|nobody|nowhere)\b|n't\b",
+    r"fails?|failed|nothing|nobody|nowhere|rather than|instead of)\b|n't\b",
     re.I,
 )
 _NOT_NEGATION = re.compile(
@@ -136,6 +136,10 @@ _NOR = re.compile(r"\bnor\b", re.I)
 _VERB_AFTER_NOR = re.compile(r"\b(?:was|were|is|are|has|have|had|did|does|do)\b", re.I)
 
 
+# "is not necessary and a hamiltonian ... can be constructed": a new subject, its own clause
+_NEW_SUBJECT = re.compile(r"\band an?\b", re.I)
+
+
 def _governed(text: str) -> list[list[str]]:
     """The content words each negation of the text governs, folded, up to its clause's end.
     "Neither A nor B was associated with C" denies the association: its one negation governs
@@ -156,7 +160,7 @@ def _governed(text: str) -> list[list[str]]:
                 verb = _VERB_AFTER_NOR.search(clause, nor.end())
                 start += verb.end() if verb is not None else nor.end()
         after = _ASIDE.sub("", text[start : start + 140])
-        clause = _CLAUSE_END.split(after, maxsplit=1)[0]
+        clause = _NEW_SUBJECT.split(_CLAUSE_END.split(after, maxsplit=1)[0], maxsplit=1)[0]
         words = re.findall(r"[a-z]+", fold_for_match(clause))
         out.append(
             [
