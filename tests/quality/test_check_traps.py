@@ -52,6 +52,8 @@ FALSE = {
     "r6-26": "2.2 nm, where the page's text layer writes 2.2 Å as a ring and an A",
     "r6-36": "the Bethe-Salpeter equation, where the page's static limit gives the Dirac equation",
     "r6-13": "39.36% in Recall@20, where the page's 39.36% improvement is in Recall@50",
+    "r7-04": "PPI therapy better than bismuth, where the page's sentence opens with bismuth",
+    "r7-20": "a few megabytes of storage, where the page says a few kilobytes",
 }
 # false claims the page does not state, though it says nothing the other way in their slot:
 # they must not pass as supported

@@ -5,7 +5,7 @@ never for a word negated on one side only."""
 from __future__ import annotations
 
 from citeloom.adapters.lexicon import antonyms
-from citeloom.domain.antonyms import NO_ANTONYMS, ORDINALS, opposed, read_antonyms
+from citeloom.domain.antonyms import NO_ANTONYMS, ORDINALS, opposed, opposites, read_antonyms
 
 
 def _pairs(claim: str, page: str) -> list[tuple[str, str]]:
@@ -75,3 +75,15 @@ def test_a_rank_in_the_same_slot_is_another_value():
         ("number", "second", "third")
     ]
     assert opposed("Sepsis is the 3rd leading cause of death on the ward.", page, ORDINALS) == ()
+
+
+def test_a_unit_named_in_words_in_the_same_slot_is_another_unit():
+    page = "Each node carries a tiny processor and a few kilobytes of storage memory."
+    claim = "A node has a small processor and only a few megabytes of storage memory."
+    assert [(d.kind, d.draft, d.page) for d in opposites(claim, page, NO_ANTONYMS)] == [
+        ("unit", "megabytes", "kilobytes")
+    ]
+    # "second" is a rank as often as a unit: never read against minutes
+    page = "The second exception took approximately 6 hours."
+    claim = "Most steps took under four minutes, the slowest about 6 hours."
+    assert opposites(claim, page, NO_ANTONYMS) == ()

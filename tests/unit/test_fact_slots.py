@@ -302,7 +302,10 @@ def test_a_finding_credited_to_another_cited_author_is_a_swap():
 
 
 def test_a_figure_keeps_the_direction_written_beside_it():
-    page = "Cost is 4.2 times more important than speed, and speed is 2.5 times less important."
+    page = (
+        "Cost is 4.2 times more important than speed, and speed is 2.5 times less important "
+        "than cost."
+    )
     turned = "The survey found speed 2.5 times more important than cost."
     assert [(d.draft, d.page) for d in direction_facts(turned, page)] == [
         ("2.5 times more", "2.5 times less")
@@ -366,3 +369,14 @@ def test_a_negation_ends_where_a_new_subject_begins():
     page = "This extra step is not necessary and a simpler model can be built from (4)."
     claim = "The authors skip the extra step and build a simpler model from equation 4."
     assert negation_facts(claim, page, page)[0] == []
+
+
+def test_a_comparison_s_subject_may_open_its_clause_or_be_abbreviated():
+    page = "Drug-based therapy gave a better response in terms of pain scores than physiotherapy."
+    swapped = "In this review, physiotherapy gave a better pain response than drug-based therapy."
+    assert [d.kind for d in direction_facts(swapped, page)] == ["direction"]
+    kept = "In this review, drug-based therapy gave a better pain response than physiotherapy."
+    assert direction_facts(kept, page) == []
+    page = "Across all sites, RFP was better than SGD at recovering the rare species."
+    swapped = "Stochastic gradient descent found rare species better than random forest pruning."
+    assert [d.page for d in direction_facts(swapped, page)] == ["than sgd recovering"]

@@ -119,9 +119,40 @@ def opposed(
     return tuple(out)
 
 
+# units of one dimension named in words: "a few megabytes" is not "a few kilobytes"
+_SCALES = (
+    ("bytes", "kilobytes", "megabytes", "gigabytes", "terabytes"),
+    ("nanoseconds", "microseconds", "milliseconds", "seconds", "minutes", "hours", "days",
+     "weeks", "months", "years"),
+    ("nanometres", "micrometres", "millimetres", "centimetres", "metres", "kilometres"),
+    ("nanometers", "micrometers", "millimeters", "centimeters", "meters", "kilometers"),
+)  # fmt: skip
+_RANK_TOO = frozenset({"second"})  # a rank as often as a unit: never read as one
+UNIT_WORDS = Antonyms(
+    {
+        form: frozenset(
+            f
+            for other in scale
+            if other != word
+            for f in (other, other.rstrip("s"))
+            if f not in _RANK_TOO
+        )
+        for scale in _SCALES
+        for word in scale
+        for form in (word, word.rstrip("s"))
+        if form not in _RANK_TOO
+    }
+)
+
+
 def opposites(claim: str, passage: str, antonyms: Antonyms) -> tuple[Difference, ...]:
-    """``opposed`` by the antonyms (a direction) and by the ranks (a number)."""
-    return (*opposed(claim, passage, antonyms), *opposed(claim, passage, ORDINALS, "number"))
+    """``opposed`` by the antonyms (a direction), by the ranks (a number) and by units named
+    in words (a unit)."""
+    return (
+        *opposed(claim, passage, antonyms),
+        *opposed(claim, passage, ORDINALS, "number"),
+        *opposed(claim, passage, UNIT_WORDS, "unit"),
+    )
 
 
 NEAR = 3  # content words between a word of the slot and the shared word it qualifies

@@ -282,10 +282,12 @@ def _by_counts(mine: list[_Said], theirs: list[_Said], decided: set[int]) -> lis
 _THAN = re.compile(r"\bthan\b")
 
 
-def _sides(text: str) -> list[tuple[set[str], set[str], int | None]]:
-    """Each comparison of a text as (the stems before "than", the stems after it, the side
-    of the direction word before it): "more patients during the day than at night" ->
-    ({patient, day}, {night}, 0)."""
+def _sides(text: str) -> list[tuple[set[str], set[str], int | None, str]]:
+    """Each comparison of a text as (the stems before "than" and of the clause's opening
+    words, the stems after it, the side of the direction word before it, the words after
+    "than" for the message): "more patients during the day than at night" -> ({patient,
+    day}, {night}, 0, "than night"). Each side also holds the acronyms its runs of words
+    spell ("warm vertical condensation": "wvc"), as a page abbreviates them."""
     out = []
     words = _words(text)
     said = _said(text, words)
@@ -295,8 +297,26 @@ def _sides(text: str) -> list[tuple[set[str], set[str], int | None]]:
         at = next((i for i, (_, s) in enumerate(words) if s >= m.start()), len(words))
         leading = [d for d in said if at - 8 <= d.at < at]
         side = leading[-1].side if leading else None
-        out.append(({stem(w) for w in before}, {stem(w) for w in after[:2]}, side))
+        # the subject compared may open the clause: "Bismuth based triple therapy has a
+        # better response in terms of ... than PPI based triple therapy"
+        clause = text[: m.start()].rsplit(CLAUSE, maxsplit=1)[-1].split()
+        opening = [w for w in clause if _content(w)][:4]
+        subject = {stem(w) for w in opening} | _initials(opening)
+        theirs = {stem(w) for w in after[:3]} | _initials(after[:3])
+        mine = {stem(w) for w in before} | (subject - theirs)
+        phrase = " ".join(["than", *after[:3]])
+        out.append((mine, {stem(w) for w in after[:2]} | (theirs - mine), side, phrase))
     return out
+
+
+def _initials(words: list[str]) -> set[str]:
+    """The acronyms runs of these words spell: "warm vertical condensation" is "wvc" as the
+    page abbreviates it."""
+    return {
+        "".join(w[0] for w in words[i : i + n])
+        for n in (3, 4)  # two letters spell too many things
+        for i in range(len(words) - n + 1)
+    }
 
 
 def _content(word: str) -> bool:
@@ -311,19 +331,13 @@ def _swapped_comparison(mine: str, theirs: str) -> tuple[list[Difference], bool]
     out = []
     any_crossed = False
     page = _sides(theirs)
-    for claim_before, claim_after, claim_side in _sides(mine):
-        if any(claim_after & page_after for _, page_after, _ in page):
+    for claim_before, claim_after, claim_side, claim_said in _sides(mine):
+        if any(claim_after & page_after for _, page_after, _, _ in page):
             continue  # the sentence compares the same way round somewhere
-        for page_before, page_after, page_side in page:
+        for page_before, page_after, page_side, page_said in page:
             crossed = claim_after & page_before and claim_before & page_after
             same_way = claim_side is not None and claim_side == page_side
             any_crossed = any_crossed or bool(crossed)
             if crossed and same_way:
-                out.append(
-                    Difference(
-                        "direction",
-                        f"than {' '.join(sorted(claim_after))}",
-                        f"than {' '.join(sorted(page_after))}",
-                    )
-                )
+                out.append(Difference("direction", claim_said, page_said))
     return out, any_crossed
