@@ -54,6 +54,7 @@ FALSE = {
     "r6-13": "39.36% in Recall@20, where the page's 39.36% improvement is in Recall@50",
     "r7-04": "PPI therapy better than bismuth, where the page's sentence opens with bismuth",
     "r7-20": "a few megabytes of storage, where the page says a few kilobytes",
+    "r8-32": "a search restricted to Medline, where the page searched not only Medline",
 }
 # false claims the page does not state, though it says nothing the other way in their slot:
 # they must not pass as supported
@@ -94,6 +95,7 @@ def _items() -> dict[str, dict]:
         "fresh_claims_r5.json",
         "fresh_claims_r6.json",
         "fresh_claims_r7.json",
+        "fresh_claims_r8.json",
         "realistic_claims.json",
         "false_restatements.json",
         "claims.json",

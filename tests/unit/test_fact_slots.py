@@ -380,3 +380,11 @@ def test_a_comparison_s_subject_may_open_its_clause_or_be_abbreviated():
     page = "Across all sites, RFP was better than SGD at recovering the rare species."
     swapped = "Stochastic gradient descent found rare species better than random forest pruning."
     assert [d.page for d in direction_facts(swapped, page)] == ["than sgd recovering"]
+
+
+def test_not_only_but_also_is_no_restriction_and_no_negation():
+    page = "To avoid bias we searched not only PubMed but also Embase and Scopus."
+    narrowed = "The authors restricted their literature search to PubMed."
+    assert [d.kind for d in qualifier_facts(narrowed, page)[0]] == ["term"]
+    kept = "The search covered PubMed as well as Embase and Scopus."
+    assert qualifier_facts(kept, page)[0] == []

@@ -46,14 +46,22 @@ SLOTS = (
         {
             # "only after", "only 0.05%" bound a time or a size, not what the claim is about
             "only": _words(
-                r"only(?! (?:after|once|when|if|then|afterwards|before|until|slightly|partly|"
-                r"marginally|about|around|a few|\d))",
+                r"(?<!not )only(?! (?:after|once|when|if|then|afterwards|before|until|slightly|"
+                r"partly|marginally|about|around|a few|\d))",
                 r"solely",
                 r"exclusively",
                 r"purely",
+                r"restricted (?:\w+ ){0,3}to",  # "restricted their search to Medline"
+                r"confined (?:\w+ ){0,3}to",
             ),
             "both": _words(
-                r"both", r"as well as", r"combin\w*", r"mixed", r"together with", r"and also"
+                r"both",
+                r"as well as",
+                r"combin\w*",
+                r"mixed",
+                r"together with",
+                r"and also",
+                r"not only",  # "not only the Medline database but also Embase"
             ),
         },
         (("only", "both"),),
