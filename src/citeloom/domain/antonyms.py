@@ -28,8 +28,11 @@ class Antonyms(Mapping[str, frozenset[str]]):
     """word -> its antonyms. One table serves a process, so a sentence's words are read
     against it once (the table is hashed by identity)."""
 
-    def __init__(self, pairs: Mapping[str, frozenset[str]]) -> None:
+    def __init__(self, pairs: Mapping[str, frozenset[str]], *, exact: bool = False) -> None:
+        """``exact``: the words are read as written, never as a comparative's adjective; a
+        claim holding none of them has no opposite here, found without reading the page."""
         self._pairs = dict(pairs)
+        self.exact = exact
 
     def __getitem__(self, word: str) -> frozenset[str]:
         return self._pairs[word]
@@ -55,7 +58,8 @@ _RANKS = (
 )  # fmt: skip
 ORDINALS = Antonyms(
     {word: frozenset(w for other in _RANKS if other != rank for w in other)
-     for rank in _RANKS for word in rank}
+     for rank in _RANKS for word in rank},
+    exact=True,
 )  # fmt: skip
 
 # stopwords that still carry a direction ("before" and "after" order time, which is none)
@@ -84,7 +88,7 @@ def opposed(
     """The claim's words whose antonym ``passage`` has in the same slot, each as a
     difference ("draft: large; page: small"). Neither word may appear on the other side.
     ``kind``: what the opposites differ in (``ORDINALS`` differ in a number)."""
-    if not antonyms:
+    if not antonyms or (antonyms.exact and not any(w in antonyms for w, _ in _words(claim))):
         return ()
     mine, theirs = _tokens(claim, antonyms), _tokens(passage, antonyms)  # read once each
     my_stems = {s for t in mine for s in t.stems}
@@ -141,7 +145,8 @@ UNIT_WORDS = Antonyms(
         for word in scale
         for form in (word, word.rstrip("s"))
         if form not in _RANK_TOO
-    }
+    },
+    exact=True,
 )
 
 
