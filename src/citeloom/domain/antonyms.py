@@ -207,7 +207,9 @@ def _words(text: str) -> tuple[tuple[str, bool], ...]:
 def _bases(word: str, antonyms: Antonyms) -> frozenset[str]:
     """The forms WordNet may list a word under: itself, and the adjective of a comparative
     ("higher" -> "high", "larger" -> "large", "better" -> "good", "below" -> "low"; "lower"
-    is a verb too)."""
+    is a verb too). An ``exact`` table's words are only themselves."""
+    if antonyms.exact:
+        return frozenset({word})
     out = {word}
     if word in _IRREGULAR:
         out.add(_IRREGULAR[word])

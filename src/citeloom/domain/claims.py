@@ -116,15 +116,16 @@ def negation_scopes(text: str, span: int = 6) -> list[tuple[str, ...]]:
     of its clause: "no association between negative or positive life events" -> (assoc,
     negat, posit). A reporting verb is not what is negated: "did not find an association"
     governs (assoc, ...)."""
-    out = []
-    for words in _governed(text):
-        if words and words[0] in _EVIDENTIAL:
-            # "no evidence that life events were associated with dementia": what is denied
-            # is the clause the evidence would show, its predicate anywhere in it
-            out.append(tuple(dict.fromkeys(w[:5] for w in words[1:])))
-        else:
-            out.append(tuple(dict.fromkeys(w[:5] for w in words[:span])))
-    return out
+    return [_scope(words, span) for words in _governed(text)]
+
+
+def _scope(words: list[str], span: int = 6) -> tuple[str, ...]:
+    """``negation_scopes`` of one negation, from the words it governs."""
+    if words and words[0] in _EVIDENTIAL:
+        # "no evidence that life events were associated with dementia": what is denied is
+        # the clause the evidence would show, its predicate anywhere in it
+        return tuple(dict.fromkeys(w[:5] for w in words[1:]))
+    return tuple(dict.fromkeys(w[:5] for w in words[:span]))
 
 
 # nouns of evidence: a negation of one denies what it would show ("no evidence that ...")
@@ -291,25 +292,25 @@ def negation_facts(
         difference = Difference("negation", _negation_phrase(claim), "affirms it")
         head = unmatched[0][0] if unmatched[0] else None
         (against if head in core_stems else missing).append(difference)
-    governed = [{w[:5] for w in words} for words in _governed(core)]
-    wide = [bool(words) and words[0] in _EVIDENTIAL for words in _governed(core)]
-    # a page's negation is answered by one of the claim's governing any two words of its
-    # clause: "no association between the number of negative life events and the
-    # incidence of dementia" by "did not predict incident dementia"
-    # the first word governed, in full: "without thromboprophylaxis" is no denial of a
-    # claim's "thrombosis", though the two begin alike
-    firsts = [words[0][:8] if words else "" for words in _governed(core)]
     claim_words = {w[:8] for w in re.findall(r"[a-z]+", fold_for_match(claim))}
-    said = [
-        (*s, *sorted(clause - set(s)))
-        for s, whole, clause, first in zip(
-            negation_scopes(core), wide, governed, firsts, strict=True
-        )
-        if not s
-        or (s[0] in claim_stems and (len(first) < 8 or first in claim_words))
-        or (whole and claim_stems.intersection(s))
-        or len(claim_stems & clause) >= CLAUSE_SHARED
-    ]
+    said = []
+    for words in _governed(core):  # the sentence's negations, each read once
+        s = _scope(words)
+        clause = {w[:5] for w in words}
+        whole = bool(words) and words[0] in _EVIDENTIAL
+        # the first word governed, in full: "without thromboprophylaxis" is no denial of a
+        # claim's "thrombosis", though the two begin alike
+        first = words[0][:8] if words else ""
+        if (
+            not s
+            or (s[0] in claim_stems and (len(first) < 8 or first in claim_words))
+            or (whole and claim_stems.intersection(s))
+            or len(claim_stems & clause) >= CLAUSE_SHARED
+        ):
+            # answered by a claim's negation governing any two words of its clause: "no
+            # association between the number of negative life events and the incidence of
+            # dementia" by "did not predict incident dementia"
+            said.append((*s, *sorted(clause - set(s))))
     if _unmatched(said, mine, affix_negations(claim) + diminished(claim), _doubled(core)):
         against.append(Difference("negation", "affirms it", _negation_phrase(core)))
     against += _prefix_denied(claim, core, mine)
