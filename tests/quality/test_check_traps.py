@@ -55,6 +55,9 @@ FALSE = {
     "r7-04": "PPI therapy better than bismuth, where the page's sentence opens with bismuth",
     "r7-20": "a few megabytes of storage, where the page says a few kilobytes",
     "r8-32": "a search restricted to Medline, where the page searched not only Medline",
+    "r9-16": "a finding credited to Wiltshire, where the page's 'presented by Räsänen' lost its "
+    "accents' places in the text layer",
+    "r9-39": "20% better than Qwen-2.5-7b, where the page outperforms Qwen-2.5-7b by 30%",
 }
 # false claims the page does not state, though it says nothing the other way in their slot:
 # they must not pass as supported
@@ -82,6 +85,9 @@ CORRECT = {
     "r3-11": "pulmonary embolism from thrombosis, beside the page's 'without thromboprophylaxis'",
     "r7-19": "a triplet 'rather than' a double doublet, where the page says 'the absence of' one",
     "r7-39": "skipping a step the page calls 'not necessary and a hamiltonian ... can be built'",
+    "r9-02": "an 8-fold loss for Arg381-to-Glu, beside the page's residue position 'Arg 381'",
+    "r9-04": "'heights of 1 and 2 and FWHMs of 5000', where the page lists amplitudes 1 and 2",
+    "r9-40": "the hospital's name, where a structured abstract's 'Results: Human resource' opens",
 }
 
 
@@ -96,6 +102,7 @@ def _items() -> dict[str, dict]:
         "fresh_claims_r6.json",
         "fresh_claims_r7.json",
         "fresh_claims_r8.json",
+        "fresh_claims_r9.json",
         "realistic_claims.json",
         "false_restatements.json",
         "claims.json",

@@ -5,11 +5,12 @@ a checker must not call wrong."""
 
 from __future__ import annotations
 
-from citeloom.domain.bindings import misbound, retied
+from citeloom.domain.bindings import misbound, renamed, retied
 from citeloom.domain.claims import claim_numbers, negation_facts, number_facts
 from citeloom.domain.directions import direction_facts
 from citeloom.domain.name_swaps import labels, said_otherwise, swapped_names
 from citeloom.domain.name_ties import crossed_pairs
+from citeloom.domain.names import names
 from citeloom.domain.qualifiers import deferred_in, qualifier_facts
 from citeloom.domain.quantities import quantities
 from citeloom.domain.text import fold
@@ -388,3 +389,66 @@ def test_not_only_but_also_is_no_restriction_and_no_negation():
     assert [d.kind for d in qualifier_facts(narrowed, page)[0]] == ["term"]
     kept = "The search covered PubMed as well as Embase and Scopus."
     assert qualifier_facts(kept, page)[0] == []
+
+
+def test_a_finding_reported_by_a_verb_is_credited_too():
+    # a name with accents the text layer set apart, and credit given by verbs, not "et al."
+    core = "A similar result was presented by Kov´ acs [8], who showed that the loop closes."
+    claim = "Brennan demonstrated that the feedback loop closes on itself."
+    assert [(d.draft, d.page) for d in swapped_names(claim, core)] == [("Brennan", "Kovács")]
+    kept = "Kovács demonstrated that the feedback loop closes on itself."
+    assert swapped_names(kept, core) == ()
+    # what did the finding is no person: "Experiments showed" credits nobody
+    assert swapped_names("Experiments showed that the feedback loop closes.", core) == ()
+
+
+def test_a_structured_abstract_s_heading_does_not_make_the_next_word_a_name():
+    core = (
+        "Results: Nurse shortages, staff attitudes and shortage of beds were identified as "
+        "major barriers to patient care."
+    )
+    claim = (
+        "The audit at Larkfield General Hospital's Surgical Unit identified shortages of staff "
+        "and beds as the main barriers to patient care."
+    )
+    assert names(core) == []
+    assert swapped_names(claim, core) == ()
+    assert names("We used two tools: Maple and Kano.") == ["Maple", "Kano"]
+
+
+def test_a_residue_position_is_no_value_and_a_word_between_two_values_binds_neither():
+    page = "Replacing Lys 212 with Ala gave a 5-fold drop, and Ser 97 with Ala a 12-fold drop."
+    assert [q.value for q in quantities(page)] == [5.0, 12.0]
+    claim = "The Lys212-to-Ala change caused a 5-fold drop."
+    assert misbound(claim, page, claim_numbers(claim)) == []
+    # "widths" stands as near the 3 as the 900: it says which list the 3 belongs to no more
+    # than the other's
+    page = "The lines sit at 400 and 900, with widths 50 and 70 and depths 1 and 3."
+    claim = "The two lines have depths of 1 and 3 and widths of 50 and 70."
+    assert misbound(claim, page, claim_numbers(claim)) == []
+
+
+def test_a_value_given_for_a_name_the_page_gives_another_value_is_a_mismatch():
+    page = "Our tagger reaches 91% accuracy, beating TnT by 4% and HunPos by 12%."
+    claim = "The tagger scored 91%, 4% above TnT and 15% above HunPos."
+    assert [(d.draft, d.page) for d in renamed(claim, page, claim_numbers(claim))] == [
+        ("15% (HunPos)", "12% (HunPos)")
+    ]
+    kept = "The tagger scored 91%, 4% better than TnT and 12% better than HunPos."
+    assert renamed(kept, page, claim_numbers(kept)) == []
+    # a name the page gives two values decides nothing
+    page = "HunPos gains 3% on news and HunPos gains 9% on tweets."
+    claim = "HunPos gains 5% over TnT."
+    assert renamed(claim, page, claim_numbers(claim)) == []
+
+
+def test_a_tool_the_paper_never_names_in_the_place_of_one_of_its_kind_is_a_swap():
+    core = "Models are selected with ProtTest and trees are inferred with RAxML."
+    paper = fold(core)
+    claim = "The pipeline selects the models with AminoTest before inferring trees with RAxML."
+    assert [(d.draft, d.page) for d in swapped_names(claim, core, paper=paper)] == [
+        ("AminoTest", "ProtTest")
+    ]
+    # a name of the writer's own of no kind the page names is no swap
+    claim = "The pipeline selects the models with Gblocks before inferring trees with RAxML."
+    assert swapped_names(claim, core, paper=paper) == ()

@@ -118,3 +118,17 @@ def test_what_pdfium_cannot_read_either_is_no_reading():
     glyphs = [(33.0, 106.0, "f"), (33.5, 106.0, "i"), (53.0, 106.0, R), (73.0, 106.0, "\x02")]
     boxes = [(30, 101, 36, 111), (50, 101, 56, 111), (70, 101, 76, 111), (90, 101, 96, 111)]
     assert read_boxes(glyphs, boxes) == ["fi", None, None, None]
+
+
+@pytest.mark.parametrize(
+    ("layer", "read"),
+    [
+        ("as shown by R¨ as¨ anen [17]", "as shown by Räsänen [17]"),
+        ("the Lemaˆıtre-Tolman model", "the Lemaître-Tolman model"),
+        ("Erd˝ os and Schr¨odinger", "Erdős and Schrödinger"),
+        ("an angle of 2.2 ˚A", "an angle of 2.2 \u030aA"),  # no letter before: left to units
+        ("the estimate ˆ y of y", "the estimate ˆ y of y"),  # a hat on its own is math
+    ],
+)
+def test_an_accent_set_before_its_letter_is_put_back_on_it(layer, read):
+    assert normalise_text(layer) == read

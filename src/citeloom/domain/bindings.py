@@ -160,6 +160,61 @@ def retied(claim: str, core: str, numbers: Sequence[Quantity]) -> list[Differenc
     return []
 
 
+# a value and the name it is given for, the name after it ("20% better than Qwen-2.5-7b", "a
+# 34.05% improvement in Recall@20") or before it ("outperforming Qwen-2.5-7b by 30%", "GPT-4o
+# (81%)")
+_NAME_AFTER = re.compile(
+    r"\s*(?:(?:points?|better|worse|higher|lower|improvement|increase|decrease|"
+    r"drop|gain|loss|reduction|rise)\s+)?"
+    r"(?:than|over|above|below|on|in|for|at|with|against|versus|vs\.?)\s+(?:the\s+)?"
+    r"(?P<name>[\w@.-]*\w)"
+)
+_NAME_BEFORE = re.compile(r"(?P<name>[\w@.-]*\w)\s*(?:\s(?:by|at|with|of)|\(|:|=)\s*$")
+
+
+def _given_for(text: str, said: Sequence[Quantity]) -> list[tuple[Quantity, str, str]]:
+    """The values of ``text`` written beside one of its names as the value for it, with the
+    name folded and as written."""
+    known = sorted({fold_for_match(n) for n in names(text) if " " not in n}, key=len, reverse=True)
+
+    def name_in(written: str) -> str | None:  # "Qwen-2.5-7b" is the name "Qwen" read on
+        folded = fold_for_match(written)
+        return next((k for k in known if folded == k or folded.startswith(f"{k} ")), None)
+
+    out = []
+    for q in said:
+        after = _NAME_AFTER.match(text, q.end)
+        before = _NAME_BEFORE.search(text, max(0, q.start - 40), q.start)
+        for m in (after, before):
+            name = None if m is None else name_in(m["name"])
+            if m is not None and name is not None:
+                out.append((q, name, m["name"]))
+                break
+    return out
+
+
+def renamed(claim: str, core: str, numbers: Sequence[Quantity]) -> list[Difference]:
+    """The claim's value for a name ("20% better than Qwen-2.5-7b") where the page gives that
+    name another value of its kind ("outperforming ... Qwen-2.5-7b by 30%") and states the
+    claim's value nowhere: the figure was miscopied, and the name says which figure it is.
+    A name the page gives two values for decides nothing."""
+    claim_text, core_text = comparable_text(claim), comparable_text(core)
+    said = [q for q in quantities(core_text) if not (q.spread or q.pointer)]
+    page = _given_for(core_text, said)
+    mine = [
+        (q, name) for q, name, _ in _given_for(claim_text, list(numbers))
+        if not any(states(q, p) for p in said)
+    ]  # fmt: skip
+    for q, name in mine:
+        theirs = [(p, written) for p, rival, written in page if rival == name]
+        if len(theirs) != 1:
+            continue
+        other, written = theirs[0]
+        if _same_kind(q, other) and not any(states(c, other) for c in numbers):
+            return [Difference("number", f"{q.text} ({written})", f"{other.text} ({written})")]
+    return []
+
+
 def _gap(tokens: Sequence[tuple[str, int]], place: int, q: Quantity) -> int:
     """Words between the word at ``place`` and a value, counted from the value's near end:
     "10.42 g/l in the PPI group" puts PPI three words after the value, not six."""
@@ -170,11 +225,16 @@ def _gap(tokens: Sequence[tuple[str, int]], place: int, q: Quantity) -> int:
 
 
 def _nearest(tokens: Sequence[tuple[str, int]], word: str, numbers: Sequence[int]) -> int | None:
-    """Where the claim's number nearest to ``word`` is (its first place), or None."""
+    """Where the claim's number nearest to ``word`` is (its first place), or None; None too
+    where two numbers are as near ("heights of 1 and 2 and FWHMs of 5000": FWHMs is the
+    5000's as much as the 2's, so it says nothing of either)."""
     places = [i for i, (w, _) in enumerate(tokens) if w == word]
     if not places or not numbers:
         return None
-    return min(numbers, key=lambda n: min(abs(n - p) for p in places))
+    gaps = sorted((min(abs(n - p) for p in places), n) for n in set(numbers))
+    if len(gaps) > 1 and gaps[0][0] == gaps[1][0]:
+        return None
+    return gaps[0][1]
 
 
 def _same_kind(claim: Quantity, page: Quantity) -> bool:

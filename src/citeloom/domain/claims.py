@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 
-from citeloom.domain.bindings import misbound, retied
+from citeloom.domain.bindings import misbound, renamed, retied
 from citeloom.domain.claim_numbers import find_numbers
 from citeloom.domain.directions import direction_facts, direction_missing
 from citeloom.domain.facts import FRAMING_WORDS, Difference, Facts
@@ -467,6 +467,7 @@ def compare_facts(
         + (
             misbound(claim, core, numbers)
             or retied(claim, core, numbers)
+            or renamed(claim, core, numbers)
             or crossed_pairs(claim, core)
         )
         + direction_facts(claim, core)

@@ -23,7 +23,7 @@ from collections.abc import Collection
 from citeloom.domain.abbreviations import ShortForms, abbreviated
 from citeloom.domain.abstention import STOPWORDS
 from citeloom.domain.facts import Difference
-from citeloom.domain.names import CREDIT, mentioned, names
+from citeloom.domain.names import CREDIT, LOWER, NOT_NAMES, UPPER, mentioned, names
 from citeloom.domain.text import (
     NO_TEXT,
     Folded,
@@ -44,6 +44,21 @@ _POINTERS = frozenset(
     page pages step steps line lines panel part parts ref refs reference references version
     grade class type phase stage day days week weeks year years month months hour hours
     minute minutes time times level levels number order""".split()  # noqa: SIM905
+)
+# a person opening the sentence as the source of a finding: "Wiltshire demonstrated"; a name
+# for a swap only, since a claim may credit whom the page calls "they"
+_REPORTER = re.compile(
+    rf"([{UPPER}][{LOWER}]+(?:-[{UPPER}][{LOWER}]+)?)(?:\s*(?:\[[^\]]*\]|\([^)]*\)))?\s+"
+    r"(?:demonstrated|showed|found|reported|proposed|argued|presented|observed|concluded|"
+    r"suggested|noted|derived|introduced)\b"
+)
+# ... unless that opener is what did the finding, not who: "Experiments showed"
+_SUBJECTS = frozenset(
+    """results studies study experiments experiment authors researchers analysis analyses data
+    findings simulations simulation measurements tests trials models model observations
+    calculations investigators others work research evidence we they it he she our their its
+    his her one both each all most many some several previous recent earlier later surveys
+    survey participants patients respondents reviewers scientists it""".split()  # noqa: SIM905
 )
 ROLE_WIDTH = 3  # content words either side of a name that say what part it plays
 REACH = 8  # ... looked for this many words away at most
@@ -74,7 +89,7 @@ def swapped_names(
     writer's own word, not another entity of the paper. ``topic``: the words the paper uses
     on most of its pages: its own subject ("MDRPM" in the MDRPM paper) is never swapped."""
     forms = short_forms if short_forms is not None else ShortForms()
-    mine = [*names(claim, ignore), *labels(claim)]
+    mine = [*names(claim, ignore), *labels(claim), *_reporter(claim, ignore)]
     theirs = [*names(core, ignore), *labels(core)]
     # counted: "95% SD ... 95% CI" against "95% CI ... 95% CI" swaps one of two
     counts = {n: (count(n, claim), count(n, core)) for n in dict.fromkeys([*mine, *theirs])}
@@ -82,18 +97,19 @@ def swapped_names(
     absent = [
         n
         for n in mine
-        if counts[n][0] > counts[n][1]
-        and not said_otherwise(n, core, forms, core_words)
-        and (not paper or mentioned(paper, n))
+        if counts[n][0] > counts[n][1] and not said_otherwise(n, core, forms, core_words)
     ]
     other = [n for n in theirs if counts[n][1] > counts[n][0]]
     claim_words = comparable_words(claim)
     every = [*mine, *theirs]
     for name in absent:
         mine_role = role(claim, name, every)
+        of_paper = not paper or mentioned(paper, name)
         for rival in other:
             if not _same_kind(name, rival) or _variants(name, rival):
                 continue
+            if not of_paper and not _same_head(name, rival):
+                continue  # a writer's word, of no kind the page names
             if counts[rival][0] == 0 and said_in_words(rival, name, claim_words, forms):
                 continue
             if len(mine_role & role(core, rival, every)) >= SHARED_ROLE or (
@@ -103,10 +119,53 @@ def swapped_names(
     return ()
 
 
+# a finding reported as someone's: "Wiltshire [12] demonstrated", "presented by Räsänen",
+# "according to Buchert"
+_REPORTS = (
+    r"(?:show|demonstrat|f[oi]und|report|propos|argu|present|observ|conclud|suggest|not|"
+    r"deriv|introduc)[a-z]*"
+)
+_REFS = r"(?:\s*(?:\[[^\]]*\]|\([^)]*\)))?"
+
+
+def _reporter(claim: str, ignore: Collection[str]) -> list[str]:
+    """The person a claim opens with as the source of its finding, unless the cited paper's
+    own author: "Wiltshire demonstrated that ..." -> Wiltshire."""
+    opener = _REPORTER.match(normalise_text(claim))
+    if opener is None or opener[1].lower() in _SUBJECTS or opener[1] in NOT_NAMES:
+        return []
+    skip = {p for n in ignore for p in fold_for_match(n).split()}
+    return [] if fold_for_match(opener[1]) in skip else [opener[1]]
+
+
+def _same_head(one: str, other: str) -> bool:
+    """Two names of several parts ending in the same noun: "GNU Scientific Library" and
+    "Cephes Mathematical Library", "jModelTest" and "ProtTest" are two of a kind, whether or
+    not the paper names the first: a name of the writer's own standing where the page names
+    its tool is another tool, not a word of the writer's. Labels of one noun ("Arg 781",
+    "Arg 381") are of a kind too."""
+    if _head(one) is not None:  # "Arg 781" against "Arg 381": the page's kind of label
+        return _head(one) == _head(other)
+    a, b = name_parts(one), name_parts(other)
+    return len(a) > 1 and len(b) > 1 and a[-1] == b[-1] and a != b
+
+
 def _credited(text: str, name: str) -> bool:
-    """``text`` gives ``name`` as the source of a finding ("Johansson et al. (2010) found"):
-    two names so given stand in each other's place whatever verbs report them."""
-    return re.search(rf"\b{re.escape(name)}{CREDIT}", normalise_text(text)) is not None
+    """``text`` gives ``name`` as the source of a finding ("Johansson et al. (2010) found",
+    "Wiltshire demonstrated", "presented by Räsänen"): two names so given stand in each
+    other's place whatever verbs report them. Only a person's name is credited so: a method
+    "shows" nothing of its own."""
+    written = normalise_text(text)
+    if re.search(rf"\b{re.escape(name)}{CREDIT}", written):
+        return True
+    if shape(name) != "words" or " " in name:
+        return False
+    person = re.escape(name)
+    return (
+        re.search(rf"\b{person}{_REFS}\s+(?:has |have |had )?{_REPORTS}\b", written) is not None
+        or re.search(rf"\b{_REPORTS}\s+by\s+{person}\b", written) is not None
+        or re.search(rf"\baccording to\s+{person}\b", written) is not None
+    )
 
 
 def _of_topic(name: str, topic: Collection[str]) -> bool:

@@ -29,14 +29,21 @@ _NAME = re.compile(
 _UNIT_POWER = re.compile(r"[A-Z][a-z]?-[1-4]")
 _AFTER_UNIT = re.compile(r"(?:\d|(?<![\w])(?!(?:of|in|at|to|on|by|an|as|is|or)\b)[a-zμ]{1,2})\s?$")
 # a run of capitalised words inside a sentence is one name: "Expert Choice", "Hong-Ou-Mandel"
-_CAPITALISED = re.compile(r"(?<=[\w,;:)] )[A-Z][a-z]{1,}(?:(?:-| )[A-Z][a-z]+)*\b")
+# (letters with accents included: "Räsänen", "Gödel")
+UPPER, LOWER = "A-ZÀ-ÖØ-Þ", "a-zß-öø-ÿ"
+_CAPITALISED = re.compile(
+    rf"(?<=[\w,;:)] )[{UPPER}][{LOWER}]{{1,}}(?:(?:-| )[{UPPER}][{LOWER}]+)*\b"
+)
 # "et al.", "and colleagues": the words that credit a finding to the name before them
 CREDIT = r"\s*(?:et al\b|and (?:colleagues|co-?workers|co-?authors)\b|'s group\b)"
-_CITED = re.compile(rf"\b([A-Z][a-z]+(?:-[A-Z][a-z]+)?){CREDIT}")
+_CITED = re.compile(rf"\b([{UPPER}][{LOWER}]+(?:-[{UPPER}][{LOWER}]+)?){CREDIT}")
+# a structured abstract's heading opens the sentence: "Results: Human resource shortages ..."
+# starts it again, its first word capitalised by place, not as a name
+_HEADING = re.compile(r"^\s*[A-Z][a-z]+(?: [a-z]+)?:\s$")
 _DOPED = re.compile(r"\b[A-Z][a-z]?:[A-Za-z]{2,}\b")  # Ti:sapphire, Nd:YAG
 # capitalised words that are not names: they start clauses after a comma or name the paper's
 # own parts
-_NOT_NAMES = frozenset(
+NOT_NAMES = frozenset(
     """The This That These Those There Then Table Figure Fig Section Chapter Equation Eq
     Appendix File Files Supplementary Box However Moreover Furthermore Although While Because
     When Where Which Who In On
@@ -61,11 +68,13 @@ def names(text: str, ignore: Collection[str] = ()) -> list[str]:
     ]
     # a cited author, first in the sentence too: "Johansson et al. (2010) found", "Tully and
     # colleagues held"
-    found += [m[1] for m in _CITED.finditer(text) if m[1] not in _NOT_NAMES]
+    found += [m[1] for m in _CITED.finditer(text) if m[1] not in NOT_NAMES]
     # in German every noun is capitalised: a capitalised word names nothing there
     for match in () if looks_german(text) else _CAPITALISED.finditer(text):
         words = match[0].split(" ")
-        while words and words[0] in _NOT_NAMES:  # "However Kano" is Kano
+        if _HEADING.match(text[: match.start()]):
+            words.pop(0)
+        while words and words[0] in NOT_NAMES:  # "However Kano" is Kano
             words.pop(0)
         if words and (len(words) > 1 or len(words[0]) > 2):
             found.append(" ".join(words))

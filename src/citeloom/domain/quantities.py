@@ -83,6 +83,11 @@ _POINTER = re.compile(
     r"|(?:\[\s*$)",
     re.I,
 )
+# an amino-acid residue's position, "Arg 381", "Tyr 369": a place in the protein, not a value
+_RESIDUE = re.compile(
+    r"\b(?:Ala|Arg|Asn|Asp|Cys|Gln|Glu|Gly|His|Ile|Leu|Lys|Met|Phe|Pro|Ser|Thr|Trp|Tyr|Val)"
+    r"\s?$"
+)
 
 
 # what is written before a reference's year: "(Edgar, 2004", "; Loytynoja & Goldman, 2005",
@@ -262,7 +267,7 @@ def _glued_unit(text: str, match: re.Match[str], unit: Unit | None, end: int) ->
 
 def _read(text: str, match: re.Match[str], range_end: bool = False) -> Quantity | None:
     before = text[: match.start()]
-    if _POINTER.search(before):
+    if _POINTER.search(before) or _RESIDUE.search(before):
         return None
     if _INDEX.search(before) and text.startswith(")", match.end()):
         return None  # "n(0)", "g(1)": an argument or an index, not a stated value

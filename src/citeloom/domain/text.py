@@ -25,12 +25,29 @@ _EQUALS_AS_QUARTER = re.compile(r"(?<=[^\W\d_\s]|[\s)\]])¼(?=\s?[-+\u2212<>]?\s
 _DASHES = dict.fromkeys(map(ord, "‐‑‒–—―−"), "-")
 
 
+# an accent TeX set as a glyph of its own before its letter: the text layer writes "R¨as¨anen",
+# which NFKC turns into a space and a combining mark ("R \u0308as \u0308anen"); put back on
+# its letter it reads "Räsänen", as the page shows and a reader types it
+# (NFKC keeps the modifier letters "Lemaˆıtre" is written with, the dotless i TeX puts under
+# an accent included)
+_MODIFIERS = {"ˆ": "\u0302", "˜": "\u0303", "ˇ": "\u030c", "˘": "\u0306", "˙": "\u0307"}
+_LOOSE_ACCENT = re.compile(r"(?<=[^\W\d_])(?: ?([\u0300-\u036f])|([ˆ˜ˇ˘˙])) ?([^\W\d_])")
+
+
+def _accented(match: re.Match[str]) -> str:
+    letter = "i" if match[3] == "ı" else match[3]
+    return letter + (match[1] or _MODIFIERS[match[2]])
+
+
 def normalise_text(text: str) -> str:
     """NFKC, soft hyphens and line-end hyphens removed (a compound's kept, its parts joined),
-    whitespace collapsed; a "¼" that stands for "=" read as one."""
+    whitespace collapsed; a "¼" that stands for "=" read as one; a loose accent put back on
+    its letter."""
     if "¼" in text:
         text = _EQUALS_AS_QUARTER.sub("=", text)
     text = unicodedata.normalize("NFKC", text).replace(_SOFT_HYPHEN, "")
+    if _LOOSE_ACCENT.search(text):
+        text = unicodedata.normalize("NFC", _LOOSE_ACCENT.sub(_accented, text))
     text = _LINE_END_COMPOUND.sub("-", _LINE_END_HYPHEN.sub("", text))
     return _WS.sub(" ", text).strip()
 
