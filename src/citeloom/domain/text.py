@@ -31,6 +31,7 @@ _DASHES = dict.fromkeys(map(ord, "‐‑‒–—―−"), "-")
 # (NFKC keeps the modifier letters "Lemaˆıtre" is written with, the dotless i TeX puts under
 # an accent included)
 _MODIFIERS = {"ˆ": "\u0302", "˜": "\u0303", "ˇ": "\u030c", "˘": "\u0306", "˙": "\u0307"}
+_ACCENTS = re.compile("[\u0300-\u036fˆ˜ˇ˘˙]")  # a quick look first: most text has none
 _LOOSE_ACCENT = re.compile(r"(?<=[^\W\d_])(?: ?([\u0300-\u036f])|([ˆ˜ˇ˘˙])) ?([^\W\d_])")
 
 
@@ -46,7 +47,7 @@ def normalise_text(text: str) -> str:
     if "¼" in text:
         text = _EQUALS_AS_QUARTER.sub("=", text)
     text = unicodedata.normalize("NFKC", text).replace(_SOFT_HYPHEN, "")
-    if _LOOSE_ACCENT.search(text):
+    if _ACCENTS.search(text) and _LOOSE_ACCENT.search(text):
         text = unicodedata.normalize("NFC", _LOOSE_ACCENT.sub(_accented, text))
     text = _LINE_END_COMPOUND.sub("-", _LINE_END_HYPHEN.sub("", text))
     return _WS.sub(" ", text).strip()
