@@ -452,3 +452,11 @@ def test_a_tool_the_paper_never_names_in_the_place_of_one_of_its_kind_is_a_swap(
     # a name of the writer's own of no kind the page names is no swap
     claim = "The pipeline selects the models with Gblocks before inferring trees with RAxML."
     assert swapped_names(claim, core, paper=paper) == ()
+
+
+def test_a_multiple_of_pi_is_a_value():
+    page = "Even at the highest power we still observe coherent rotations up to 22π."
+    assert [q.text for q in quantities(page)] == ["22π"]
+    claim = "Coherent rotations were seen up to 12π even at the highest power."
+    against, _ = number_facts(claim_numbers(claim), page, page)
+    assert [(d.draft, d.page) for d in against] == [("12π", "22π")]

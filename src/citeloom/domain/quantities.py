@@ -59,7 +59,7 @@ _DIGITS = r"\d+(?:[.,]\d+)*"
 # hyphen: no minus sign)
 _NUMBER = re.compile(
     rf"(?<![\w.,/@])(?<![^\W\d_]-)(?P<lead>[~≈<>≤≥±]\s?)?(?P<sign>-)?(?P<num>{_DIGITS}|\.\d+)"
-    r"(?:(?P<glued>(?=[A-Za-zμ°]))|(?![\w]))"
+    r"(?:(?P<glued>(?=[A-Za-zμ°π]))|(?![\w]))"
     rf"|(?<![\w-])(?P<word>{_WORD_NUMBER})(?![\w-])",
     re.I,
 )

@@ -59,7 +59,7 @@ _PLAIN: dict[str, tuple[str, float]] = {
     "IU": ("units", 1), "bp": ("bases", 1), "kb": ("bases", 1e3), "Mb": ("bases", 1e6),
     "kpc": ("length", 3.086e19), "Mpc": ("length", 3.086e22), "pc": ("length", 3.086e16),
     "Gpc": ("length", 3.086e25), "mph": ("speed", 0.447), "x": ("times", 1),
-    "Å": ("length", 1e-10),
+    "Å": ("length", 1e-10), "π": ("angle", 180.0),
 }  # fmt: skip
 # words, singular; a prefix word may lead a base word (milli + gram)
 _WORD_PREFIXES = {
