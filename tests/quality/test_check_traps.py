@@ -58,6 +58,7 @@ FALSE = {
     "r9-16": "a finding credited to Wiltshire, where the page's 'presented by Räsänen' lost its "
     "accents' places in the text layer",
     "r9-39": "20% better than Qwen-2.5-7b, where the page outperforms Qwen-2.5-7b by 30%",
+    "r10-35": "publication bias, where the sentence giving the second figure says a lack of it",
 }
 # false claims the page does not state, though it says nothing the other way in their slot:
 # they must not pass as supported
@@ -88,6 +89,7 @@ CORRECT = {
     "r9-02": "an 8-fold loss for Arg381-to-Glu, beside the page's residue position 'Arg 381'",
     "r9-04": "'heights of 1 and 2 and FWHMs of 5000', where the page lists amplitudes 1 and 2",
     "r9-40": "the hospital's name, where a structured abstract's 'Results: Human resource' opens",
+    "r10-26": "2,589 enrolled, then 'exclusions for missing data' across a comma from it",
 }
 
 
@@ -103,6 +105,7 @@ def _items() -> dict[str, dict]:
         "fresh_claims_r7.json",
         "fresh_claims_r8.json",
         "fresh_claims_r9.json",
+        "fresh_claims_r10.json",
         "realistic_claims.json",
         "false_restatements.json",
         "claims.json",

@@ -6,7 +6,7 @@ a checker must not call wrong."""
 from __future__ import annotations
 
 from citeloom.domain.bindings import misbound, renamed, retied
-from citeloom.domain.claims import claim_numbers, negation_facts, number_facts
+from citeloom.domain.claims import claim_numbers, compare_facts, negation_facts, number_facts
 from citeloom.domain.directions import direction_facts
 from citeloom.domain.name_swaps import labels, said_otherwise, swapped_names
 from citeloom.domain.name_ties import crossed_pairs
@@ -460,3 +460,36 @@ def test_a_multiple_of_pi_is_a_value():
     claim = "Coherent rotations were seen up to 12π even at the highest power."
     against, _ = number_facts(claim_numbers(claim), page, page)
     assert [(d.draft, d.page) for d in against] == [("12π", "22π")]
+
+
+def test_a_word_across_a_comma_is_another_clause_s_and_a_bracketed_label_no_count():
+    page = (
+        "Of the 1,204 pupils first enrolled, 61 had missing test scores and 12 moved away, "
+        "leaving 1,131 for analysis."
+    )
+    claim = (
+        "From 1,204 pupils first enrolled, exclusions for missing scores, relocation and "
+        "dropout left 1,131."
+    )
+    assert misbound(claim, page, claim_numbers(claim)) == []
+    page = "Here the heavy ion (species 2) is fixed while the light ion (species 1) moves."
+    assert quantities(page) == []
+    claim = "The model fixes one heavy ion and lets the light ion move."
+    assert misbound(claim, page, claim_numbers(claim)) == []
+
+
+def test_a_sentence_stating_one_of_the_claim_s_figures_states_the_claim_too():
+    passage = (
+        "Begg's test gave a bias coefficient of 0.91 for the pain trials (p=0.41). "
+        "The coefficient of the sleep trials was 0.77 (p=0.52), which showed a lack of "
+        "publication bias."
+    )
+    core = "Begg's test gave a bias coefficient of 0.91 for the pain trials (p=0.41)."
+    claim = "Begg's test found publication bias, with coefficients of 0.91 and 0.77."
+    assert [d.kind for d in compare_facts(claim, passage, core).contradictions] == ["negation"]
+    kept = "Begg's test found no publication bias, with coefficients of 0.91 and 0.77."
+    assert compare_facts(kept, passage, core).contradictions == ()
+    # "free of" denies as "without" does
+    page = "Of 940 adults without diabetes at baseline, 81 developed it."
+    claim = "Of 940 adults free of diabetes at baseline, 81 went on to develop it."
+    assert negation_facts(claim, page, page)[0] == []

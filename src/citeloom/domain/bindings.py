@@ -23,6 +23,7 @@ from citeloom.domain.quantities import Quantity, quantities
 from citeloom.domain.text import comparable_text, fold_for_match
 
 NEAR = 5  # words between a value and the word bound to it
+_CLAUSE_MARK = re.compile(r"[,;:()]")
 WINDOW = 8  # words of the claim either side of its number that may say what it counts
 _WORD = re.compile(r"[^\W_]+")
 
@@ -76,7 +77,15 @@ def misbound(claim: str, core: str, numbers: Sequence[Quantity]) -> list[Differe
         if not stated or not others:
             continue
         at = _index(claim_tokens, q.start)
-        nearby = {w for w, _ in claim_tokens[max(0, at - WINDOW) : at + WINDOW + 1]}
+        # a word across a comma or a bracket from the number is another clause's: "From
+        # 2,589 participants first enrolled, exclusions for missing data ..."
+        nearby = {
+            w
+            for w, start in claim_tokens[max(0, at - WINDOW) : at + WINDOW + 1]
+            if not _CLAUSE_MARK.search(
+                claim_text, *sorted((start, q.start if start < q.start else q.end))
+            )
+        }
         anchors = [
             w
             for w in dict.fromkeys([*nearby, *named])

@@ -31,6 +31,7 @@ from citeloom.domain.name_ties import crossed_pairs
 from citeloom.domain.names import mentioned, names
 from citeloom.domain.qualifiers import qualifier_facts
 from citeloom.domain.quantities import Quantity, quantities
+from citeloom.domain.sentences import split_sentences
 from citeloom.domain.text import comparable_text, fold_for_match
 
 
@@ -73,10 +74,29 @@ def number_facts(
     return against, missing
 
 
+def _stating_too(numbers: Sequence[Quantity], passage: str, core: str) -> list[str]:
+    """The passage's other sentences that state a figure of the claim the core does not:
+    they state the claim too ("1.44 for the Hb trials" in one sentence, "1.32 ..., which
+    showed a lack of publication bias" in the next), so what they deny, the page denies."""
+    if passage == core or not numbers:
+        return []
+    claimed = tuple(numbers)
+    in_core = [f.stated is not None for f in find_numbers(claimed, core)]
+    out = []
+    for sentence in split_sentences(passage):
+        text = sentence.text
+        if text in core or core in text:
+            continue
+        found = find_numbers(claimed, text)
+        if any(f.stated is not None and not c for f, c in zip(found, in_core, strict=True)):
+            out.append(text)
+    return out
+
+
 # ------------------------------------------------------------------ negation
 _NEGATION = re.compile(
     r"\b(?:not|no|never|none|neither|nor|without|cannot|lacks?|lacking|absence|absent|unable|"
-    r"fails?|failed|nothing|nobody|nowhere|rather than|instead of)\b|n't\b",
+    r"fails?|failed|nothing|nobody|nowhere|rather than|instead of|free of)\b|n't\b",
     re.I,
 )
 _NOT_NEGATION = re.compile(
@@ -455,6 +475,8 @@ def compare_facts(
     numbers = claim_numbers(claim, ignore_numbers)
     against, missing = number_facts(numbers, passage, core)
     negated_against, negated_missing = negation_facts(claim, passage, core)
+    for sentence in _stating_too(numbers, passage, core):
+        negated_against += negation_facts(claim, sentence, sentence)[0]
     against += negated_against
     missing += negated_missing
     known = {fold_for_match(n) for n in known_names}

@@ -90,6 +90,18 @@ _RESIDUE = re.compile(
 )
 
 
+# a thing and its number alone in brackets name it: "the heavy quark (particle 2)"; not a
+# measure's value ("(total 120)") nor a place in a sequence, which a claim gives as a value
+# ("(Phase 3)", "(release 82)")
+_LABEL_OPEN = re.compile(r"\(\s*([A-Za-z]{3,})\s$")
+_LABEL_CLOSE = re.compile(r"\s*\)")
+_MEASURES = frozenset(
+    """total mean median age range ratio rate score max min sum average mode size phase
+    phases stage step grade type class version release level day week month year hour
+    minute part chapter section table figure page""".split()  # noqa: SIM905
+)
+
+
 # what is written before a reference's year: "(Edgar, 2004", "; Loytynoja & Goldman, 2005",
 # "Moretti et al., 2014", "Smith (2004"
 REFERENCE = "__reference__"  # the noun of a reference's year
@@ -269,6 +281,9 @@ def _read(text: str, match: re.Match[str], range_end: bool = False) -> Quantity 
     before = text[: match.start()]
     if _POINTER.search(before) or _RESIDUE.search(before):
         return None
+    label = _LABEL_OPEN.search(before)
+    if label and label[1].lower() not in _MEASURES and _LABEL_CLOSE.match(text, match.end()):
+        return None  # "(particle 2)": which particle, not how many
     if _INDEX.search(before) and text.startswith(")", match.end()):
         return None  # "n(0)", "g(1)": an argument or an index, not a stated value
     if match["word"]:
