@@ -90,6 +90,8 @@ CORRECT = {
     "r9-04": "'heights of 1 and 2 and FWHMs of 5000', where the page lists amplitudes 1 and 2",
     "r9-40": "the hospital's name, where a structured abstract's 'Results: Human resource' opens",
     "r10-26": "2,589 enrolled, then 'exclusions for missing data' across a comma from it",
+    "r11-29": "117 beds of more than 1000, where the page says 'bed capacity of 117'",
+    "r11-39": "'free of dementia at baseline', where the page says who developed it",
 }
 
 
@@ -106,6 +108,7 @@ def _items() -> dict[str, dict]:
         "fresh_claims_r8.json",
         "fresh_claims_r9.json",
         "fresh_claims_r10.json",
+        "fresh_claims_r11.json",
         "realistic_claims.json",
         "false_restatements.json",
         "claims.json",

@@ -489,7 +489,21 @@ def test_a_sentence_stating_one_of_the_claim_s_figures_states_the_claim_too():
     assert [d.kind for d in compare_facts(claim, passage, core).contradictions] == ["negation"]
     kept = "Begg's test found no publication bias, with coefficients of 0.91 and 0.77."
     assert compare_facts(kept, passage, core).contradictions == ()
-    # "free of" denies as "without" does
+    # "free of" answers "without", and asks the page for no negation of its own: a claim
+    # "free of diabetes at baseline" is not denied by a sentence on who developed it
     page = "Of 940 adults without diabetes at baseline, 81 developed it."
-    claim = "Of 940 adults free of diabetes at baseline, 81 went on to develop it."
+    claim = "Of 940 adults free of diabetes at baseline, 81 went on to develop diabetes."
     assert negation_facts(claim, page, page)[0] == []
+    page = "During follow-up, 81 adults developed diabetes."
+    assert negation_facts(claim, page, page)[0] == []
+
+
+def test_a_word_the_sentence_writes_in_two_forms_binds_no_value():
+    page = (
+        "The Surgical Unit has a bed capacity of 42 and the entire LGH has over 600 beds in total."
+    )
+    claim = (
+        "The Surgical Unit at Larkfield General Hospital, a referral centre for about 2 million "
+        "people, has 42 beds out of the hospital's total of more than 600."
+    )
+    assert misbound(claim, page, claim_numbers(claim)) == []

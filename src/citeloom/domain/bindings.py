@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from citeloom.domain.abstention import STOPWORDS
+from citeloom.domain.abstention import STOPWORDS, stem
 from citeloom.domain.claim_numbers import same_quantity, states
 from citeloom.domain.facts import Difference
 from citeloom.domain.names import names
@@ -98,7 +98,9 @@ def misbound(claim: str, core: str, numbers: Sequence[Quantity]) -> list[Differe
         bound_here = False
         for word in anchors:
             places = [i for i, (w, _) in enumerate(core_tokens) if w == word]
-            if len(places) != 1:
+            # a word the sentence repeats, in any form, decides nothing: "a bed capacity of
+            # 117 ... 1000 beds"
+            if len(places) != 1 or sum(_form(w) == _form(word) for w, _ in core_tokens) > 1:
                 continue
             place = places[0]
             here = min(_gap(core_tokens, place, p) for p in stated)
@@ -222,6 +224,11 @@ def renamed(claim: str, core: str, numbers: Sequence[Quantity]) -> list[Differen
         if _same_kind(q, other) and not any(states(c, other) for c in numbers):
             return [Difference("number", f"{q.text} ({written})", f"{other.text} ({written})")]
     return []
+
+
+def _form(word: str) -> str:
+    """A word without its plural or other inflection: "beds" and "bed" are one word."""
+    return stem(word[:-1] if len(word) > 3 and word.endswith("s") else word)
 
 
 def _gap(tokens: Sequence[tuple[str, int]], place: int, q: Quantity) -> int:

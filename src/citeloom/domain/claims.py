@@ -96,7 +96,7 @@ def _stating_too(numbers: Sequence[Quantity], passage: str, core: str) -> list[s
 # ------------------------------------------------------------------ negation
 _NEGATION = re.compile(
     r"\b(?:not|no|never|none|neither|nor|without|cannot|lacks?|lacking|absence|absent|unable|"
-    r"fails?|failed|nothing|nobody|nowhere|rather than|instead of|free of)\b|n't\b",
+    r"fails?|failed|nothing|nobody|nowhere|rather than|instead of)\b|n't\b",
     re.I,
 )
 _NOT_NEGATION = re.compile(
@@ -239,14 +239,23 @@ def _affixed(word: str) -> str | None:
 
 def affix_negations(text: str) -> list[tuple[str, ...]]:
     """What the text negates by affix, each as a negation's scope: "pressure free and
-    irrotational" -> (press,), (rotat,). They answer a negation in words of the other text
-    ("exerts no pressure and does not rotate"), never ask for one."""
+    irrotational" -> (press,), (rotat,); "free of dementia" -> (demen,). They answer a
+    negation in words of the other text ("exerts no pressure and does not rotate"), never
+    ask for one."""
     marked = re.sub(r"[,;:]", f" {_BREAK} ", comparable_text(text))
     words = re.findall(r"[a-z]+", fold_for_match(marked))
     out: list[tuple[str, ...]] = []
     plain = set()
+    freed = -1  # where the word "free of" negates stands: said of those at one time, it
+    freed_of: list[tuple[str, ...]] = []  # is not undone by the word said plainly later
     for n, (before, word) in enumerate(zip(["", *words], words, strict=False)):
         after = words[n + 1] if n + 1 < len(words) else ""
+        if word == "free" and after == "of" and n + 2 < len(words):  # "free of dementia"
+            freed_of.append((words[n + 2][:5],))
+            freed = n + 2
+            continue
+        if n == freed:
+            continue
         if word == "free" and len(before) > 3 and before not in _FILLER:
             out.append((before[:5],))
             continue
@@ -258,7 +267,7 @@ def affix_negations(text: str) -> list[tuple[str, ...]]:
         elif after != "free" and before != "non":
             plain.add(word[:5])
     # "unrestricted size ... do restrict the volume": the word said plainly too is affirmed
-    return [scope for scope in out if scope[0] not in plain]
+    return [scope for scope in out if scope[0] not in plain] + freed_of
 
 
 _BREAK = "qqbreak"  # a clause's end, in a folded text
