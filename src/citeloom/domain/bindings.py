@@ -13,6 +13,7 @@ sentence repeats, decides nothing.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 
 from citeloom.domain.abstention import STOPWORDS, stem
@@ -23,9 +24,9 @@ from citeloom.domain.quantities import Quantity, quantities
 from citeloom.domain.text import comparable_text, fold_for_match
 
 NEAR = 5  # words between a value and the word bound to it
-_CLAUSE_MARK = re.compile(r"[,;:()]")
 WINDOW = 8  # words of the claim either side of its number that may say what it counts
 _WORD = re.compile(r"[^\W_]+")
+_CLAUSE_MARK = re.compile(r"[,;:()]")
 
 
 def _tokens(text: str) -> list[tuple[str, int]]:
@@ -62,6 +63,7 @@ def misbound(claim: str, core: str, numbers: Sequence[Quantity]) -> list[Differe
     to other words than the claim does: "draft: 223 (human); page: 80 (human)"."""
     claim_text, core_text = comparable_text(claim), _without_intervals(core)
     claim_tokens, core_tokens = _tokens(claim_text), _tokens(core_text)
+    core_forms = Counter(_form(w) for w, _ in core_tokens)
     said = [q for q in quantities(core_text) if not (q.spread or q.pointer)]
     named = {w for n in names(claim) for w in fold_for_match(n).split()}
     # the claim's own numbers: a word of the claim counts for the one it is nearest to
@@ -77,14 +79,10 @@ def misbound(claim: str, core: str, numbers: Sequence[Quantity]) -> list[Differe
         if not stated or not others:
             continue
         at = _index(claim_tokens, q.start)
-        # a word across a comma or a bracket from the number is another clause's: "From
-        # 2,589 participants first enrolled, exclusions for missing data ..."
         nearby = {
             w
             for w, start in claim_tokens[max(0, at - WINDOW) : at + WINDOW + 1]
-            if not _CLAUSE_MARK.search(
-                claim_text, *sorted((start, q.start if start < q.start else q.end))
-            )
+            if not _across_clause(claim_text, start, q)
         }
         anchors = [
             w
@@ -100,7 +98,7 @@ def misbound(claim: str, core: str, numbers: Sequence[Quantity]) -> list[Differe
             places = [i for i, (w, _) in enumerate(core_tokens) if w == word]
             # a word the sentence repeats, in any form, decides nothing: "a bed capacity of
             # 117 ... 1000 beds"
-            if len(places) != 1 or sum(_form(w) == _form(word) for w, _ in core_tokens) > 1:
+            if len(places) != 1 or core_forms[_form(word)] > 1:
                 continue
             place = places[0]
             here = min(_gap(core_tokens, place, p) for p in stated)
@@ -224,6 +222,14 @@ def renamed(claim: str, core: str, numbers: Sequence[Quantity]) -> list[Differen
         if _same_kind(q, other) and not any(states(c, other) for c in numbers):
             return [Difference("number", f"{q.text} ({written})", f"{other.text} ({written})")]
     return []
+
+
+def _across_clause(text: str, start: int, q: Quantity) -> bool:
+    """Whether a comma, colon or bracket stands between the word at ``start`` and the value:
+    the word is another clause's ("From 2,589 participants first enrolled, exclusions for
+    missing data ..." does not bind "missing" to the 2,589)."""
+    low, high = (start, q.start) if start < q.start else (q.end, start)
+    return _CLAUSE_MARK.search(text, low, high) is not None
 
 
 def _form(word: str) -> str:

@@ -246,8 +246,10 @@ def affix_negations(text: str) -> list[tuple[str, ...]]:
     words = re.findall(r"[a-z]+", fold_for_match(marked))
     out: list[tuple[str, ...]] = []
     plain = set()
-    freed = -1  # where the word "free of" negates stands: said of those at one time, it
-    freed_of: list[tuple[str, ...]] = []  # is not undone by the word said plainly later
+    # "free of dementia at baseline": said of a group at one time, not undone by the word
+    # said plainly later ("423 developed dementia"), so kept apart from the plain-word check
+    freed_of: list[tuple[str, ...]] = []
+    freed = -1  # the place of the word "free of" negates
     for n, (before, word) in enumerate(zip(["", *words], words, strict=False)):
         after = words[n + 1] if n + 1 < len(words) else ""
         if word == "free" and after == "of" and n + 2 < len(words):  # "free of dementia"

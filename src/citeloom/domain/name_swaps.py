@@ -45,10 +45,12 @@ _POINTERS = frozenset(
     grade class type phase stage day days week weeks year years month months hour hours
     minute minutes time times level levels number order""".split()  # noqa: SIM905
 )
+# a reference in brackets after a name: "Wiltshire [12]", "Wiltshire (2007)"
+_REFS = r"(?:\s*(?:\[[^\]]*\]|\([^)]*\)))?"
 # a person opening the sentence as the source of a finding: "Wiltshire demonstrated"; a name
 # for a swap only, since a claim may credit whom the page calls "they"
 _REPORTER = re.compile(
-    rf"([{UPPER}][{LOWER}]+(?:-[{UPPER}][{LOWER}]+)?)(?:\s*(?:\[[^\]]*\]|\([^)]*\)))?\s+"
+    rf"([{UPPER}][{LOWER}]+(?:-[{UPPER}][{LOWER}]+)?){_REFS}\s+"
     r"(?:demonstrated|showed|found|reported|proposed|argued|presented|observed|concluded|"
     r"suggested|noted|derived|introduced)\b"
 )
@@ -58,7 +60,7 @@ _SUBJECTS = frozenset(
     findings simulations simulation measurements tests trials models model observations
     calculations investigators others work research evidence we they it he she our their its
     his her one both each all most many some several previous recent earlier later surveys
-    survey participants patients respondents reviewers scientists it""".split()  # noqa: SIM905
+    survey participants patients respondents reviewers scientists""".split()  # noqa: SIM905
 )
 ROLE_WIDTH = 3  # content words either side of a name that say what part it plays
 REACH = 8  # ... looked for this many words away at most
@@ -125,7 +127,6 @@ _REPORTS = (
     r"(?:show|demonstrat|f[oi]und|report|propos|argu|present|observ|conclud|suggest|not|"
     r"deriv|introduc)[a-z]*"
 )
-_REFS = r"(?:\s*(?:\[[^\]]*\]|\([^)]*\)))?"
 
 
 def _reporter(claim: str, ignore: Collection[str]) -> list[str]:

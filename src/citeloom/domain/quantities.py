@@ -279,8 +279,8 @@ def _glued_unit(text: str, match: re.Match[str], unit: Unit | None, end: int) ->
 
 def _read(text: str, match: re.Match[str], range_end: bool = False) -> Quantity | None:
     before = text[: match.start()]
-    if _POINTER.search(before) or _RESIDUE.search(before):
-        return None
+    if _POINTER.search(before) or _RESIDUE.search(text, max(0, match.start() - 5), match.start()):
+        return None  # (a residue's code is read just before the number, not over the text)
     label = _LABEL_OPEN.search(before)
     if label and label[1].lower() not in _MEASURES and _LABEL_CLOSE.match(text, match.end()):
         return None  # "(particle 2)": which particle, not how many
