@@ -34,8 +34,9 @@ from benchmarks.check_realistic import (  # noqa: E402
     restated_items,
 )
 from citeloom import bootstrap  # noqa: E402
-from citeloom.domain.name_swaps import labels  # noqa: E402
-from citeloom.domain.names import mentioned, names  # noqa: E402
+from citeloom.domain.abbreviations import shortened  # noqa: E402
+from citeloom.domain.name_swaps import claim_names  # noqa: E402
+from citeloom.domain.names import mentioned  # noqa: E402
 from citeloom.services.claim_judge import Similarities  # noqa: E402
 from citeloom.services.evidence import sentence_key  # noqa: E402
 
@@ -81,7 +82,7 @@ def main() -> None:
                     for second in run[i + 1 :]:
                         pair = sorted((sentence_key(first), sentence_key(second)))
                         pairs["|".join(pair)] = round(similarity.pair(first, second), 5)
-            claim_names = [*names(content.text, content.ignore_names), *labels(content.text)]
+            named = claim_names(shortened(content.text, short_forms), content.ignore_names)
             texts.update({sentence_key(s): s for s in sentences})
             papers[item.citekey] = {k: sorted(v) for k, v in sorted(short_forms.items())}
             stored.append(
@@ -96,7 +97,7 @@ def main() -> None:
                     "ignore_names": sorted(content.ignore_names),
                     "ignore_numbers": sorted(content.ignore_numbers),
                     "context": sorted(content.context),
-                    "paper_names": [n for n in claim_names if mentioned(content.paper, n)],
+                    "paper_names": [n for n in named if mentioned(content.paper, n)],
                     "citekey": item.citekey,
                     "spans": [
                         [a.span.page, a.span.body, [sentence_key(s) for s in a.span.sentences]]

@@ -59,6 +59,11 @@ FALSE = {
     "accents' places in the text layer",
     "r9-39": "20% better than Qwen-2.5-7b, where the page outperforms Qwen-2.5-7b by 30%",
     "r10-35": "publication bias, where the sentence giving the second figure says a lack of it",
+    "r12-24": "screening recommended, where the box's line break cut 'is not currently "
+    "recommended' from its sentence",
+    "r12-31": "patients who live past their first week, where the page says the first day",
+    "r13-10": "a graph neural network in words, where the page trained an RNN",
+    "r13-40": "only one of the two companies, where the next sentence says both of them",
 }
 # false claims the page does not state, though it says nothing the other way in their slot:
 # they must not pass as supported
@@ -92,6 +97,8 @@ CORRECT = {
     "r10-26": "2,589 enrolled, then 'exclusions for missing data' across a comma from it",
     "r11-29": "117 beds of more than 1000, where the page says 'bed capacity of 117'",
     "r11-39": "'free of dementia at baseline', where the page says who developed it",
+    "r12-11": "people 'without dementia at baseline', of whom 423 went on to develop it",
+    "r13-27": "four LC50 values of a list the page gives 'respectively', in another order",
 }
 
 
@@ -109,6 +116,8 @@ def _items() -> dict[str, dict]:
         "fresh_claims_r9.json",
         "fresh_claims_r10.json",
         "fresh_claims_r11.json",
+        "fresh_claims_r12.json",
+        "fresh_claims_r13.json",
         "realistic_claims.json",
         "false_restatements.json",
         "claims.json",

@@ -8,6 +8,7 @@ one the other's rival). The long form is found as Schwartz and Hearst do.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from citeloom.domain.text import comparable_words, fold_for_match
 
@@ -74,3 +75,34 @@ def abbreviated(name: str, words: frozenset[str], short_forms: ShortForms) -> bo
         return True
     spelled = set(comparable_words(name))
     return any(short in words and spelled <= long for short, long in short_forms.items())
+
+
+@lru_cache(maxsize=4096)
+def shortened(text: str, short_forms: ShortForms) -> str:
+    """``text`` with each long form of the paper's abbreviations it spells out, in three words
+    or more, written as the abbreviation: "a graph neural network built in Keras" -> "a GNN
+    built in Keras", so a name the writer gives in words is read as the name the paper
+    abbreviates (and held to the one the page gives in its place). A long form the claim
+    abbreviates itself ("effective theory (SR)") stays: its own abbreviation is the name."""
+    words = list(re.finditer(r"[^\W_]+", text))
+    folded = [_singular(fold_for_match(m[0])) for m in words]
+    for short, long in short_forms.items():
+        size = len(long)
+        if size < 3 or not short.isalnum():
+            continue
+        forms = {_singular(w) for w in long}
+        for n in range(len(words) - size + 1):
+            if folded[n] not in forms or set(folded[n : n + size]) != forms:
+                continue
+            end = words[n + size - 1].end()
+            if re.match(r"\s*\(", text[end:]):  # "theory (SR)": the claim's own abbreviation
+                continue
+            text = f"{text[: words[n].start()]}{short.upper()}{text[end:]}"
+            words = list(re.finditer(r"[^\W_]+", text))
+            folded = [_singular(fold_for_match(m[0])) for m in words]
+            break
+    return text
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") else word

@@ -48,6 +48,7 @@ def idf(total: int, frequency: int) -> float:
     return math.log((total - frequency + 0.5) / (frequency + 0.5) + 1.0)
 
 
+@lru_cache(maxsize=262144)  # a library's words recur on every page: each is stemmed once
 def _stem(word: str) -> str:
     for suffix in (
         "ations",

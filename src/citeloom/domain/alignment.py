@@ -38,7 +38,7 @@ from citeloom.domain.name_swaps import said_otherwise, swapped_names
 from citeloom.domain.names import mentioned, names
 from citeloom.domain.qualifiers import AS_A_FINDING
 from citeloom.domain.quantities import Quantity
-from citeloom.domain.sentences import run_on, split_sentences
+from citeloom.domain.sentences import run_on, split_sentences, with_its_end
 from citeloom.domain.text import (
     NO_TEXT,
     Folded,
@@ -383,17 +383,19 @@ def facts_of(
     antonyms: Antonyms = NO_ANTONYMS,
 ) -> Facts:
     """The claim's facts held to a span and the sentence of it that states the claim."""
+    run, core = alignment.span.sentences, alignment.core  # with its end, if cut off
+    core = with_its_end(run, run.index(core)) if core in run else core
     facts = _compare(
         content.text,
         alignment.span.text,
-        alignment.core,
+        core,
         content.ignore_names,
         content.ignore_numbers,
         tuple(_known_names(content, alignment.span.text, short_forms)),
     )
     swapped = swapped_names(
         content.text,
-        alignment.core,
+        core,
         content.ignore_names,
         short_forms,
         content.paper,

@@ -29,7 +29,7 @@ from citeloom.domain.directions import direction_facts, direction_missing
 from citeloom.domain.facts import FRAMING_WORDS, Difference, Facts
 from citeloom.domain.name_ties import crossed_pairs
 from citeloom.domain.names import mentioned, names
-from citeloom.domain.qualifiers import qualifier_facts
+from citeloom.domain.qualifiers import counted_elsewhere, qualifier_facts
 from citeloom.domain.quantities import Quantity, quantities
 from citeloom.domain.sentences import split_sentences
 from citeloom.domain.text import comparable_text, fold_for_match
@@ -322,7 +322,8 @@ def negation_facts(
         # "should be considered" for thromboprophylaxis
         difference = Difference("negation", _negation_phrase(claim), "affirms it")
         head = unmatched[0][0] if unmatched[0] else None
-        (against if head in core_stems else missing).append(difference)
+        denied = head in core_stems and not (head is not None and _set_apart(claim, head))
+        (against if denied else missing).append(difference)
     claim_words = {w[:8] for w in re.findall(r"[a-z]+", fold_for_match(claim))}
     said = []
     for words in _governed(core):  # the sentence's negations, each read once
@@ -346,6 +347,15 @@ def negation_facts(
         against.append(Difference("negation", "affirms it", _negation_phrase(core)))
     against += _prefix_denied(claim, core, mine)
     return against, missing
+
+
+def _set_apart(claim: str, head: str) -> bool:
+    """Whether the claim's "without X" sets a group apart ("2,462 people without dementia at
+    baseline") while the claim says X happened too ("423 went on to develop dementia"): the
+    page's plain X, the later event, is no denial of it."""
+    words = re.findall(r"[a-z]+", fold_for_match(comparable_text(claim)))
+    places = [n for n, w in enumerate(words) if w[:5] == head]
+    return len(places) > 1 and any("without" in words[max(0, n - 3) : n] for n in places)
 
 
 # "non-zero elements": a hyphenated "non" that a claim dropping it turns around
@@ -495,6 +505,10 @@ def compare_facts(
         d for d in name_facts(claim, passage, ignore_names) if fold_for_match(d.draft) not in known
     ]
     bounds, unbounded = qualifier_facts(claim, core)
+    if passage != core:
+        for other in split_sentences(passage):
+            if other.text not in core and core not in other.text:
+                bounds += counted_elsewhere(claim, other.text)
     against += (
         bounds
         + (

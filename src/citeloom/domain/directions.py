@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from citeloom.domain.abstention import STOPWORDS, stem
 from citeloom.domain.facts import Difference
@@ -83,11 +85,12 @@ _NEGATED = re.compile(
 )
 
 
-def _said(folded: str, words: list[tuple[str, int]]) -> list[_Said]:
+@lru_cache(maxsize=16384)  # a page's sentence is read for every claim citing it
+def _said(folded: str) -> tuple[_Said, ...]:
     """Every direction word of a folded text, with its word position; none in a negated
     clause ("does not require that the parameter is negative" goes no way)."""
     out = []
-    starts = [s for _, s in words]
+    starts = [s for _, s in _words(folded)]
     negated = [m.span() for m in _NEGATED.finditer(folded)]
     for group, sides in enumerate(_PATTERNS):
         for side, pattern in enumerate(sides):
@@ -97,10 +100,10 @@ def _said(folded: str, words: list[tuple[str, int]]) -> list[_Said]:
                 at = next((i for i, s in enumerate(starts) if s >= m.start()), len(starts))
                 shown = [w for w in folded[m.start() :].split() if w != CLAUSE][:3]
                 out.append(_Said(group, side, at, " ".join(shown)))
-    return out
+    return tuple(out)
 
 
-def _about(words: list[tuple[str, int]], at: int, said: list[_Said]) -> set[str]:
+def _about(words: list[tuple[str, int]], at: int, said: Sequence[_Said]) -> set[str]:
     """The stems of the content words beside position ``at``, not direction words, nor words
     nearer to another direction word ("lowers the first peaks but raises the third": the
     peaks are what is lowered)."""
@@ -130,8 +133,8 @@ def direction_missing(claim: str, span: str) -> list[Difference]:
     """The claim's directions the span gives no word of, either way: a claim that memory use
     falls is not stated by a sentence on the savings being significant."""
     mine_text, theirs_text = _marked(claim), _marked(span)
-    mine = _said(mine_text, _words(mine_text))
-    groups = {(t.group, t.side) for t in _said(theirs_text, _words(theirs_text))}
+    mine = _said(mine_text)
+    groups = {(t.group, t.side) for t in _said(theirs_text)}
     return [
         Difference("direction", d.word, "")
         for d in mine
@@ -151,7 +154,7 @@ def direction_facts(claim: str, core: str) -> list[Difference]:
     where it names them, else by the counts of each direction."""
     mine_text, theirs_text = _marked(claim), _marked(core)
     mine_words, theirs_words = _words(mine_text), _words(theirs_text)
-    mine, theirs = _said(mine_text, mine_words), _said(theirs_text, theirs_words)
+    mine, theirs = _said(mine_text), _said(theirs_text)
     out: list[Difference] = []
     swapped, crossed = _swapped_comparison(mine_text, theirs_text)
     if crossed:  # the sentence compares the other way round: its direction is the opposite
@@ -261,7 +264,9 @@ def _reversed_flow(mine: str, theirs: str) -> list[Difference]:
     return out
 
 
-def _by_counts(mine: list[_Said], theirs: list[_Said], decided: set[int]) -> list[Difference]:
+def _by_counts(
+    mine: Sequence[_Said], theirs: Sequence[_Said], decided: set[int]
+) -> list[Difference]:
     """The claim says one direction more often than the sentence, which says the other more
     often than the claim: for the groups no word of the claim was read against its own."""
     count_mine = Counter((d.group, d.side) for d in mine)
@@ -290,7 +295,7 @@ def _sides(text: str) -> list[tuple[set[str], set[str], int | None, str]]:
     spell ("warm vertical condensation": "wvc"), as a page abbreviates them."""
     out = []
     words = _words(text)
-    said = _said(text, words)
+    said = _said(text)
     for m in _THAN.finditer(text):
         before = [w for w in text[: m.start()].split()[-6:] if _content(w)]
         after = [w for w in text[m.end() :].split()[:4] if _content(w)]

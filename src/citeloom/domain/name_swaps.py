@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-from citeloom.domain.abbreviations import ShortForms, abbreviated
+from citeloom.domain.abbreviations import ShortForms, abbreviated, shortened
 from citeloom.domain.abstention import STOPWORDS
 from citeloom.domain.facts import Difference
 from citeloom.domain.names import CREDIT, LOWER, NOT_NAMES, UPPER, mentioned, names
@@ -77,6 +77,13 @@ def labels(text: str) -> list[str]:
     ]
 
 
+def claim_names(claim: str, ignore: Collection[str] = ()) -> list[str]:
+    """The names a claim gives that another could stand in place of: its names, labels ("company
+    A") and the person it opens with as a finding's source. Read from the claim with the
+    paper's long forms shortened (``abbreviations.shortened``)."""
+    return [*names(claim, ignore), *labels(claim), *_reporter(claim, ignore)]
+
+
 def swapped_names(
     claim: str,
     core: str,
@@ -91,7 +98,8 @@ def swapped_names(
     writer's own word, not another entity of the paper. ``topic``: the words the paper uses
     on most of its pages: its own subject ("MDRPM" in the MDRPM paper) is never swapped."""
     forms = short_forms if short_forms is not None else ShortForms()
-    mine = [*names(claim, ignore), *labels(claim), *_reporter(claim, ignore)]
+    claim = shortened(claim, forms)
+    mine = claim_names(claim, ignore)
     theirs = [*names(core, ignore), *labels(core)]
     # counted: "95% SD ... 95% CI" against "95% CI ... 95% CI" swaps one of two
     counts = {n: (count(n, claim), count(n, core)) for n in dict.fromkeys([*mine, *theirs])}

@@ -91,11 +91,12 @@ SLOTS = (
 )
 # "for every relation" where the page says "for all relations except one", "most of the
 # participants" where it says "all participants": how many of the same noun
-_ALL = r"(?:all|every|each)"
-_PART = r"(?:most|some|several|many|few|(?:the )?majority)"
+# "only one of the two companies" where it says "both companies"
+_ALL = r"(?:all|every|each|both)"
+_PART = r"(?:most|some|several|many|few|(?:the )?majority|(?:only )?one(?= of))"
 _COUNTED = re.compile(
-    rf"\b(?P<q>{_ALL}|{_PART})(?: of)?(?: (?:the|these|those|its|their))? "
-    r"(?P<noun>[a-z]{3,})"
+    rf"\b(?P<q>{_ALL}|{_PART})(?: of)?(?: (?:the|these|those|its|their))?"
+    r"(?: (?:two|three|four|five|six))? (?P<noun>[a-z]{3,})"
 )
 _EXCEPTION = re.compile(
     r"\b(?:except(?:ion)?|all but|apart from|other than|excluding|save for|but one|but two)\b"
@@ -173,13 +174,34 @@ def qualifier_facts(claim: str, core: str) -> tuple[list[Difference], list[Diffe
             if rival is not None and _bounds_the_same(mine, theirs, slot, value, rival):
                 draft = _phrase(mine, slot.values[value])
                 against.append(Difference("term", draft, _phrase(theirs, slot.values[rival])))
-    against += _ordinals(mine, theirs) + _how_many(mine, theirs) + _only_one_of(mine, theirs)
+    against += (
+        _ordinals(mine, theirs)
+        + _periods(mine, theirs)
+        + _how_many(mine, theirs)
+        + _only_one_of(mine, theirs)
+    )
     deferred = deferred_in(core, claim)
     if deferred and not _CLAIM_NOT_YET.search(mine):
         against.append(Difference("negation", "does it now", deferred))
     elif (hedge := hedged_in(core, claim)) and not _CLAIM_HEDGED.search(mine):
         missing.append(Difference("term", AS_A_FINDING, hedge))
     return against, missing
+
+
+# the claim's content words a span's other sentence must hold to speak of the claim's own
+# group ("both the companies rate it better than AHP in terms of effectiveness and
+# efficiency" for "only one of the two companies rated it above AHP for effectiveness")
+ELSEWHERE_SHARED = 3
+
+
+def counted_elsewhere(claim: str, sentence: str) -> list[Difference]:
+    """How many of a noun, held to a sentence of the span beside the one stating the claim:
+    a claim of two facts finds its second in the next sentence, and "only one of the two
+    companies" is denied there by "both the companies"."""
+    mine, theirs = _folded(claim), _folded(sentence)
+    if len(_stems(mine) & _stems(theirs)) < ELSEWHERE_SHARED:
+        return []
+    return _how_many(mine, theirs)
 
 
 def _bounds_the_same(mine: str, theirs: str, slot: Slot, value: str, rival: str) -> bool:
@@ -235,6 +257,27 @@ def _ordinals(mine: str, theirs: str) -> list[Difference]:
         other = next((o for n, o in sorted(stated) if n == noun and o != ordinal), None)
         if other is not None and (noun, other) not in claimed:
             out.append(Difference("term", f"{ordinal} {noun}", f"{other} {noun}"))
+    return out
+
+
+_PERIOD = re.compile(
+    r"\b(first|second|third|last|next|same|previous|one|two|three|four|five|six|seven|"
+    r"eight|nine|ten|twelve) (second|minute|hour|day|night|week|month|year|decade)s?\b"
+)
+
+
+def _periods(mine: str, theirs: str) -> list[Difference]:
+    """The claim's "first week" where the sentence says "first day": the same count or
+    place of another span of time, a unit written as a word."""
+    stated = {(m[1], m[2]) for m in _PERIOD.finditer(theirs)}
+    out = []
+    for m in _PERIOD.finditer(mine):
+        which, unit = m[1], m[2]
+        if (which, unit) in stated or any(u == unit for _, u in stated):
+            continue
+        other = next((u for w, u in sorted(stated) if w == which), None)
+        if other is not None:
+            out.append(Difference("unit", m[0], f"{which} {other}"))
     return out
 
 

@@ -9,7 +9,7 @@ boundary (a heading, a caption, a list item) ends a sentence too.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from citeloom.domain.text import join_lines
@@ -131,3 +131,22 @@ def run_on(blocks: Iterable[str]) -> list[str]:
         else:
             out.append(text)
     return out
+
+
+# a sentence the text layer cut off: it ends on a word that cannot end one
+_UNFINISHED = re.compile(
+    r"\b(?:for|of|to|and|or|the|a|an|in|on|with|by|from|that|as|at|than|between|is|are|was|"
+    r"were|not)\s*$"
+)
+
+
+def with_its_end(sentences: Sequence[str], at: int) -> str:
+    """The sentence at ``at`` with the ones after it up to one that may end a sentence, where
+    the text layer broke it off on a word no sentence ends on ("a strategy of population
+    based screening and treatment for" | "H pylori infection to prevent IDA is not currently
+    recommended."): a negation or a value of its end belongs to it."""
+    parts = [sentences[at]]
+    while _UNFINISHED.search(parts[-1]) and at + 1 < len(sentences):
+        at += 1
+        parts.append(sentences[at])
+    return " ".join(parts)

@@ -40,6 +40,7 @@ def _accented(match: re.Match[str]) -> str:
     return letter + (match[1] or _MODIFIERS[match[2]])
 
 
+@lru_cache(maxsize=65536)
 def normalise_text(text: str) -> str:
     """NFKC, soft hyphens and line-end hyphens removed (a compound's kept, its parts joined),
     whitespace collapsed; a "¼" that stands for "=" read as one; a loose accent put back on
@@ -61,13 +62,18 @@ def join_lines(first: str, second: str) -> str:
     return _LINE_END_COMPOUND.sub("-", _LINE_END_HYPHEN.sub("", joined)).replace("\n", " ")
 
 
+_PUNCTUATION = re.compile(r"[^\w\s]")
+
+
 @lru_cache(maxsize=131072)
 def fold_for_match(text: str) -> str:
     """A loose key for comparing titles and phrases: case, accents, dashes and punctuation go.
     Kept for the texts read again and again (a page's sentences, for every claim citing it)."""
-    text = unicodedata.normalize("NFKD", normalise_text(text)).translate(_DASHES)
-    text = "".join(ch for ch in text if not unicodedata.combining(ch))
-    text = re.sub(r"[^\w\s]", " ", text.casefold())
+    text = normalise_text(text)
+    if not text.isascii():  # most text has no accent or dash to fold: skip the letter loop
+        text = unicodedata.normalize("NFKD", text).translate(_DASHES)
+        text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    text = _PUNCTUATION.sub(" ", text.casefold())
     return _WS.sub(" ", text).strip()
 
 
