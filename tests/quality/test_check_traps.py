@@ -64,6 +64,9 @@ FALSE = {
     "r12-31": "patients who live past their first week, where the page says the first day",
     "r13-10": "a graph neural network in words, where the page trained an RNN",
     "r13-40": "only one of the two companies, where the next sentence says both of them",
+    "r14-14": "a rate that stays under 50%, where the page's rates exceed 50%",
+    "r14-18": "only the vertical technique, where the page says either vertical or lateral",
+    "r14-37": "all of the baselines but one, where the page says all baselines",
 }
 # false claims the page does not state, though it says nothing the other way in their slot:
 # they must not pass as supported
@@ -99,6 +102,9 @@ CORRECT = {
     "r11-39": "'free of dementia at baseline', where the page says who developed it",
     "r12-11": "people 'without dementia at baseline', of whom 423 went on to develop it",
     "r13-27": "four LC50 values of a list the page gives 'respectively', in another order",
+    "r14-19": "'does not consider whether ... chemically stable' for 'does not account for the "
+    "chemical stability'",
+    "r14-40": "clusters 'beyond those used for testing', where the page says non-test clusters",
 }
 
 
@@ -118,6 +124,7 @@ def _items() -> dict[str, dict]:
         "fresh_claims_r11.json",
         "fresh_claims_r12.json",
         "fresh_claims_r13.json",
+        "fresh_claims_r14.json",
         "realistic_claims.json",
         "false_restatements.json",
         "claims.json",

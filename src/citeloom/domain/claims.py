@@ -295,7 +295,8 @@ def _same_predicate(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     readable ("... but B did not.") match each other."""
     if not a or not b:
         return not a and not b
-    return a[0] in b or b[0] in a or len(set(a) & set(b)) >= 2
+    # "stable" and "stability" are one word, though their five letters differ
+    return a[0] in b or b[0] in a or len({w[:4] for w in a} & {w[:4] for w in b}) >= 2
 
 
 def negation_facts(
@@ -358,6 +359,13 @@ def _set_apart(claim: str, head: str) -> bool:
     return len(places) > 1 and any("without" in words[max(0, n - 3) : n] for n in places)
 
 
+# words that leave out what follows: "beyond those used for testing" is "non-test"
+_SETS_ASIDE = (
+    r"\b(?:beyond|besides|excluding|except|other than|apart from|aside from|outside|"
+    r"not counting)"
+)
+
+
 # "non-zero elements": a hyphenated "non" that a claim dropping it turns around
 _NON = re.compile(r"\bnon ([a-z]{3,})\b")  # folded: the hyphen is a space
 
@@ -373,6 +381,8 @@ def _prefix_denied(claim: str, core: str, negated: Sequence[tuple[str, ...]]) ->
         word = match[1]
         if re.search(rf"\bnon-?\s?{word}", claim_text) or not re.search(rf"\b{word}", claim_text):
             continue
+        if re.search(rf"{_SETS_ASIDE}(?:\s+\w+){{0,4}}\s+{word}", claim_text):
+            continue  # "clusters beyond those used for testing" says "non-test" in words
         if any(word[:5] in scope for scope in negated):
             continue
         out.append(Difference("negation", word, f"non-{word}"))

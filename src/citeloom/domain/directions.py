@@ -184,7 +184,7 @@ def direction_facts(claim: str, core: str) -> list[Difference]:
         decided.add(d.group)
         if nearest.side != d.side:
             out.append(Difference("direction", d.word, nearest.word))
-    out += _by_counts(mine, theirs, decided)
+    out += _by_counts(mine, theirs, decided) + _bound_turned(mine_text, theirs_text)
     out += _reversed_flow(mine_text, theirs_text)
     return list(dict.fromkeys(out))
 
@@ -204,6 +204,36 @@ def _value_ways(folded: str) -> dict[tuple[str, int], tuple[int, str]]:
             for side, pattern in enumerate(sides):
                 if pattern.match(m["way"]):
                     out[m["value"], group] = (side, m[0])
+    return out
+
+
+# a bound on a figure: below it ("under 50%", "at most 3") or above it ("exceed 50%")
+_BOUND = re.compile(
+    r"\b(?:(?P<upper>no more than|not more than|less than|fewer than|lower than|smaller than|"
+    r"under|below|at most|up to)|(?P<lower>more than|greater than|higher than|larger than|"
+    r"exceed(?:s|ed|ing)?|over|above|at least|in excess of)) (?P<value>\d+(?: \d+)?)\b"
+)
+
+
+def _bounds(folded: str) -> dict[str, tuple[int, str]]:
+    """figure -> the side of the bound written before it (0 below, 1 above) and its words."""
+    return {m["value"]: (0 if m["upper"] else 1, m[0]) for m in _BOUND.finditer(folded)}
+
+
+def _bound_turned(mine: str, theirs: str) -> list[Difference]:
+    """A figure the claim bounds one way and the sentence the other: "stays under 50%"
+    against "rates exceed 50%"."""
+    page = _bounds(theirs)
+    out = []
+    for value, (side, said) in _bounds(mine).items():
+        # "50% [1-3]" folds to "50 1 3": a figure is also read as its whole part
+        whole = value.split()[0]
+        rival = page.get(value) or next(
+            ((b[0], b[1].replace(v, whole)) for v, b in page.items() if v.split()[0] == whole),
+            None,
+        )
+        if rival is not None and rival[0] != side:
+            out.append(Difference("direction", said, rival[1]))
     return out
 
 

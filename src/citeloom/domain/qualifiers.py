@@ -62,6 +62,7 @@ SLOTS = (
                 r"together with",
                 r"and also",
                 r"not only",  # "not only the Medline database but also Embase"
+                r"not just",
             ),
         },
         (("only", "both"),),
@@ -160,20 +161,8 @@ def qualifier_facts(claim: str, core: str) -> tuple[list[Difference], list[Diffe
     """Contradictions and missing facts of the claim's bounds against ``core``, the sentence
     that states it."""
     mine, theirs = _folded(claim), _folded(core)
-    against: list[Difference] = []
+    against: list[Difference] = _rival_bounds(mine, theirs)
     missing: list[Difference] = []
-    for slot in SLOTS:
-        said = {v for v, p in slot.values.items() if p.search(mine)}
-        held = {v for v, p in slot.values.items() if p.search(theirs)}
-        for value in sorted(said - held):
-            rival = next(
-                (b if a == value else a for a, b in slot.rivals if value in (a, b)
-                 and (b if a == value else a) in held - said),
-                None,
-            )  # fmt: skip
-            if rival is not None and _bounds_the_same(mine, theirs, slot, value, rival):
-                draft = _phrase(mine, slot.values[value])
-                against.append(Difference("term", draft, _phrase(theirs, slot.values[rival])))
     against += (
         _ordinals(mine, theirs)
         + _periods(mine, theirs)
@@ -192,6 +181,25 @@ def qualifier_facts(claim: str, core: str) -> tuple[list[Difference], list[Diffe
 # group ("both the companies rate it better than AHP in terms of effectiveness and
 # efficiency" for "only one of the two companies rated it above AHP for effectiveness")
 ELSEWHERE_SHARED = 3
+
+
+def _rival_bounds(mine: str, theirs: str) -> list[Difference]:
+    """The claim's bound whose rival the sentence gives for the same words ("only" against
+    "both"), in folded texts."""
+    out = []
+    for slot in SLOTS:
+        said = {v for v, p in slot.values.items() if p.search(mine)}
+        held = {v for v, p in slot.values.items() if p.search(theirs)}
+        for value in sorted(said - held):
+            rival = next(
+                (b if a == value else a for a, b in slot.rivals if value in (a, b)
+                 and (b if a == value else a) in held - said),
+                None,
+            )  # fmt: skip
+            if rival is not None and _bounds_the_same(mine, theirs, slot, value, rival):
+                draft = _phrase(mine, slot.values[value])
+                out.append(Difference("term", draft, _phrase(theirs, slot.values[rival])))
+    return out
 
 
 def counted_elsewhere(claim: str, sentence: str) -> list[Difference]:
@@ -233,19 +241,33 @@ def _only_one_of(mine: str, theirs: str) -> list[Difference]:
     claim bounds to one what the sentence pairs with another."""
     out = []
     for m in _ONLY.finditer(mine):
-        what = m["what"]
-        if what in _FILLER:
-            continue
-        paired = re.search(
-            rf"\b{what[:5]}\w* (?:and|or) (?P<other>[a-z]{{3,}})|(?P<before>[a-z]{{3,}}) "
-            rf"(?:and|or) {what[:5]}\w*",
-            theirs,
-        )
+        paired = None
+        # "only warm vertical condensation" where the sentence says "vertical or lateral"
+        bounded = mine[m.start("what") :].split()
+        for what in [w for w in bounded[:3] if w not in _FILLER]:
+            paired = _paired(what, theirs, f" {' '.join(bounded[:5])} ")
+            if paired is not None:
+                break
         if paired is not None:
-            other = paired["other"] or paired["before"]
-            if other and other[:5] != what[:5] and other not in _FILLER:
-                out.append(Difference("term", f"only {what}", paired[0]))
+            out.append(Difference("term", f"only {what}", paired))
     return out
+
+
+def _paired(what: str, theirs: str, mine: str) -> str | None:
+    """The words of ``theirs`` pairing ``what`` with another thing ("static and dynamic")
+    that the claim's bounded words ``mine`` do not name too ("solely for age and gender"
+    bounds both), or None."""
+    paired = re.search(
+        rf"\b{what[:5]}\w* (?:and|or) (?P<other>[a-z]{{3,}})|(?P<before>[a-z]{{3,}}) "
+        rf"(?:and|or) {what[:5]}\w*",
+        theirs,
+    )
+    if paired is None:
+        return None
+    other = paired["other"] or paired["before"]
+    if other and other[:5] != what[:5] and other not in _FILLER and f" {other} " not in mine:
+        return paired[0]
+    return None
 
 
 def _ordinals(mine: str, theirs: str) -> list[Difference]:
@@ -302,6 +324,10 @@ def _how_many(mine: str, theirs: str) -> list[Difference]:
                 out.append(
                     Difference("term", phrase, " ".join(theirs[found.start() :].split()[:4]))
                 )
+            elif whole and (found := _EXCEPTION.search(mine)) and not _EXCEPTION.search(theirs):
+                # "all of the baselines except PaSa-GPT-4o" where the page says all of them
+                shown = " ".join(mine[found.start() :].split()[:2])
+                out.append(Difference("term", f"{phrase} {shown}", stated[noun, whole]))
             continue
         other = stated.get((noun, not whole))
         if other is not None:
