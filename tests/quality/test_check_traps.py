@@ -67,6 +67,7 @@ FALSE = {
     "r14-14": "a rate that stays under 50%, where the page's rates exceed 50%",
     "r14-18": "only the vertical technique, where the page says either vertical or lateral",
     "r14-37": "all of the baselines but one, where the page says all baselines",
+    "r14-07": "SMES for German, where the page has SPPC for German and SMES for questions",
 }
 # false claims the page does not state, though it says nothing the other way in their slot:
 # they must not pass as supported

@@ -507,3 +507,17 @@ def test_a_word_the_sentence_writes_in_two_forms_binds_no_value():
         "people, has 42 beds out of the hospital's total of more than 600."
     )
     assert misbound(claim, page, claim_numbers(claim)) == []
+
+
+def test_a_name_the_page_pairs_with_nothing_given_another_name_s_partner_is_a_swap():
+    page = (
+        "For NE recognition, we use StanfordNER (Finkel, 2005) for English and SPPC (Neumann, "
+        "2002) for German; and for question analysis, we use the SMES system."
+    )
+    claim = "The system used StanfordNER on English and the SMES system on German."
+    assert [(d.draft, d.page) for d in crossed_pairs(claim, page)] == [
+        ("SMES for German", "SPPC for German")
+    ]
+    # the page's name written apart by the claim ("Stanford NER") is no other name
+    kept = "The system relied on the Stanford NER tagger for English and SPPC for German."
+    assert crossed_pairs(kept, page) == []

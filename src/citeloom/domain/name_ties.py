@@ -58,9 +58,21 @@ def crossed_pairs(claim: str, core: str) -> list[Difference]:
     for name, partners in mine.items():
         page_partners = theirs.get(name, set())
         for partner in partners:
-            if not page_partners or partner in page_partners:
+            if partner in page_partners:
                 continue
-            rivals = [other for other, said in theirs.items() if partner in said and other in mine]
+            # a name the page writes but pairs with nothing, given a partner the page gives a
+            # name the claim never writes ("SMES on German" where the page has "SPPC for
+            # German" and SMES for question analysis)
+            rivals = [
+                other
+                for other, said in theirs.items()
+                if partner in said
+                and (
+                    other in mine
+                    if page_partners
+                    else other not in my_words and name in their_words
+                )
+            ]
             if rivals:
                 said = f"{my_words[name]} for {my_words[partner]}"
                 page = f"{their_words[rivals[0]]} for {their_words[partner]}"
