@@ -68,6 +68,7 @@ FALSE = {
     "r14-18": "only the vertical technique, where the page says either vertical or lateral",
     "r14-37": "all of the baselines but one, where the page says all baselines",
     "r14-07": "SMES for German, where the page has SPPC for German and SMES for questions",
+    "r15-32": "the chloroform fraction given the n-hexane's LC50 of a list read 'respectively'",
 }
 # false claims the page does not state, though it says nothing the other way in their slot:
 # they must not pass as supported
@@ -106,6 +107,7 @@ CORRECT = {
     "r14-19": "'does not consider whether ... chemically stable' for 'does not account for the "
     "chemical stability'",
     "r14-40": "clusters 'beyond those used for testing', where the page says non-test clusters",
+    "r15-05": "two separate quantum dots, beside an affiliation's 'Joint Quantum Institute'",
 }
 
 
@@ -126,6 +128,7 @@ def _items() -> dict[str, dict]:
         "fresh_claims_r12.json",
         "fresh_claims_r13.json",
         "fresh_claims_r14.json",
+        "fresh_claims_r15.json",
         "realistic_claims.json",
         "false_restatements.json",
         "claims.json",

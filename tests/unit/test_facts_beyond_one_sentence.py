@@ -95,3 +95,30 @@ def test_a_name_written_out_is_the_abbreviation_the_paper_defines():
     page = "Trauma is a risk factor for the development of a deep venous thrombosis (DVT)."
     claim = "Trauma is a risk factor for the development of a deep venous thrombosis (WH)."
     assert [(d.draft, d.page) for d in swapped_names(claim, page, (), forms)] == [("WH", "DVT")]
+
+
+def test_a_value_the_page_lists_respectively_given_to_another_item_is_moved():
+    page = (
+        "The LC50 values were 3.1, 4.2, 5.6 and 0.4 µg/ml for the ether, ethanol, water "
+        "fractions and the drug control, respectively."
+    )
+    moved = "In the assay, the ethanol fraction gave an LC50 of 3.1 µg/ml."
+    assert [(d.draft, d.page) for d in compare_facts(moved, page).contradictions] == [
+        ("3.1 μg/ml (ethanol)", "4.2 (ethanol)")
+    ]
+    kept = "In the assay, the ether fraction gave an LC50 of 3.1 µg/ml."
+    assert compare_facts(kept, page).contradictions == ()
+    # a claim writing the list the same way, in its own words, moves nothing
+    listed = "LC50s of 3.1, 4.2 and 5.6 µg/ml were found for the ether, ethanol and water parts."
+    assert compare_facts(listed, page).contradictions == ()
+
+
+def test_a_word_of_a_name_is_no_opposite():
+    from citeloom.adapters.lexicon import antonyms
+    from citeloom.domain.antonyms import opposites
+
+    claim = "Photons from two separate quantum dots interfered."
+    page = "Photons from two Joint Quantum dots interfered."  # a name, as an affiliation writes it
+    assert opposites(claim, page, antonyms()) == ()
+    page = "Photons from two joint quantum dots interfered."
+    assert [d.page for d in opposites(claim, page, antonyms())] == ["joint"]

@@ -15,6 +15,7 @@ negated on one side only is no opposition ("unavailable" is "not available").
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from functools import lru_cache
 from itertools import pairwise
@@ -153,11 +154,21 @@ UNIT_WORDS = Antonyms(
 def opposites(claim: str, passage: str, antonyms: Antonyms) -> tuple[Difference, ...]:
     """``opposed`` by the antonyms (a direction), by the ranks (a number) and by units named
     in words (a unit)."""
-    return (
+    found = (
         *opposed(claim, passage, antonyms),
         *opposed(claim, passage, ORDINALS, "number"),
         *opposed(claim, passage, UNIT_WORDS, "unit"),
     )
+    return tuple(d for d in found if not _in_a_name(d.page, passage))
+
+
+def _in_a_name(word: str, passage: str) -> bool:
+    """The passage writes ``word`` only capitalised past its first word: a part of a name
+    ("Joint Quantum Institute" in an affiliation is no opposite of a claim's "separate")."""
+    if not word or re.search(rf"\b{re.escape(word.lower())}\b", passage):
+        return False
+    rest = passage.split(maxsplit=1)[1] if " " in passage else ""
+    return re.search(rf"\b{re.escape(word.capitalize())}\b", rest) is not None
 
 
 NEAR = 3  # content words between a word of the slot and the shared word it qualifies

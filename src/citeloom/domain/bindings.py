@@ -15,13 +15,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
-from itertools import pairwise
 
 from citeloom.domain.abstention import STOPWORDS, stem
 from citeloom.domain.claim_numbers import same_quantity, states
 from citeloom.domain.facts import Difference
 from citeloom.domain.names import names
 from citeloom.domain.quantities import Quantity, quantities
+from citeloom.domain.respective import listed
 from citeloom.domain.text import comparable_text, fold_for_match
 
 NEAR = 5  # words between a value and the word bound to it
@@ -81,7 +81,7 @@ def misbound(claim: str, core: str, numbers: Sequence[Quantity]) -> list[Differe
             for p in said
             if p not in stated
             and _same_kind(q, p)
-            and not any(_listed(core_text, p, s) for s in stated)
+            and not any(listed(core_text, p, s) for s in stated)
         ]
         if not stated or not others:
             continue
@@ -229,28 +229,6 @@ def renamed(claim: str, core: str, numbers: Sequence[Quantity]) -> list[Differen
         if _same_kind(q, other) and not any(states(c, other) for c in numbers):
             return [Difference("number", f"{q.text} ({written})", f"{other.text} ({written})")]
     return []
-
-
-# what may stand between two values of one list: "2.17, 2.77, 2.46 and 0.28 µg/ml"
-_LIST_GAP = re.compile(
-    r"\s*(?:[^\w\s]{1,3}\s*|[a-zµμ/%]{1,5}\s*)?(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+)\s*"
-)
-
-
-def _listed(text: str, a: Quantity, b: Quantity) -> bool:
-    """Whether two values stand in one list, nothing but commas, "and" and a unit between
-    them and any value between: a name after the list ("... and 0.28 µg/ml for n-hexane,
-    chloroform, aqueous fractions and vincristine, respectively") is the list's, read in its
-    order, not the nearest value's."""
-    first, last = (a, b) if a.start < b.start else (b, a)
-    between = sorted(
-        (q for q in quantities(text) if first.start < q.start < last.start), key=lambda q: q.start
-    )
-    edges = [first, *between, last]
-    return all(
-        _LIST_GAP.fullmatch(text, left.end, right.start) is not None
-        for left, right in pairwise(edges)
-    )
 
 
 def _across_clause(text: str, start: int, q: Quantity) -> bool:

@@ -31,6 +31,7 @@ from citeloom.domain.name_ties import crossed_pairs
 from citeloom.domain.names import mentioned, names
 from citeloom.domain.qualifiers import counted_elsewhere, qualifier_facts
 from citeloom.domain.quantities import Quantity, quantities
+from citeloom.domain.respective import misassigned
 from citeloom.domain.sentences import split_sentences
 from citeloom.domain.text import comparable_text, fold_for_match
 
@@ -506,7 +507,8 @@ def compare_facts(
     numbers = claim_numbers(claim, ignore_numbers)
     against, missing = number_facts(numbers, passage, core)
     negated_against, negated_missing = negation_facts(claim, passage, core)
-    for sentence in _stating_too(numbers, passage, core):
+    stating = _stating_too(numbers, passage, core)
+    for sentence in stating:
         negated_against += negation_facts(claim, sentence, sentence)[0]
     against += negated_against
     missing += negated_missing
@@ -522,7 +524,8 @@ def compare_facts(
     against += (
         bounds
         + (
-            misbound(claim, core, numbers)
+            [d for text in (core, *stating) for d in misassigned(claim, text, numbers)][:1]
+            or misbound(claim, core, numbers)
             or retied(claim, core, numbers)
             or renamed(claim, core, numbers)
             or crossed_pairs(claim, core)
