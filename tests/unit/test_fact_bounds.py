@@ -41,3 +41,14 @@ def test_a_non_word_said_in_words_and_a_negation_of_another_word_form_agree():
     page = "Like most methods, it does not account for the chemical stability of counterfactuals."
     claim = "It does not consider whether its counterfactuals are chemically stable."
     assert negation_facts(claim, page, page)[0] == []
+
+
+def test_one_where_the_page_says_many_and_more_where_it_says_savings():
+    page = "Predicting a molecule's scent is a multi-label classification task."
+    claim = "Predicting scent is a single-label task, one descriptor per molecule."
+    assert [d.page for d in qualifier_facts(claim, page)[0]] == ["multi label"]
+    assert qualifier_facts("Scent prediction is a multi-label task.", page)[0] == []
+    page = "The savings in memory allocated by the partitioned algorithm are very significant."
+    claim = "The partitioned algorithm fits the models using much more memory."
+    assert [d.kind for d in direction_facts(claim, page)] == ["direction"]
+    assert direction_facts("The partitioned algorithm needs much less memory.", page) == []

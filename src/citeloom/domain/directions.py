@@ -33,7 +33,7 @@ _GROUPS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("increas", "rais", "rise", "rising", "rose", "grow", "grew", "gain", "boost", "enhanc",
       "amplif", "elevat", "higher", "larger", "greater", "bigger", "exceed", "more", "augment"),
      ("decreas", "reduc", "lower", "fall", "fell", "drop", "declin", "diminish", "shrink",
-      "suppress", "loss", "lose", "lost", "smaller", "fewer", "less", "damp", "cut ")),
+      "suppress", "loss", "lose", "lost", "smaller", "fewer", "less", "damp", "cut ", "savings")),
     (("most", "highest", "largest", "greatest", "best", "maximum", "maximi", "maximal"),
      ("least", "lowest", "smallest", "fewest", "worst", "minimum", "minimi", "minimal")),
     (("above",), ("below",)),

@@ -166,6 +166,7 @@ def qualifier_facts(claim: str, core: str) -> tuple[list[Difference], list[Diffe
     against += (
         _ordinals(mine, theirs)
         + _periods(mine, theirs)
+        + _one_or_many(mine, theirs)
         + _how_many(mine, theirs)
         + _only_one_of(mine, theirs)
     )
@@ -301,6 +302,22 @@ def _periods(mine: str, theirs: str) -> list[Difference]:
         if other is not None:
             out.append(Difference("unit", m[0], f"{which} {other}"))
     return out
+
+
+# one against many of the same thing: "a single-label task" where the page says multi-label
+_ONE_OR_MANY = re.compile(r"\b(single|mono|uni|multi|multiple|poly) ?([a-z]{4,})")
+_MANY = frozenset({"multi", "multiple", "poly"})
+
+
+def _one_or_many(mine: str, theirs: str) -> list[Difference]:
+    """The claim's "single-label" where the sentence says "multi-label" (the same head)."""
+    stated = {(m[1] in _MANY, m[2][:5]): m[0] for m in _ONE_OR_MANY.finditer(theirs)}
+    claimed = {(m[1] in _MANY, m[2][:5]): m[0] for m in _ONE_OR_MANY.finditer(mine)}
+    return [
+        Difference("term", phrase, stated[not many, head])
+        for (many, head), phrase in claimed.items()
+        if (not many, head) in stated and (many, head) not in stated
+    ]
 
 
 def _how_many(mine: str, theirs: str) -> list[Difference]:
