@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from citeloom.domain.abstention import singular
 from citeloom.domain.text import comparable_words, fold_for_match
 
 
@@ -85,12 +86,12 @@ def shortened(text: str, short_forms: ShortForms) -> str:
     abbreviates (and held to the one the page gives in its place). A long form the claim
     abbreviates itself ("effective theory (SR)") stays: its own abbreviation is the name."""
     words = list(re.finditer(r"[^\W_]+", text))
-    folded = [_singular(fold_for_match(m[0])) for m in words]
+    folded = [singular(fold_for_match(m[0])) for m in words]
     for short, long in short_forms.items():
         size = len(long)
         if size < 3 or not short.isalnum():
             continue
-        forms = {_singular(w) for w in long}
+        forms = {singular(w) for w in long}
         for n in range(len(words) - size + 1):
             if folded[n] not in forms or set(folded[n : n + size]) != forms:
                 continue
@@ -99,10 +100,6 @@ def shortened(text: str, short_forms: ShortForms) -> str:
                 continue
             text = f"{text[: words[n].start()]}{short.upper()}{text[end:]}"
             words = list(re.finditer(r"[^\W_]+", text))
-            folded = [_singular(fold_for_match(m[0])) for m in words]
+            folded = [singular(fold_for_match(m[0])) for m in words]
             break
     return text
-
-
-def _singular(word: str) -> str:
-    return word[:-1] if len(word) > 3 and word.endswith("s") else word

@@ -73,6 +73,11 @@ def _stem(word: str) -> str:
     return word
 
 
+def singular(word: str) -> str:
+    """A folded word without a plural "s": "beds" -> "bed", "networks" -> "network"."""
+    return word[:-1] if len(word) > 3 and word.endswith("s") else word
+
+
 def stem(word: str) -> str:
     """A folded word without its inflection: 'accretes' ~ 'accretion' ~ 'accreted'."""
     return _stem(word)

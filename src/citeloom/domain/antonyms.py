@@ -22,7 +22,8 @@ from itertools import pairwise
 
 from citeloom.domain.abstention import STOPWORDS, stem
 from citeloom.domain.facts import Difference, DifferenceKind
-from citeloom.domain.text import comparable_words
+from citeloom.domain.names import names
+from citeloom.domain.text import comparable_words, fold_for_match
 
 
 class Antonyms(Mapping[str, frozenset[str]]):
@@ -163,12 +164,11 @@ def opposites(claim: str, passage: str, antonyms: Antonyms) -> tuple[Difference,
 
 
 def _in_a_name(word: str, passage: str) -> bool:
-    """The passage writes ``word`` only capitalised past its first word: a part of a name
-    ("Joint Quantum Institute" in an affiliation is no opposite of a claim's "separate")."""
+    """The passage writes ``word`` only inside one of its names (``names.names``): "Joint" of
+    "Joint Quantum Institute" in an affiliation is no opposite of a claim's "separate"."""
     if not word or re.search(rf"\b{re.escape(word.lower())}\b", passage):
         return False
-    rest = passage.split(maxsplit=1)[1] if " " in passage else ""
-    return re.search(rf"\b{re.escape(word.capitalize())}\b", rest) is not None
+    return any(word in fold_for_match(name).split() for name in names(passage))
 
 
 NEAR = 3  # content words between a word of the slot and the shared word it qualifies

@@ -16,7 +16,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from citeloom.domain.abstention import STOPWORDS, stem
+from citeloom.domain.abstention import STOPWORDS, singular, stem
 from citeloom.domain.claim_numbers import same_quantity, states
 from citeloom.domain.facts import Difference
 from citeloom.domain.names import names
@@ -241,7 +241,7 @@ def _across_clause(text: str, start: int, q: Quantity) -> bool:
 
 def _form(word: str) -> str:
     """A word without its plural or other inflection: "beds" and "bed" are one word."""
-    return stem(word[:-1] if len(word) > 3 and word.endswith("s") else word)
+    return stem(singular(word))
 
 
 def _gap(tokens: Sequence[tuple[str, int]], place: int, q: Quantity) -> int:

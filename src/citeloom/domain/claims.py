@@ -75,19 +75,23 @@ def number_facts(
     return against, missing
 
 
-def _stating_too(numbers: Sequence[Quantity], passage: str, core: str) -> list[str]:
-    """The passage's other sentences that state a figure of the claim the core does not:
+def _beside(passage: str, core: str) -> list[str]:
+    """The passage's sentences other than the one stating the claim."""
+    if passage == core:
+        return []
+    return [s.text for s in split_sentences(passage) if s.text not in core and core not in s.text]
+
+
+def _stating_too(numbers: Sequence[Quantity], beside: Sequence[str], core: str) -> list[str]:
+    """The sentences ``beside`` the core that state a figure of the claim the core does not:
     they state the claim too ("1.44 for the Hb trials" in one sentence, "1.32 ..., which
     showed a lack of publication bias" in the next), so what they deny, the page denies."""
-    if passage == core or not numbers:
+    if not beside or not numbers:
         return []
     claimed = tuple(numbers)
     in_core = [f.stated is not None for f in find_numbers(claimed, core)]
     out = []
-    for sentence in split_sentences(passage):
-        text = sentence.text
-        if text in core or core in text:
-            continue
+    for text in beside:
         found = find_numbers(claimed, text)
         if any(f.stated is not None and not c for f, c in zip(found, in_core, strict=True)):
             out.append(text)
@@ -507,7 +511,8 @@ def compare_facts(
     numbers = claim_numbers(claim, ignore_numbers)
     against, missing = number_facts(numbers, passage, core)
     negated_against, negated_missing = negation_facts(claim, passage, core)
-    stating = _stating_too(numbers, passage, core)
+    beside = _beside(passage, core)
+    stating = _stating_too(numbers, beside, core)
     for sentence in stating:
         negated_against += negation_facts(claim, sentence, sentence)[0]
     against += negated_against
@@ -517,10 +522,8 @@ def compare_facts(
         d for d in name_facts(claim, passage, ignore_names) if fold_for_match(d.draft) not in known
     ]
     bounds, unbounded = qualifier_facts(claim, core)
-    if passage != core:
-        for other in split_sentences(passage):
-            if other.text not in core and core not in other.text:
-                bounds += counted_elsewhere(claim, other.text)
+    for other in beside:
+        bounds += counted_elsewhere(claim, other)
     against += (
         bounds
         + (

@@ -178,12 +178,6 @@ def qualifier_facts(claim: str, core: str) -> tuple[list[Difference], list[Diffe
     return against, missing
 
 
-# the claim's content words a span's other sentence must hold to speak of the claim's own
-# group ("both the companies rate it better than AHP in terms of effectiveness and
-# efficiency" for "only one of the two companies rated it above AHP for effectiveness")
-ELSEWHERE_SHARED = 3
-
-
 def _rival_bounds(mine: str, theirs: str) -> list[Difference]:
     """The claim's bound whose rival the sentence gives for the same words ("only" against
     "both"), in folded texts."""
@@ -201,6 +195,12 @@ def _rival_bounds(mine: str, theirs: str) -> list[Difference]:
                 draft = _phrase(mine, slot.values[value])
                 out.append(Difference("term", draft, _phrase(theirs, slot.values[rival])))
     return out
+
+
+# the claim's content words a span's other sentence must hold to speak of the claim's own
+# group ("both the companies rate it better than AHP in terms of effectiveness and
+# efficiency" for "only one of the two companies rated it above AHP for effectiveness")
+ELSEWHERE_SHARED = 3
 
 
 def counted_elsewhere(claim: str, sentence: str) -> list[Difference]:

@@ -21,12 +21,11 @@ from citeloom.domain.facts import Difference
 from citeloom.domain.quantities import Quantity, quantities
 from citeloom.domain.text import comparable_text, fold_for_match
 
+_UNIT = r"\s*(?:[^\w\s]{1,3}|[a-zµμ/%]{1,5})?\s*"  # a unit or sign after a value: "µg/ml", "%"
 # what may stand between two values of one list: "2.17, 2.77, 2.46 and 0.28 µg/ml"
-LIST_GAP = re.compile(
-    r"\s*(?:[^\w\s]{1,3}\s*|[a-zµμ/%]{1,5}\s*)?(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+)\s*"
-)
+LIST_GAP = re.compile(rf"{_UNIT}(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+)\s*")
 # after the list's last value: its unit, then the word that opens the list of items
-_OPENER = re.compile(r"\s*(?:[^\w\s]{1,3}|[a-zµμ/%]{1,5})?\s*(?:for|in|of|from|with)\s+(?:the\s+)?")
+_OPENER = re.compile(rf"{_UNIT}(?:for|in|of|from|with)\s+(?:the\s+)?")
 _ITEM_SPLIT = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+")
 _ITEMS_END = re.compile(r",?\s*respectively|[;:.()]|$")
 _WORD = re.compile(r"[^\W\d_]{3,}")
