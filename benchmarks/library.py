@@ -132,6 +132,9 @@ class CachedEmbedder:
     def embed_query(self, text: str) -> list[float]:
         return self.inner.embed_query(text)
 
+    def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
+        return self.inner.embed_queries(texts)
+
     def count_tokens(self, text: str) -> int:
         return self.inner.count_tokens(text)
 

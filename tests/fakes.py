@@ -138,6 +138,9 @@ class FakeEmbedder:
     def embed_query(self, text: str) -> list[float]:
         return self._vector(text)
 
+    def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
+        return [self._vector(t) for t in texts]
+
     def count_tokens(self, text: str) -> int:
         return len(text.split())
 

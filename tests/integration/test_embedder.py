@@ -79,6 +79,18 @@ def test_vectors_equal_fastembeds_for_the_same_onnx_file(built_in, chunks, tmp_p
     assert len(ours[0]) == embedder.dimensions == 384 and embedder.max_tokens == 256
 
 
+@pytest.mark.parametrize("built_in", ["embedder", "fp32_embedder"])
+def test_a_drafts_claims_embedded_together_get_the_vectors_each_gets_alone(built_in, request):
+    # check embeds a draft's claims in few model runs (ClaimJudge.prime); a claim's verdict
+    # must not depend on which other claims shared its run, or on their lengths
+    embedder = request.getfixturevalue(built_in)
+    claims = [*QUERIES, "The marsh accreted 7 mm per year. " * 20, "Hb rose by 13.58 g/l"]
+    together = embedder.embed_queries(claims)
+    alone = [embedder.embed_query(c) for c in claims]
+    assert cosines(together, alone).min() >= 0.99999
+    assert cosines(together[:1], together[1:2])[0] < 0.9  # not one vector for all
+
+
 @pytest.mark.shared
 def test_fp32_equals_the_pytorch_model_and_stays_close_to_int8(
     fp32_embedder, embedder, long_chunks

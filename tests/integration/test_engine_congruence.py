@@ -358,6 +358,9 @@ class RandomEmbedder:
     def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
         return [self.embed_query(t) for t in texts]
 
+    def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
+        return [self.embed_query(t) for t in texts]
+
     def count_tokens(self, text: str) -> int:
         return len(text.split())
 

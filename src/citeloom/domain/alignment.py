@@ -33,6 +33,7 @@ from citeloom.domain.abstention import STOPWORDS, stem, text_stems
 from citeloom.domain.antonyms import NO_ANTONYMS, Antonyms, opposites
 from citeloom.domain.claim_numbers import distinctive, find_number, same_quantity
 from citeloom.domain.claims import compare_facts
+from citeloom.domain.coverage import span_covered, span_numbers, word_set
 from citeloom.domain.facts import FRAMING_WORDS, Difference, Facts
 from citeloom.domain.name_swaps import said_otherwise, swapped_names
 from citeloom.domain.names import mentioned, names
@@ -126,6 +127,17 @@ class ClaimContent:
     def stems(self) -> dict[str, str]:
         return {t: stem(t) for t in self.weights}
 
+    @cached_property
+    def held(self) -> dict[tuple[str, ShortForms], frozenset[str]]:
+        """The claim's terms each sentence holds, and the positions of the claim's numbers it
+        states (``covered``, ``span_numbers``): a sentence sits in up to six runs, each
+        aligned with the claim, so it is read once."""
+        return {}
+
+    @cached_property
+    def stated(self) -> dict[str, frozenset[int]]:
+        return {}
+
     @property
     def number_weight(self) -> float:
         return max(self.weights.values(), default=1.0)
@@ -187,55 +199,6 @@ def pervasive(pages: Sequence[PageText], share: float, least: int = 4) -> frozen
         for s in text_stems(text):
             counts[s] = counts.get(s, 0) + 1
     return frozenset(s for s, n in counts.items() if n >= share * len(texts))
-
-
-def covered(content: ClaimContent, text: str, short_forms: ShortForms = NO_SHORT_FORMS) -> set[str]:
-    """The claim's terms a text holds, inflected or not ("accretes" ~ "accretion"), or as
-    the paper abbreviates them ("Hb" for haemoglobin, "WMD" for weighted mean difference)."""
-    stems = expanded_stems(text, short_forms)
-    return {t for t, s in content.stems.items() if s in stems}
-
-
-def span_covered(
-    content: ClaimContent, span: Span, short_forms: ShortForms = NO_SHORT_FORMS
-) -> set[str]:
-    """``covered`` for a span, read sentence by sentence: a page's sentences are stemmed once
-    for every run of them and every claim citing the page."""
-    if len(span.sentences) == 1:
-        return covered(content, span.sentences[0], short_forms)
-    stems: set[str] = set()
-    for sentence in span.sentences:
-        stems |= expanded_stems(sentence, short_forms)
-    return {t for t, s in content.stems.items() if s in stems}
-
-
-def span_numbers(content: ClaimContent, span: Span) -> int:
-    """How many of the claim's numbers some sentence of the span states."""
-    return sum(
-        1
-        for q in content.numbers
-        if any(find_number(q, sentence).stated is not None for sentence in span.sentences)
-    )
-
-
-@lru_cache(maxsize=131072)
-def word_set(text: str) -> frozenset[str]:
-    return frozenset(comparable_words(text))
-
-
-@lru_cache(maxsize=131072)
-def expanded_stems(text: str, short_forms: ShortForms) -> frozenset[str]:
-    """The stems of a text's words, with the long forms of the abbreviations it uses and the
-    abbreviations of the long forms it spells out."""
-    stems = set(text_stems(text))
-    if short_forms:
-        words = word_set(text)
-        for short, long in short_forms.items():
-            if short in words:
-                stems |= {stem(w) for w in long}
-            elif long and long <= words:
-                stems.add(stem(short))
-    return frozenset(stems)
 
 
 # ------------------------------------------------------------------ alignment

@@ -25,6 +25,11 @@ class Embedder(Protocol):
 
     def embed_query(self, text: str) -> list[float]: ...
 
+    def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
+        """``embed_query`` of several texts in few model runs: a draft's claims, each a query
+        of the sentences of its cited pages."""
+        ...
+
     def count_tokens(self, text: str) -> int:
         """Word pieces of ``text`` in the model's tokenizer (for budgets)."""
         ...

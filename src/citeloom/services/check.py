@@ -193,8 +193,13 @@ class CheckService:
         and stops the check (by raising) when the request's time is up. ``fail_on``: the
         verdicts that fail this check (the service's own by default)."""
         report = CheckReport(draft, self.query.project, fail_on=fail_on or self.fail_on)
+        citations = find_citations(text, latex)
+        papers = self.papers()
+        self.judge_core.prime(
+            [c.sentence for c in citations if not c.problem and papers.get(c.citekey)]
+        )
         try:
-            for number, citation in enumerate(find_citations(text, latex)):
+            for number, citation in enumerate(citations):
                 if number and between is not None:
                     between()
                 report.checks.append(self.judge(citation))

@@ -51,6 +51,11 @@ class FastEmbedEmbedder(ModelTokens):
         result: list[float] = vector.tolist()
         return result
 
+    def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
+        prefixed = [self.spec.query_prefix + text for text in texts]
+        vectors = self._model.query_embed(prefixed, batch_size=self.batch_size)
+        return [vector.tolist() for vector in vectors]
+
 
 def _text_embedding(spec: FastEmbedModel, threads: int | None) -> TextEmbedding:
     """FastEmbed's model, from its cache or from a folder of the user's; never a download."""

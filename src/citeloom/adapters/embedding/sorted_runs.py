@@ -54,6 +54,9 @@ class SortedRuns(ModelTokens):
         result: list[float] = self._embed([text])[0].tolist()
         return result
 
+    def embed_queries(self, texts: Sequence[str]) -> list[list[float]]:
+        return self._embed(list(texts)).tolist()
+
     def _embed(self, texts: list[str]) -> NDArray[np.float32]:
         ids = self._tokenizer.encode(texts)
         vectors = np.empty((len(texts), self._dimensions), dtype=np.float32)
