@@ -69,6 +69,8 @@ FALSE = {
     "r14-37": "all of the baselines but one, where the page says all baselines",
     "r14-07": "SMES for German, where the page has SPPC for German and SMES for questions",
     "r15-32": "the chloroform fraction given the n-hexane's LC50 of a list read 'respectively'",
+    "r17-22": "recommended only for patients with mild symptoms, where the page says all patients",
+    "r17-27": "Vijayan's trial given 90 days, where the page's other clause gives Sarker 90 days",
 }
 # false claims the page does not state, though it says nothing the other way in their slot:
 # they must not pass as supported
@@ -108,6 +110,7 @@ CORRECT = {
     "chemical stability'",
     "r14-40": "clusters 'beyond those used for testing', where the page says non-test clusters",
     "r15-05": "two separate quantum dots, beside an affiliation's 'Joint Quantum Institute'",
+    "r17-11": "'which they take as evidence that' for the page's 'which suggests the necessity'",
 }
 
 
@@ -129,6 +132,8 @@ def _items() -> dict[str, dict]:
         "fresh_claims_r13.json",
         "fresh_claims_r14.json",
         "fresh_claims_r15.json",
+        "fresh_claims_r16.json",
+        "fresh_claims_r17.json",
         "realistic_claims.json",
         "false_restatements.json",
         "claims.json",

@@ -34,6 +34,15 @@ def test_all_but_one_where_the_page_says_all_is_a_scope_mismatch():
     assert qualifier_facts("Our agent outperformed all the baselines.", page)[0] == []
 
 
+def test_only_some_of_what_the_page_says_all_of_is_a_scope_mismatch():
+    page = "Regular, moderate daily activity is recommended for all patients with heart failure."
+    claim = "Daily exercise is recommended only for heart failure patients with mild symptoms."
+    assert [d.page[:12] for d in qualifier_facts(claim, page)[0]] == ["all patients"]
+    # "only" of another thing than the page's "all" says nothing of it
+    claim = "Only moderate daily activity is recommended for all heart failure patients."
+    assert qualifier_facts(claim, page)[0] == []
+
+
 def test_a_non_word_said_in_words_and_a_negation_of_another_word_form_agree():
     page = "There are 388 non-test clusters running, with about 24,500 tablet servers."
     claim = "Google ran 388 clusters beyond those used for testing, with 24,500 tablet servers."

@@ -105,6 +105,21 @@ def test_a_value_given_to_another_thing_of_the_sentence_is_moved():
     assert misbound(claim, page, claim_numbers(claim)) == []
 
 
+def test_a_value_given_to_the_name_of_another_clause_is_moved():
+    page = (
+        "Sarker et al 32 selected 90 days as an end point in his study, and Vijayan et al 31 "
+        "selected 30 days (1 month) as an end point."
+    )
+    claim = "Of the pooled trials, the one by Vijayan et al. chose 90 days as its end point."
+    assert [d.page for d in misbound(claim, page, claim_numbers(claim))] == ["30 days (vijayan)"]
+    claim = "Of the pooled trials, the one by Sarker et al. chose 90 days as its end point."
+    assert misbound(claim, page, claim_numbers(claim)) == []
+    # an ordinary word speaks of both clauses: "developed" is the 423's and the 240's
+    page = "During follow-up, 423 participants developed dementia, of whom 240 (57%) had AD."
+    claim = "During follow-up, 423 participants developed dementia; 240 of them developed AD."
+    assert misbound(claim, page, claim_numbers(claim)) == []
+
+
 def test_directions_are_read_for_the_words_they_are_about():
     page = (
         "For bosons, the amplitudes of the first and second peaks are reduced, albeit the "
@@ -170,6 +185,20 @@ def test_a_possibility_on_the_page_is_not_stated_as_a_finding():
     )
     claim = "Participants were lukewarm about GPs delivering heart failure rehabilitation."
     assert qualifier_facts(claim, page) == ([], [])
+
+
+def test_a_claim_reporting_the_authors_reading_keeps_the_page_s_hedge():
+    page = (
+        "Both for English and German, our validation system outperforms the best QA systems, "
+        "which suggests the necessity of the validation step."
+    )
+    claim = (
+        "Their validation system outperformed the strongest QA systems for both English and "
+        "German, which they take as evidence that a validation step is needed."
+    )
+    assert qualifier_facts(claim, page) == ([], [])
+    claim = "Their validation system beat the best QA systems, so a validation step is needed."
+    assert [d.draft for d in qualifier_facts(claim, page)[1]] == ["as a finding"]
 
 
 def test_a_number_in_words_is_missing_where_the_passage_gives_another():

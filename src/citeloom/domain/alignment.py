@@ -237,11 +237,14 @@ def align(
     for span in spans:
         held = span_covered(content, span, short_forms)
         # the paper's topic the span does not name is not asked of it
-        unasked = sum(weights[t] for t in content.context if t not in held)
+        unasked = sum(w for t, w in weights.items() if t in content.context and t not in held)
         total = (content.total - unasked) or 1.0
         term_total = (sum(weights.values()) - unasked) or 1.0
         stated = span_numbers(content, span)
-        lexical = (sum(weights[t] for t in held) + content.number_weight * stated) / total
+        # summed in the claim's order: a set's order changes with each process's hash seed,
+        # and a sum's last bit with it (a tie of two spans must break the same way each run)
+        weight_held = sum(w for t, w in weights.items() if t in held)
+        lexical = (weight_held + content.number_weight * stated) / total
         cosine = similarity(span.sentences)
         score = 0.5 * lexical + 0.5 * _dense(cosine) - 0.01 * (len(span.sentences) - 1)
         if len(span.sentences) == 1:
@@ -254,7 +257,7 @@ def align(
             Alignment(
                 span,
                 lexical,
-                sum(weights[t] for t in held) / term_total,
+                weight_held / term_total,
                 cosine,
                 score,
                 span.sentences[0],

@@ -114,7 +114,17 @@ def misbound(claim: str, core: str, numbers: Sequence[Quantity]) -> list[Differe
             )
             if here <= there:
                 bound_here = True
-            elif there <= NEAR and here >= 2 * there + 2 and bound_elsewhere is None:
+            elif (
+                there <= NEAR
+                and bound_elsewhere is None
+                and (
+                    here >= 2 * there + 2
+                    or (
+                        word in named
+                        and _own_clause(core_text, core_tokens[place][1], other, stated)
+                    )
+                )
+            ):
                 bound_elsewhere = (word, other)
         if bound_elsewhere is not None and not bound_here:
             word, other = bound_elsewhere
@@ -237,6 +247,16 @@ def _across_clause(text: str, start: int, q: Quantity) -> bool:
     missing data ..." does not bind "missing" to the 2,589)."""
     low, high = (start, q.start) if start < q.start else (q.end, start)
     return _CLAUSE_MARK.search(text, low, high) is not None
+
+
+def _own_clause(text: str, start: int, other: Quantity, stated: Sequence[Quantity]) -> bool:
+    """Whether the name at ``start`` shares its clause with the other value and with none of
+    the claim's: "Sarker et al selected 90 days ..., and Vijayan et al selected 30 days" binds
+    Vijayan to the 30 days, though the 90 are not twice as far (an ordinary word may speak
+    of both clauses: "423 participants developed dementia, of whom 240 ...")."""
+    return not _across_clause(text, start, other) and all(
+        _across_clause(text, start, q) for q in stated
+    )
 
 
 def _form(word: str) -> str:

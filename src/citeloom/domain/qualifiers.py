@@ -136,7 +136,8 @@ _REPORTED = re.compile(
 _CLAIM_HEDGED = re.compile(
     r"\b(?:suggest\w*|could|may|might|possibl\w*|perhaps|potential\w*|(?:un)?likely|appears?|"
     r"seems?|presumabl\w*|speculat\w*|conceivabl\w*|hypothes\w*|propos\w*|expect\w*|"
-    r"indicat\w*|can|would|argu\w*|points? to|believ\w*|think|thought|assum\w*|consistent with)\b"
+    r"indicat\w*|can|would|argu\w*|points? to|believ\w*|think|thought|assum\w*|consistent with|"
+    r"interpret\w*|as (?:evidence|a sign|an indication)|(?:read|reads|see|sees|saw) (?:\S+ )?as)\b"
 )
 # what a claim that drops the page's hedge says more than the page (a missing fact's draft)
 AS_A_FINDING = "as a finding"
@@ -251,7 +252,22 @@ def _only_one_of(mine: str, theirs: str) -> list[Difference]:
                 break
         if paired is not None:
             out.append(Difference("term", f"only {what}", paired))
+        elif (whole := _for_all(bounded[:5], theirs, mine)) is not None:
+            out.append(Difference("term", f"only {' '.join(bounded[:4])}", whole))
     return out
+
+
+def _for_all(bounded: list[str], theirs: str, mine: str) -> str | None:
+    """The words of ``theirs`` saying "all" of what the claim's "only" bounds ("recommended
+    only for heart failure patients with mild symptoms" where the sentence says "for all
+    patients with heart failure"), or None; a claim saying "all" of it too agrees."""
+    for what in [w for w in bounded if w not in _FILLER and len(w) > 3]:
+        found = re.search(rf"\b(?:all|every|any) (?:[a-z]+ ){{0,2}}?{what[:5]}\w*", theirs)
+        if found is not None and not re.search(
+            rf"\b(?:all|every) (?:[a-z]+ ){{0,2}}?{what[:5]}", mine
+        ):
+            return found[0]
+    return None
 
 
 def _paired(what: str, theirs: str, mine: str) -> str | None:

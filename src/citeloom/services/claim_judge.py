@@ -205,7 +205,8 @@ def _shortlist(
     total = content.total or 1.0
 
     def share(span: Span) -> float:
-        held = sum(content.weights[t] for t in span_covered(content, span, short_forms))
+        covered = span_covered(content, span, short_forms)
+        held = sum(w for t, w in content.weights.items() if t in covered)  # in a fixed order
         stated = span_numbers(content, span)
         return (held + content.number_weight * stated) / total
 
