@@ -111,6 +111,8 @@ CORRECT = {
     "r14-40": "clusters 'beyond those used for testing', where the page says non-test clusters",
     "r15-05": "two separate quantum dots, beside an affiliation's 'Joint Quantum Institute'",
     "r17-11": "'which they take as evidence that' for the page's 'which suggests the necessity'",
+    "r18-24": "the lowest value, where the page says lower and its next sentence 'on the "
+    "contrary, a higher value'",
 }
 
 
@@ -134,6 +136,7 @@ def _items() -> dict[str, dict]:
         "fresh_claims_r15.json",
         "fresh_claims_r16.json",
         "fresh_claims_r17.json",
+        "fresh_claims_r18.json",
         "realistic_claims.json",
         "false_restatements.json",
         "claims.json",

@@ -5,8 +5,9 @@ makes, or a correct restatement a checker must not call wrong."""
 
 from __future__ import annotations
 
+from citeloom.adapters.lexicon import antonyms
 from citeloom.domain.abbreviations import abbreviations
-from citeloom.domain.alignment import PageText
+from citeloom.domain.alignment import Alignment, PageText, Span, claim_content, facts_of
 from citeloom.domain.bindings import misbound
 from citeloom.domain.claims import claim_numbers, compare_facts, negation_facts
 from citeloom.domain.name_swaps import swapped_names
@@ -122,3 +123,23 @@ def test_a_word_of_a_name_is_no_opposite():
     assert opposites(claim, page, antonyms()) == ()
     page = "Photons from two joint quantum dots interfered."
     assert [d.page for d in opposites(claim, page, antonyms())] == ["joint"]
+
+
+def test_an_opposite_beside_a_core_that_says_the_claim_s_word_is_a_contrast_not_a_denial():
+    core = (
+        "A lower value of mobility factor means that the node is less mobile and more of a "
+        "candidate for being the zone head."
+    )
+    contrast = "On the contrary, a higher value renders a node inconsistent as a zone head."
+    claim = "The node with the lowest mobility factor value is the best candidate for zone head."
+    content = claim_content(claim, {})
+
+    def reversed_words(core: str, *sentences: str) -> list[tuple[str, str]]:
+        span = Span(2, sentences, True)
+        found = Alignment(span, 1.0, 1.0, 0.9, 0.9, core, 0.9)
+        facts = facts_of(content, found, antonyms=antonyms())
+        return [(d.draft, d.page) for d in facts.contradictions if d.kind == "direction"]
+
+    assert reversed_words(core, core, contrast) == []
+    # the opposite in the sentence stating the claim is still a contradiction
+    assert reversed_words(contrast, core, contrast)

@@ -19,6 +19,7 @@ span is shown); ``not-found`` when nothing aligns.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
@@ -506,17 +507,30 @@ def _says_otherwise(a: Alignment, best: Alignment, thresholds: Thresholds) -> bo
 def _reversed(content: ClaimContent, a: Alignment, antonyms: Antonyms) -> tuple[Difference, ...]:
     """The claim's words whose opposite a sentence of the span has in the same slot
     (``domain.antonyms``): any sentence of it, the slot keeping it to what that sentence
-    says of the claim's words."""
-    return _opposed_in(content.text, a.span.sentences, antonyms)
+    says of the claim's words; but not a sentence beside a core that says the claim's word
+    itself ("the lowest value" against a core's "a lower value ... more of a candidate" and
+    its next sentence's "On the contrary, a higher value ...")."""
+    return _opposed_in(content.text, a.span.sentences, a.core, antonyms)
 
 
 @lru_cache(maxsize=65536)
 def _opposed_in(
-    claim: str, sentences: tuple[str, ...], antonyms: Antonyms
+    claim: str, sentences: tuple[str, ...], core: str, antonyms: Antonyms
 ) -> tuple[Difference, ...]:
     """``_reversed``, once per claim and span: the judge reads a stating span's opposites
     before it reads all its facts."""
-    return tuple(d for sentence in sentences for d in opposites(claim, sentence, antonyms))
+    out = []
+    for sentence in sentences:
+        for d in opposites(claim, sentence, antonyms):
+            if sentence == core or not _says_too(core, d.draft):
+                out.append(d)
+    return tuple(out)
+
+
+def _says_too(core: str, word: str) -> bool:
+    """Whether the core says the claim's word in some degree: "lower" for "lowest"."""
+    base = re.sub(r"(?:est|er|ly)$", "", fold_for_match(word))
+    return len(base) >= 3 and re.search(rf"\b{re.escape(base)}", fold_for_match(core)) is not None
 
 
 def _asks(sentence: str) -> bool:
