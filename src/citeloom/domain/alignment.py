@@ -34,7 +34,7 @@ from citeloom.domain.abstention import STOPWORDS, stem, text_stems
 from citeloom.domain.antonyms import NO_ANTONYMS, Antonyms, opposites
 from citeloom.domain.claim_numbers import distinctive, find_number, same_quantity
 from citeloom.domain.claims import compare_facts
-from citeloom.domain.coverage import span_covered, span_numbers, word_set
+from citeloom.domain.coverage import Share, share, span_numbers, word_set
 from citeloom.domain.facts import FRAMING_WORDS, Difference, Facts
 from citeloom.domain.name_swaps import said_otherwise, swapped_names
 from citeloom.domain.names import mentioned, names
@@ -129,14 +129,18 @@ class ClaimContent:
         return {t: stem(t) for t in self.weights}
 
     @cached_property
-    def held(self) -> dict[tuple[str, ShortForms], frozenset[str]]:
-        """The claim's terms each sentence holds, and the positions of the claim's numbers it
-        states (``covered``, ``span_numbers``): a sentence sits in up to six runs, each
-        aligned with the claim, so it is read once."""
+    def held(self) -> dict[tuple[str, ShortForms], int]:
+        """The claim's terms each sentence holds (as bits), the positions of the claim's
+        numbers it states, and what a set of held terms is worth (``domain.coverage``): a
+        sentence sits in up to six runs, each aligned with the claim, so it is read once."""
         return {}
 
     @cached_property
-    def stated(self) -> dict[str, frozenset[int]]:
+    def stated(self) -> dict[str, int]:
+        return {}
+
+    @cached_property
+    def shares(self) -> dict[int, Share]:
         return {}
 
     @property
@@ -236,34 +240,26 @@ def align(
     single: dict[str, tuple[float, float]] = {}
     out = []
     for span in spans:
-        held = span_covered(content, span, short_forms)
         # the paper's topic the span does not name is not asked of it
-        unasked = sum(w for t, w in weights.items() if t in content.context and t not in held)
-        total = (content.total - unasked) or 1.0
-        term_total = (sum(weights.values()) - unasked) or 1.0
+        held = share(content, span, short_forms)
+        total = (content.total - held.unasked) or 1.0
+        term_total = (sum(weights.values()) - held.unasked) or 1.0
         stated = span_numbers(content, span)
-        # summed in the claim's order: a set's order changes with each process's hash seed,
-        # and a sum's last bit with it (a tie of two spans must break the same way each run)
-        weight_held = sum(w for t, w in weights.items() if t in held)
-        lexical = (weight_held + content.number_weight * stated) / total
+        lexical = (held.weight + content.number_weight * stated) / total
         cosine = similarity(span.sentences)
         score = 0.5 * lexical + 0.5 * _dense(cosine) - 0.01 * (len(span.sentences) - 1)
         if len(span.sentences) == 1:
             single[span.sentences[0]] = (score, cosine)
-        uncovered = sorted(
-            (t for t in weights if t not in held and t not in content.context),
-            key=lambda t: -weights[t],
-        )
         out.append(
             Alignment(
                 span,
                 lexical,
-                weight_held / term_total,
+                held.weight / term_total,
                 cosine,
                 score,
                 span.sentences[0],
                 cosine,
-                tuple(uncovered),
+                held.uncovered,
                 stated / len(content.numbers) if content.numbers else 1.0,
                 score,
             )

@@ -9,6 +9,7 @@ of its sentences'.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -21,39 +22,75 @@ if TYPE_CHECKING:
     from citeloom.domain.alignment import ClaimContent, Span
 
 
-def covered(
-    content: ClaimContent, text: str, short_forms: ShortForms = NO_SHORT_FORMS
-) -> frozenset[str]:
+@dataclass(frozen=True)
+class Share:
+    """What a span holds of a claim, read from the terms it holds (``mask``: bit ``n`` for
+    the claim's ``n``-th term)."""
+
+    weight: float  # the weight of the claim's terms it holds
+    unasked: float  # the weight of the topic's terms it does not name: not asked of it
+    uncovered: tuple[str, ...]  # the claim's other terms it lacks, rarest first
+
+
+def _mask(content: ClaimContent, text: str, short_forms: ShortForms) -> int:
     """The claim's terms a text holds, inflected or not ("accretes" ~ "accretion"), or as
-    the paper abbreviates them ("Hb" for haemoglobin, "WMD" for weighted mean difference)."""
+    the paper abbreviates them ("Hb" for haemoglobin, "WMD" for weighted mean difference),
+    as bits in the claim's order."""
     key = (text, short_forms)
-    if key not in content.held:
+    mask = content.held.get(key)
+    if mask is None:
         stems = expanded_stems(text, short_forms)
-        content.held[key] = frozenset(t for t, s in content.stems.items() if s in stems)
-    return content.held[key]
+        mask = sum(1 << n for n, s in enumerate(content.stems.values()) if s in stems)
+        content.held[key] = mask
+    return mask
 
 
-def span_covered(
-    content: ClaimContent, span: Span, short_forms: ShortForms = NO_SHORT_FORMS
-) -> frozenset[str]:
-    """``covered`` for a span, read sentence by sentence."""
-    if len(span.sentences) == 1:
-        return covered(content, span.sentences[0], short_forms)
-    return frozenset().union(*(covered(content, s, short_forms) for s in span.sentences))
+def held_mask(content: ClaimContent, span: Span, short_forms: ShortForms = NO_SHORT_FORMS) -> int:
+    mask = 0
+    for sentence in span.sentences:
+        mask |= _mask(content, sentence, short_forms)
+    return mask
+
+
+def share(content: ClaimContent, span: Span, short_forms: ShortForms = NO_SHORT_FORMS) -> Share:
+    """The span's ``Share`` of the claim, once per set of terms held: many spans of a page
+    hold the same few. Weights are summed in the claim's order, never a set's (whose order,
+    and so a sum's last bit, changes with each process's hash seed: a tie of two spans must
+    break the same way every run)."""
+    mask = held_mask(content, span, short_forms)
+    found = content.shares.get(mask)
+    if found is None:
+        weights = content.weights
+        held = [bool(mask >> n & 1) for n in range(len(weights))]
+        pairs = list(zip(weights.items(), held, strict=True))
+        found = Share(
+            sum(w for (_, w), h in pairs if h),
+            sum(w for (t, w), h in pairs if not h and t in content.context),
+            tuple(
+                sorted(
+                    (t for (t, _), h in pairs if not h and t not in content.context),
+                    key=lambda t: -weights[t],
+                )
+            ),
+        )
+        content.shares[mask] = found
+    return found
 
 
 def span_numbers(content: ClaimContent, span: Span) -> int:
     """How many of the claim's numbers some sentence of the span states."""
     if not content.numbers:
         return 0
+    mask = 0
     for sentence in span.sentences:
         if sentence not in content.stated:
-            content.stated[sentence] = frozenset(
-                i
-                for i, q in enumerate(content.numbers)
+            content.stated[sentence] = sum(
+                1 << n
+                for n, q in enumerate(content.numbers)
                 if find_number(q, sentence).stated is not None
             )
-    return len(frozenset().union(*(content.stated[s] for s in span.sentences)))
+        mask |= content.stated[sentence]
+    return mask.bit_count()
 
 
 @lru_cache(maxsize=131072)

@@ -31,7 +31,7 @@ from citeloom.domain.alignment import (
     run_similarity,
 )
 from citeloom.domain.antonyms import NO_ANTONYMS, Antonyms
-from citeloom.domain.coverage import span_covered, span_numbers
+from citeloom.domain.coverage import share, span_numbers
 from citeloom.domain.text import NO_TEXT, Folded
 from citeloom.ports import Embedder
 from citeloom.services.evidence import SentenceVectors
@@ -204,11 +204,10 @@ def _shortlist(
     spans and single sentences first at a tie."""
     total = content.total or 1.0
 
-    def share(span: Span) -> float:
-        covered = span_covered(content, span, short_forms)
-        held = sum(w for t, w in content.weights.items() if t in covered)  # in a fixed order
+    def held(span: Span) -> float:
+        weight = share(content, span, short_forms).weight
         stated = span_numbers(content, span)
-        return (held + content.number_weight * stated) / total
+        return (weight + content.number_weight * stated) / total
 
-    scored = sorted(spans, key=lambda s: (-share(s), not s.body, len(s.sentences)))
+    scored = sorted(spans, key=lambda s: (-held(s), not s.body, len(s.sentences)))
     return scored[:keep]
