@@ -71,6 +71,9 @@ FALSE = {
     "r15-32": "the chloroform fraction given the n-hexane's LC50 of a list read 'respectively'",
     "r17-22": "recommended only for patients with mild symptoms, where the page says all patients",
     "r17-27": "Vijayan's trial given 90 days, where the page's other clause gives Sarker 90 days",
+    "r19-07": "only company A's representatives, where the page says both the companies",
+    "r19-31": "patients openly criticised how little capacity there was, where they 'do not "
+    "openly complain about the limited capacity'",
 }
 # false claims the page does not state, though it says nothing the other way in their slot:
 # they must not pass as supported
@@ -137,6 +140,7 @@ def _items() -> dict[str, dict]:
         "fresh_claims_r16.json",
         "fresh_claims_r17.json",
         "fresh_claims_r18.json",
+        "fresh_claims_r19.json",
         "realistic_claims.json",
         "false_restatements.json",
         "claims.json",

@@ -38,6 +38,9 @@ def test_only_some_of_what_the_page_says_all_of_is_a_scope_mismatch():
     page = "Regular, moderate daily activity is recommended for all patients with heart failure."
     claim = "Daily exercise is recommended only for heart failure patients with mild symptoms."
     assert [d.page[:12] for d in qualifier_facts(claim, page)[0]] == ["all patients"]
+    page = "Both the companies A and B showed interest in implementing the model."
+    claim = "Only the representatives of company A considered the model practical."
+    assert [d.page for d in qualifier_facts(claim, page)[0]] == ["both the companies"]
     # "only" of another thing than the page's "all" says nothing of it
     claim = "Only moderate daily activity is recommended for all heart failure patients."
     assert qualifier_facts(claim, page)[0] == []
@@ -61,3 +64,20 @@ def test_one_where_the_page_says_many_and_more_where_it_says_savings():
     claim = "The partitioned algorithm fits the models using much more memory."
     assert [d.kind for d in direction_facts(claim, page)] == ["direction"]
     assert direction_facts("The partitioned algorithm needs much less memory.", page) == []
+
+
+def test_a_claim_saying_little_of_what_the_page_denies_is_no_answer_to_the_denial():
+    page = (
+        "It is noteworthy that the interviewed patients do not openly complain about the "
+        "limited capacity for diagnosis and treatment at the department, as the staff "
+        "respondents did."
+    )
+    claim = (
+        "Like the staff, the interviewed patients openly criticised how little diagnostic and "
+        "treatment capacity the department had."
+    )
+    assert [d.draft for d in negation_facts(claim, page, page)[0]] == ["affirms it"]
+    # a claim's "little" still answers a page's "no" of the same words
+    page = "There was no capacity for diagnosis and treatment at the department."
+    claim = "The department had little capacity for diagnosis and treatment."
+    assert negation_facts(claim, page, page)[0] == []

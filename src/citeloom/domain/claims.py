@@ -349,7 +349,11 @@ def negation_facts(
             # association between the number of negative life events and the incidence of
             # dementia" by "did not predict incident dementia"
             said.append((*s, *sorted(clause - set(s))))
-    if _unmatched(said, mine, affix_negations(claim) + diminished(claim), _doubled(core)):
+    # "how little capacity" answers no "do not complain about the limited capacity": the
+    # page says little of the capacity too, and denies something else of it
+    own = {w for scope in diminished(core) for w in scope}
+    little = [d for d in diminished(claim) if not own.intersection(d)]
+    if _unmatched(said, mine, affix_negations(claim) + little, _doubled(core)):
         against.append(Difference("negation", "affirms it", _negation_phrase(core)))
     against += _prefix_denied(claim, core, mine)
     return against, missing

@@ -262,7 +262,7 @@ def _for_all(bounded: list[str], theirs: str, mine: str) -> str | None:
     only for heart failure patients with mild symptoms" where the sentence says "for all
     patients with heart failure"), or None; a claim saying "all" of it too agrees."""
     for what in [w for w in bounded if w not in _FILLER and len(w) > 3]:
-        found = re.search(rf"\b(?:all|every|any) (?:[a-z]+ ){{0,2}}?{what[:5]}\w*", theirs)
+        found = re.search(rf"\b(?:all|every|any|both) (?:[a-z]+ ){{0,2}}?{what[:5]}\w*", theirs)
         if found is not None and not re.search(
             rf"\b(?:all|every) (?:[a-z]+ ){{0,2}}?{what[:5]}", mine
         ):
