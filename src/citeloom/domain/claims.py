@@ -349,14 +349,20 @@ def negation_facts(
             # association between the number of negative life events and the incidence of
             # dementia" by "did not predict incident dementia"
             said.append((*s, *sorted(clause - set(s))))
-    # "how little capacity" answers no "do not complain about the limited capacity": the
-    # page says little of the capacity too, and denies something else of it
-    own = {w for scope in diminished(core) for w in scope}
-    little = [d for d in diminished(claim) if not own.intersection(d)]
-    if _unmatched(said, mine, affix_negations(claim) + little, _doubled(core)):
+    if said and _unmatched(
+        said, mine, affix_negations(claim) + _little(claim, core), _doubled(core)
+    ):
         against.append(Difference("negation", "affirms it", _negation_phrase(core)))
     against += _prefix_denied(claim, core, mine)
     return against, missing
+
+
+def _little(claim: str, core: str) -> list[tuple[str, ...]]:
+    """What the claim says there is little of, where the core does not say so too: "how
+    little capacity" answers no "do not complain about the limited capacity" (the page says
+    little of the capacity too, and denies something else of it)."""
+    own = {w for scope in diminished(core) for w in scope}
+    return [d for d in diminished(claim) if not own.intersection(d)]
 
 
 def _set_apart(claim: str, head: str) -> bool:

@@ -24,8 +24,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Share:
-    """What a span holds of a claim, read from the terms it holds (``mask``: bit ``n`` for
-    the claim's ``n``-th term)."""
+    """What a span holds of a claim, read once per set of the claim's terms it holds."""
 
     weight: float  # the weight of the claim's terms it holds
     unasked: float  # the weight of the topic's terms it does not name: not asked of it
@@ -45,7 +44,8 @@ def _mask(content: ClaimContent, text: str, short_forms: ShortForms) -> int:
     return mask
 
 
-def held_mask(content: ClaimContent, span: Span, short_forms: ShortForms = NO_SHORT_FORMS) -> int:
+def _held_mask(content: ClaimContent, span: Span, short_forms: ShortForms) -> int:
+    """The claim's terms some sentence of the span holds, as bits."""
     mask = 0
     for sentence in span.sentences:
         mask |= _mask(content, sentence, short_forms)
@@ -57,7 +57,7 @@ def share(content: ClaimContent, span: Span, short_forms: ShortForms = NO_SHORT_
     hold the same few. Weights are summed in the claim's order, never a set's (whose order,
     and so a sum's last bit, changes with each process's hash seed: a tie of two spans must
     break the same way every run)."""
-    mask = held_mask(content, span, short_forms)
+    mask = _held_mask(content, span, short_forms)
     found = content.shares.get(mask)
     if found is None:
         weights = content.weights

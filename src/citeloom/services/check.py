@@ -194,10 +194,11 @@ class CheckService:
         verdicts that fail this check (the service's own by default)."""
         report = CheckReport(draft, self.query.project, fail_on=fail_on or self.fail_on)
         citations = find_citations(text, latex)
-        papers = self.papers()
-        self.judge_core.prime(
-            [c.sentence for c in citations if not c.problem and papers.get(c.citekey)]
-        )
+        if citations:
+            papers = self.papers()
+            self.judge_core.prime(
+                [c.sentence for c in citations if not c.problem and papers.get(c.citekey)]
+            )
         try:
             for number, citation in enumerate(citations):
                 if number and between is not None:

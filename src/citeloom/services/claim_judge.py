@@ -85,6 +85,8 @@ class ClaimJudge:
         costs little more than a run of one: 175 claims one by one took a tenth of a
         draft's check)."""
         new = [c for c in dict.fromkeys(claims) if c not in self._claims]
+        if not new:
+            return
         for claim, vector in zip(new, self.embedder.embed_queries(new), strict=True):
             self._remember(claim, vector)
 
